@@ -1,0 +1,3 @@
+//! The rules engine of ludotheca.
+
+pub mod game;
