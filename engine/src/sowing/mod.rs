@@ -1,0 +1,573 @@
+//! Mancala sowing games on four rows: Tchouba (Mozambique), Shimunana (its 4x4 form) and relatives.
+//!
+//! Conventions (also in `docs/sowing.md`):
+//! - Side 0 is South and moves first from the start position; side 1 is North.
+//! - Rows are numbered 0..=3 from South's edge: South owns rows 0 (outer) and 1 (inner), North owns rows 2
+//!   (inner) and 3 (outer). Columns are numbered 0..n-1 from South's left.
+//! - Each side numbers its own holes 1..=2n along its anti-clockwise sowing track, starting with the leftmost
+//!   hole of its outer row as that player sees it: 1..=n run along the outer row, n+1..=2n back along the
+//!   inner row. Sowing goes from hole k to k+1, and from 2n to 1.
+//!
+//! Internally a side's holes are stored in track order, `board[side][number - 1]`, so a sowing is a walk along
+//! one contiguous array with a wrap, and both sides share the same code. With this layout, the opponent's inner
+//! hole facing the mover's inner hole `i` (0-based) is `3n - 1 - i`, and the outer hole in the file of an inner
+//! hole `j` is `2n - 1 - j`, for either side.
+
+mod notation;
+mod rng;
+mod rules;
+mod setup;
+
+pub use rng::SplitMix64;
+pub use rules::{
+    MAX_EXTRA_HOLES, MAX_HOLES_PER_ROW, MAX_TRACK, SowingCapture, SowingEnd, SowingRules,
+};
+pub use setup::SetupError;
+
+use crate::game::{Game, MoveError, Outcome, Side};
+
+/// South, the side that moves first from the start.
+pub const SOUTH: Side = 0;
+/// North.
+pub const NORTH: Side = 1;
+
+/// A position: the seeds in every hole, the seeds each side has captured, the side to move, the plies played,
+/// and whether a sowing hit the lap cap (which ends the game drawn).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SowingPosition {
+    /// `board[side][number - 1]`, in track order; entries past the track length stay 0.
+    board: [[u16; MAX_TRACK]; 2],
+    captured: [u16; 2],
+    side: Side,
+    ply: u32,
+    lap_capped: bool,
+}
+
+impl SowingPosition {
+    /// The side to move.
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+    /// Seeds `side` has captured (they have left the board).
+    pub fn captured(&self, side: Side) -> u16 {
+        self.captured[usize::from(side & 1)]
+    }
+    /// Plies played since the start (or as set up).
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    /// Whether the last sowing was stopped by the lap cap (the game is then drawn).
+    pub fn lap_capped(&self) -> bool {
+        self.lap_capped
+    }
+    /// Seeds in hole `number` (1-based, in `side`'s own numbering); 0 for numbers off the board.
+    pub fn seeds(&self, side: Side, number: u16) -> u16 {
+        let i = usize::from(number).wrapping_sub(1);
+        self.board[usize::from(side & 1)]
+            .get(i)
+            .copied()
+            .unwrap_or(0)
+    }
+    /// Seeds on `side`'s holes.
+    pub fn seeds_on_side(&self, side: Side) -> u32 {
+        self.board[usize::from(side & 1)]
+            .iter()
+            .map(|&s| u32::from(s))
+            .sum()
+    }
+    /// Seeds on the board plus those captured: constant through a game.
+    pub fn total_seeds(&self) -> u32 {
+        self.seeds_on_side(SOUTH)
+            + self.seeds_on_side(NORTH)
+            + u32::from(self.captured[0])
+            + u32::from(self.captured[1])
+    }
+}
+
+/// A turn: the hole it starts from and, when it captures, the extra opponent holes the mover chose.
+///
+/// Moves from the same hole differ only in the chosen holes; the file capture itself follows from the position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct SowingMove {
+    /// 0-based index on the mover's track (hole number - 1).
+    hole: u8,
+    /// 0-based indices on the opponent's track, ascending; only the first `extra_count` are meaningful.
+    extras: [u8; MAX_EXTRA_HOLES as usize],
+    extra_count: u8,
+}
+
+impl SowingMove {
+    /// The starting hole, in the mover's numbering (1-based).
+    pub fn hole(&self) -> u16 {
+        u16::from(self.hole) + 1
+    }
+    /// The chosen extra holes, in the opponent's numbering (1-based), ascending.
+    pub fn extra_holes(&self) -> impl Iterator<Item = u16> + '_ {
+        self.extras[..usize::from(self.extra_count).min(self.extras.len())]
+            .iter()
+            .map(|&h| u16::from(h) + 1)
+    }
+}
+
+/// Where a hole is, for drawing the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct HoleInfo {
+    /// 0..=3 from South's edge.
+    pub row: u8,
+    /// 0..n-1 from South's left.
+    pub column: u16,
+    pub owner: Side,
+    pub inner: bool,
+    /// The hole's number in its owner's numbering (1..=2n), as written in move notation.
+    pub number: u16,
+}
+
+/// What a sowing did to the mover's track, found without touching the position.
+#[derive(Clone, Copy, Debug)]
+struct SowingEnding {
+    /// 0-based index of the hole where the last seed fell.
+    last: usize,
+    /// The last seed fell into an empty hole (so the turn ended normally and may capture).
+    into_empty: bool,
+    /// The lap cap stopped the sowing.
+    capped: bool,
+}
+
+/// What a capture takes from the opponent's file; the extra holes are chosen by the move.
+#[derive(Clone, Copy, Debug)]
+struct FileCapture {
+    /// Opponent's inner hole (0-based).
+    inner: usize,
+    /// Opponent's outer hole in the same file, when it is taken and not empty.
+    outer: Option<usize>,
+    /// Extra holes allowed with this capture.
+    extras: u8,
+}
+
+/// A compiled sowing game.
+#[derive(Clone, Debug)]
+pub struct SowingGame {
+    rules: SowingRules,
+    /// Holes per row.
+    n: usize,
+    /// Holes per track (2n).
+    len: usize,
+}
+
+impl SowingGame {
+    /// Compiles `rules`, or says what is wrong with them.
+    pub fn new(rules: SowingRules) -> Result<SowingGame, String> {
+        rules.validate()?;
+        let n = usize::from(rules.holes_per_row);
+        Ok(SowingGame {
+            rules,
+            n,
+            len: 2 * n,
+        })
+    }
+
+    pub fn rules(&self) -> &SowingRules {
+        &self.rules
+    }
+
+    /// Holes per row.
+    pub fn holes_per_row(&self) -> u16 {
+        self.rules.holes_per_row
+    }
+
+    /// Holes on one side (2n): hole numbers run 1..=this.
+    pub fn holes_per_side(&self) -> u16 {
+        self.len as u16
+    }
+
+    /// Where hole `number` (1-based) of `side` lies, or `None` if there is no such hole.
+    pub fn hole(&self, side: Side, number: u16) -> Option<HoleInfo> {
+        if side > 1 || number == 0 || usize::from(number) > self.len {
+            return None;
+        }
+        let n = self.n as u16;
+        let i = number - 1;
+        let inner = i >= n;
+        // See the module comment: South runs left to right on row 0 and back on row 1; North is the same turned
+        // half a circle, so its outer row runs right to left in South's view.
+        let (row, column) = match (side, inner) {
+            (SOUTH, false) => (0, i),
+            (SOUTH, true) => (1, 2 * n - 1 - i),
+            (_, true) => (2, i - n),
+            (_, false) => (3, n - 1 - i),
+        };
+        Some(HoleInfo {
+            row,
+            column,
+            owner: side,
+            inner,
+            number,
+        })
+    }
+
+    /// The hole at `row` (0..=3 from South's edge) and `column` (0..n-1 from South's left).
+    pub fn hole_at(&self, row: u8, column: u16) -> Option<HoleInfo> {
+        let n = self.n as u16;
+        if column >= n {
+            return None;
+        }
+        let (side, i) = match row {
+            0 => (SOUTH, column),
+            1 => (SOUTH, 2 * n - 1 - column),
+            2 => (NORTH, n + column),
+            3 => (NORTH, n - 1 - column),
+            _ => return None,
+        };
+        self.hole(side, i + 1)
+    }
+
+    /// Every hole, South's then North's, each in track order.
+    pub fn holes(&self) -> impl Iterator<Item = HoleInfo> + '_ {
+        (0..2u8).flat_map(move |side| (1..=self.len as u16).filter_map(move |k| self.hole(side, k)))
+    }
+
+    /// An empty board with `side` to move: the base of the start position and of set-up positions.
+    fn empty_position(&self, side: Side) -> SowingPosition {
+        SowingPosition {
+            board: [[0; MAX_TRACK]; 2],
+            captured: [0; 2],
+            side,
+            ply: 0,
+            lap_capped: false,
+        }
+    }
+
+    /// Whether a hole with `seeds` may start a turn on `track`, given whether the mover has a hole with enough
+    /// seeds anywhere (`has_gula`).
+    #[inline]
+    fn can_start(&self, track: &[u16], i: usize, has_gula: bool) -> bool {
+        let seeds = track[i];
+        if seeds >= self.rules.min_seeds_to_start {
+            return true;
+        }
+        // The tchonga: a lone seed, only when nothing bigger can move, and only onto an empty hole.
+        self.rules.singleton_rule && !has_gula && seeds == 1 && track[self.next(i)] == 0
+    }
+
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        if i + 1 == self.len { 0 } else { i + 1 }
+    }
+
+    #[inline]
+    fn has_gula(&self, track: &[u16]) -> bool {
+        let min = self.rules.min_seeds_to_start;
+        track.iter().any(|&s| s >= min)
+    }
+
+    /// Whether `side` has a legal start anywhere (ignoring the end of the game).
+    fn can_move(&self, pos: &SowingPosition, side: Side) -> bool {
+        let track = &pos.board[usize::from(side)][..self.len];
+        let gula = self.has_gula(track);
+        gula || (0..self.len).any(|i| self.can_start(track, i, false))
+    }
+
+    /// Sows from `start` on `track` (the mover's holes, in track order), relaying as the rules say.
+    ///
+    /// A lap of `s` seeds fills whole rounds at once (`s / len` seeds into every hole, the starting hole
+    /// included: the rules do not skip it) and then drops the rest one by one, so huge relays stay cheap.
+    #[inline]
+    fn sow(&self, track: &mut [u16], start: usize) -> SowingEnding {
+        let len = track.len();
+        let mut pos = start;
+        let mut hand = track[start];
+        track[start] = 0;
+        let mut laps = 1u32;
+        loop {
+            let rounds = hand / len as u16;
+            if rounds > 0 {
+                for h in track.iter_mut() {
+                    *h += rounds;
+                }
+                hand -= rounds * len as u16;
+                // With no remainder the last seed of the last round fell back into `pos` itself.
+            }
+            while hand > 0 {
+                pos += 1;
+                if pos == len {
+                    pos = 0;
+                }
+                track[pos] += 1;
+                hand -= 1;
+            }
+            let into_empty = track[pos] == 1;
+            if into_empty || !self.rules.relay {
+                return SowingEnding {
+                    last: pos,
+                    into_empty,
+                    capped: false,
+                };
+            }
+            if laps >= self.rules.lap_cap {
+                // Stop with every seed on the board, so seeds stay conserved, and let the outcome say draw.
+                return SowingEnding {
+                    last: pos,
+                    into_empty: false,
+                    capped: true,
+                };
+            }
+            laps += 1;
+            hand = track[pos];
+            track[pos] = 0;
+        }
+    }
+
+    /// The file capture a sowing ending at `ending` makes against `opp` (the opponent's track), if any.
+    #[inline]
+    fn file_capture(&self, ending: &SowingEnding, opp: &[u16]) -> Option<FileCapture> {
+        let cap = self.rules.capture?;
+        if ending.capped || !ending.into_empty || ending.last < self.n {
+            return None;
+        }
+        let inner = 3 * self.n - 1 - ending.last;
+        if opp[inner] == 0 {
+            return None;
+        }
+        let outer_index = 2 * self.n - 1 - inner;
+        let outer = (cap.take_outer && opp[outer_index] > 0).then_some(outer_index);
+        let extras = if cap.extra_always || outer.is_some() {
+            cap.extra_holes
+        } else {
+            0
+        };
+        Some(FileCapture {
+            inner,
+            outer,
+            extras,
+        })
+    }
+
+    /// How many holes of the file the move from `hole` would capture (0 when it does not capture), for notation.
+    fn file_holes_taken(&self, pos: &SowingPosition, hole: usize) -> Option<(FileCapture, usize)> {
+        let me = usize::from(pos.side);
+        let mut scratch = pos.board[me];
+        let ending = self.sow(&mut scratch[..self.len], hole);
+        let fc = self.file_capture(&ending, &pos.board[1 - me][..self.len])?;
+        let count = 1 + usize::from(fc.outer.is_some());
+        Some((fc, count))
+    }
+
+    /// Pushes every choice of extra holes for a capture from `hole`: all `k`-subsets, ascending, of the
+    /// opponent's non-empty holes left after the file is taken, with `k` the allowed count or all that remain.
+    fn push_capture_moves(
+        &self,
+        hole: u8,
+        opp: &[u16],
+        fc: &FileCapture,
+        out: &mut Vec<SowingMove>,
+    ) {
+        let mut candidates = [0u8; MAX_TRACK];
+        let mut m = 0;
+        for (i, &s) in opp.iter().enumerate() {
+            if s > 0 && i != fc.inner && Some(i) != fc.outer {
+                candidates[m] = i as u8;
+                m += 1;
+            }
+        }
+        let k = usize::from(fc.extras).min(m);
+        let mut mv = SowingMove {
+            hole,
+            extras: [0; MAX_EXTRA_HOLES as usize],
+            extra_count: k as u8,
+        };
+        if k == 0 {
+            out.push(mv);
+            return;
+        }
+        // Odometer over index tuples c[0] < c[1] < ... < c[k-1] into `candidates`.
+        let mut c = [0usize; MAX_EXTRA_HOLES as usize];
+        for (j, slot) in c.iter_mut().enumerate().take(k) {
+            *slot = j;
+        }
+        loop {
+            for j in 0..k {
+                mv.extras[j] = candidates[c[j]];
+            }
+            out.push(mv);
+            // Advance the rightmost index that still has room, then reset the ones after it.
+            let mut j = k;
+            loop {
+                if j == 0 {
+                    return;
+                }
+                j -= 1;
+                if c[j] < m - k + j {
+                    break;
+                }
+            }
+            c[j] += 1;
+            for t in j + 1..k {
+                c[t] = c[t - 1] + 1;
+            }
+        }
+    }
+
+    /// The end check behind `outcome`, also used by `legal_moves` so that both always agree.
+    fn ended(&self, pos: &SowingPosition) -> Option<Outcome> {
+        if pos.lap_capped {
+            return Some(Outcome::Draw);
+        }
+        let side = pos.side;
+        if !self.can_move(pos, side) {
+            let winner = 1 - side;
+            return Some(match self.rules.end {
+                SowingEnd::NoMoveLoses => Outcome::Win(winner),
+                SowingEnd::OpponentEmptyWins if pos.seeds_on_side(side) == 0 => {
+                    Outcome::Win(winner)
+                }
+                SowingEnd::OpponentEmptyWins => Outcome::Draw,
+            });
+        }
+        if pos.ply >= self.rules.move_cap {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    /// Plays random moves from `pos` until the game ends and returns the outcome; `moves` is scratch space,
+    /// reused so a playout allocates nothing once it has grown.
+    pub fn random_playout(
+        &self,
+        pos: &mut SowingPosition,
+        rng: &mut SplitMix64,
+        moves: &mut Vec<SowingMove>,
+    ) -> Outcome {
+        loop {
+            moves.clear();
+            self.legal_moves(pos, moves);
+            if moves.is_empty() {
+                // `legal_moves` is empty exactly when `ended` says the game is over.
+                return self.ended(pos).unwrap_or(Outcome::Draw);
+            }
+            let mv = moves[rng.below(moves.len())];
+            self.play_move(pos, &mv);
+        }
+    }
+
+    /// Plays `mv`, trusting it to be legal (as `Game::play` does); a stray move cannot panic, it only produces
+    /// a position the rules would not reach.
+    fn play_move(&self, pos: &mut SowingPosition, mv: &SowingMove) {
+        let me = usize::from(pos.side & 1);
+        let hole = usize::from(mv.hole) % self.len;
+        let (mine, theirs) = if me == 0 {
+            let (a, b) = pos.board.split_at_mut(1);
+            (&mut a[0], &mut b[0])
+        } else {
+            let (a, b) = pos.board.split_at_mut(1);
+            (&mut b[0], &mut a[0])
+        };
+        let ending = self.sow(&mut mine[..self.len], hole);
+        if ending.capped {
+            pos.lap_capped = true;
+        } else if let Some(fc) = self.file_capture(&ending, &theirs[..self.len]) {
+            let mut taken = u32::from(theirs[fc.inner]);
+            theirs[fc.inner] = 0;
+            if let Some(o) = fc.outer {
+                taken += u32::from(theirs[o]);
+                theirs[o] = 0;
+            }
+            for &e in &mv.extras[..usize::from(mv.extra_count).min(MAX_EXTRA_HOLES as usize)] {
+                if let Some(h) = theirs.get_mut(usize::from(e)) {
+                    taken += u32::from(*h);
+                    *h = 0;
+                }
+            }
+            // The whole stock fits in a u16 (checked by `validate`), so the sum does too.
+            pos.captured[me] = pos.captured[me].saturating_add(taken as u16);
+        }
+        pos.side = 1 - pos.side;
+        pos.ply = pos.ply.saturating_add(1);
+    }
+}
+
+impl Game for SowingGame {
+    type Position = SowingPosition;
+    type Move = SowingMove;
+    /// The whole previous position: a relay sowing rewrites a side's track in ways that are cheaper to copy
+    /// (at most 320 bytes of counts) than to replay backwards.
+    type Undo = SowingPosition;
+
+    fn start(&self) -> SowingPosition {
+        let mut pos = self.empty_position(SOUTH);
+        for side in 0..2 {
+            for h in &mut pos.board[side][..self.len] {
+                *h = self.rules.seeds_per_hole;
+            }
+        }
+        pos
+    }
+
+    fn side_to_move(&self, pos: &SowingPosition) -> Side {
+        pos.side
+    }
+
+    fn legal_moves(&self, pos: &SowingPosition, out: &mut Vec<SowingMove>) {
+        if self.ended(pos).is_some() {
+            return;
+        }
+        let me = usize::from(pos.side & 1);
+        let track = &pos.board[me][..self.len];
+        let opp = &pos.board[1 - me][..self.len];
+        let gula = self.has_gula(track);
+        for i in 0..self.len {
+            if !self.can_start(track, i, gula) {
+                continue;
+            }
+            let mut scratch = pos.board[me];
+            let ending = self.sow(&mut scratch[..self.len], i);
+            match self.file_capture(&ending, opp) {
+                None => out.push(SowingMove {
+                    hole: i as u8,
+                    extras: [0; MAX_EXTRA_HOLES as usize],
+                    extra_count: 0,
+                }),
+                Some(fc) => self.push_capture_moves(i as u8, opp, &fc, out),
+            }
+        }
+    }
+
+    fn play(&self, pos: &mut SowingPosition, mv: &SowingMove) -> SowingPosition {
+        let before = pos.clone();
+        self.play_move(pos, mv);
+        before
+    }
+
+    fn undo(&self, pos: &mut SowingPosition, _mv: &SowingMove, undo: SowingPosition) {
+        *pos = undo;
+    }
+
+    fn outcome(&self, pos: &SowingPosition) -> Option<Outcome> {
+        self.ended(pos)
+    }
+
+    fn format_move(&self, pos: &SowingPosition, mv: &SowingMove) -> String {
+        notation::format_move(self, pos, mv)
+    }
+
+    fn parse_move(&self, pos: &SowingPosition, text: &str) -> Result<SowingMove, MoveError> {
+        notation::parse_move(self, pos, text)
+    }
+
+    /// Seeds on the mover's side minus seeds on the opponent's: a side's seeds are its material and its
+    /// mobility, and the player left without them loses.
+    fn evaluate(&self, pos: &SowingPosition) -> i32 {
+        let me = pos.side;
+        pos.seeds_on_side(me) as i32 - pos.seeds_on_side(1 - me) as i32
+    }
+
+    fn parse_position(&self, text: &str) -> Result<SowingPosition, String> {
+        self.position_from_setup(text).map_err(|e| e.message)
+    }
+
+    fn format_position(&self, pos: &SowingPosition) -> String {
+        self.setup_to_string(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests;

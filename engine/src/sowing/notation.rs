@@ -1,0 +1,293 @@
+//! Move notation, after the seed's Tchouba puzzle solutions: `21`, `21!`, `28(x2+pit8&9)`, `9(x1+pit29)`.
+//!
+//! A move is the starting hole in the mover's numbering. A capturing move adds `(x<c>+pit<a>&<b>...)`: `c` is
+//! how many holes of the attacked file were taken (1: the inner hole alone, its outer hole being empty or not
+//! taken; 2: inner and outer), and `a`, `b`... are the extra holes chosen, in the opponent's numbering. When no
+//! extra hole could be taken, the annotation is just `(x<c>)`. Trailing `!` and `?` are commentary and ignored.
+//! The parser reads `c` but does not insist on it (see `docs/sowing.md`); a bare hole number is accepted for a
+//! capturing move only when there is nothing to choose.
+
+use super::{MAX_EXTRA_HOLES, SowingGame, SowingMove, SowingPosition};
+use crate::game::{Game, MoveError};
+
+/// The canonical text of `mv` in `pos`: the hole, then the capture annotation when the move captures.
+pub(super) fn format_move(game: &SowingGame, pos: &SowingPosition, mv: &SowingMove) -> String {
+    let mut text = mv.hole().to_string();
+    if let Some((_, count)) = game.file_holes_taken(pos, usize::from(mv.hole) % game.len) {
+        text.push_str(&format!("(x{count}"));
+        for (j, h) in mv.extra_holes().enumerate() {
+            text.push_str(if j == 0 { "+pit" } else { "&" });
+            text.push_str(&h.to_string());
+        }
+        text.push(')');
+    }
+    text
+}
+
+/// A move as written, before it is checked against a position.
+#[derive(Debug, PartialEq, Eq)]
+struct Written {
+    hole: u32,
+    /// `(count, extra holes)` when a capture annotation was written.
+    capture: Option<(u32, Vec<u32>)>,
+}
+
+/// A cursor over the move text, for the small hand-written parser (the grammar has five tokens; a parser
+/// library would cost more than it saves, and the engine takes no dependencies).
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek().is_some_and(|p| p.eq_ignore_ascii_case(&c)) {
+            self.at += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_word(&mut self, word: &str) -> bool {
+        let rest = &self.text[self.at..];
+        if rest.len() >= word.len()
+            && rest.is_char_boundary(word.len())
+            && rest[..word.len()].eq_ignore_ascii_case(word)
+        {
+            self.at += word.len();
+            true
+        } else {
+            false
+        }
+    }
+    fn number(&mut self, what: &str) -> Result<u32, MoveError> {
+        let rest = &self.text[self.at..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return Err(self.error(&format!("expected {what}")));
+        }
+        let value = rest[..digits]
+            .parse::<u32>()
+            .map_err(|_| self.error(&format!("{what} is too large")))?;
+        self.at += digits;
+        Ok(value)
+    }
+    fn error(&self, what: &str) -> MoveError {
+        let found = match self.peek() {
+            Some(c) => format!("'{c}'"),
+            None => "the end".to_string(),
+        };
+        MoveError::Syntax(format!(
+            "{what} at column {} of \"{}\", found {found}; moves look like 21 or 28(x2+pit8&9)",
+            self.at + 1,
+            self.text
+        ))
+    }
+}
+
+/// Reads the text of one move without looking at a position.
+fn read(text: &str) -> Result<Written, MoveError> {
+    // Commentary marks belong to the annotator, not the move: `21!`, `23?`, `28(x2+pit8&9)!?`.
+    let text = text.trim().trim_end_matches(['!', '?']);
+    let mut c = Cursor { text, at: 0 };
+    let hole = c.number("a hole number")?;
+    let mut capture = None;
+    if c.eat('(') {
+        if !c.eat('x') {
+            return Err(c.error("expected 'x' and the count of file holes captured"));
+        }
+        let count = c.number("the count of file holes captured")?;
+        let mut extras = Vec::new();
+        if c.eat('+') {
+            // `pit` before each number; the seed writes it only before the first, we accept it before any.
+            c.eat_word("pit");
+            extras.push(c.number("an extra hole number")?);
+            while c.eat('&') {
+                c.eat_word("pit");
+                extras.push(c.number("an extra hole number")?);
+            }
+        }
+        if !c.eat(')') {
+            return Err(c.error("expected ')' or '&' and another hole"));
+        }
+        capture = Some((count, extras));
+    }
+    if c.at != text.len() {
+        return Err(c.error("unexpected text after the move"));
+    }
+    Ok(Written { hole, capture })
+}
+
+/// Parses one move and finds it among the legal moves of `pos`.
+pub(super) fn parse_move(
+    game: &SowingGame,
+    pos: &SowingPosition,
+    text: &str,
+) -> Result<SowingMove, MoveError> {
+    let written = read(text)?;
+    let per_side = game.len as u32;
+    let hole = written.hole;
+    if hole == 0 || hole > per_side {
+        return Err(MoveError::Illegal(format!(
+            "there is no hole {hole}: each side's holes are numbered 1 to {per_side}"
+        )));
+    }
+    let mut legal = Vec::new();
+    game.legal_moves(pos, &mut legal);
+    if legal.is_empty() {
+        return Err(MoveError::Illegal(format!(
+            "{text}: the game is over ({:?})",
+            game.outcome(pos)
+        )));
+    }
+    legal.retain(|m| u32::from(m.hole()) == hole);
+    if legal.is_empty() {
+        return Err(MoveError::Illegal(why_hole_cannot_start(game, pos, hole)));
+    }
+    let capture = game.file_holes_taken(pos, (hole - 1) as usize);
+    match (capture, written.capture) {
+        (None, None) => Ok(legal[0]),
+        (None, Some(_)) => Err(MoveError::Illegal(format!(
+            "{hole} captures nothing here: write it as {hole}"
+        ))),
+        (Some(_), None) => {
+            if legal.len() == 1 {
+                // Nothing to choose, so the bare hole names the move without doubt.
+                Ok(legal[0])
+            } else {
+                Err(MoveError::Illegal(format!(
+                    "{hole} captures and the extra holes are the mover's choice: name them, e.g. {}",
+                    format_move(game, pos, &legal[0])
+                )))
+            }
+        }
+        (Some(_), Some((_count, extras))) => {
+            // The count is redundant (the position fixes which file holes fall) and our reading of it is not
+            // provable from the seed, so a different count is tolerated; the printer writes our reading.
+            let mut wanted: Vec<u32> = extras;
+            wanted.sort_unstable();
+            if wanted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(MoveError::Illegal(format!(
+                    "{text}: an extra hole is named twice"
+                )));
+            }
+            let found = legal.iter().find(|m| {
+                m.extra_holes().count() == wanted.len()
+                    && m.extra_holes()
+                        .zip(&wanted)
+                        .all(|(a, &b)| u32::from(a) == b)
+            });
+            match found {
+                Some(m) => Ok(*m),
+                None => {
+                    let need = legal[0].extra_holes().count();
+                    Err(MoveError::Illegal(format!(
+                        "{text}: the capture takes {need} extra hole(s) of the opponent's, chosen among \
+                         their non-empty holes outside the captured file (at most {MAX_EXTRA_HOLES}); \
+                         for example {}",
+                        format_move(game, pos, &legal[0])
+                    )))
+                }
+            }
+        }
+    }
+}
+
+/// Explains why `hole` cannot start a turn, for the error message.
+fn why_hole_cannot_start(game: &SowingGame, pos: &SowingPosition, hole: u32) -> String {
+    let seeds = pos.seeds(pos.side, hole as u16);
+    let min = game.rules.min_seeds_to_start;
+    if seeds == 0 {
+        format!("hole {hole} is empty")
+    } else if seeds >= min {
+        // Unreachable while legal_moves admits every hole with enough seeds; kept so the message stays honest.
+        format!("hole {hole} cannot start a turn here")
+    } else if !game.rules.singleton_rule {
+        format!("hole {hole} holds {seeds} seed(s): a turn needs at least {min}")
+    } else if game.has_gula(&pos.board[usize::from(pos.side)][..game.len]) {
+        format!(
+            "hole {hole} holds a single seed, which may move only when no hole holds {min} or more"
+        )
+    } else {
+        format!("hole {hole} holds a single seed and the next hole is occupied: it may not move")
+    }
+}
+
+impl SowingGame {
+    /// Parses a line of moves as the seed writes them, e.g. `1. 21! 5  2. 24 6`, playing them from `pos` in
+    /// turn; move numbers (`1.`, `12...`) are skipped. The moves come back in order; `pos` is untouched.
+    pub fn parse_line(
+        &self,
+        pos: &SowingPosition,
+        text: &str,
+    ) -> Result<Vec<SowingMove>, MoveError> {
+        let mut here = pos.clone();
+        let mut moves = Vec::new();
+        for token in text.split_whitespace() {
+            let number_only = token.trim_end_matches('.');
+            if number_only.len() < token.len() && number_only.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let mv = self.parse_move(&here, token).map_err(|e| match e {
+                MoveError::Syntax(m) => MoveError::Syntax(format!("move {}: {m}", moves.len() + 1)),
+                MoveError::Illegal(m) => {
+                    MoveError::Illegal(format!("move {}: {m}", moves.len() + 1))
+                }
+            })?;
+            self.play_move(&mut here, &mv);
+            moves.push(mv);
+        }
+        Ok(moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_seed_forms() {
+        let w = |hole, capture| Written { hole, capture };
+        assert_eq!(read("21").unwrap(), w(21, None));
+        assert_eq!(read("21!").unwrap(), w(21, None));
+        assert_eq!(read(" 23? ").unwrap(), w(23, None));
+        assert_eq!(read("28(x2+pit8&9)").unwrap(), w(28, Some((2, vec![8, 9]))));
+        assert_eq!(read("9(x1+pit29)").unwrap(), w(9, Some((1, vec![29]))));
+        assert_eq!(
+            read("12(x1+pit22&24)").unwrap(),
+            w(12, Some((1, vec![22, 24])))
+        );
+        assert_eq!(
+            read("12(X1+PIT22&pit24)!?").unwrap(),
+            w(12, Some((1, vec![22, 24])))
+        );
+        assert_eq!(read("7(x2)").unwrap(), w(7, Some((2, vec![]))));
+    }
+
+    #[test]
+    fn rejects_malformed_text_with_a_syntax_error() {
+        for bad in [
+            "",
+            "x",
+            "21(",
+            "21(x",
+            "21(2)",
+            "21(x2+)",
+            "21(x2+pit8&)",
+            "21(x2",
+            "21 22",
+            "21a",
+            "é",
+            "21(x2+pit8",
+            "99999999999999999999",
+        ] {
+            assert!(
+                matches!(read(bad), Err(MoveError::Syntax(_))),
+                "{bad:?} was accepted"
+            );
+        }
+    }
+}
