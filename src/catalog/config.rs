@@ -1,0 +1,210 @@
+//! `ludotheca.toml`: the site's title and description, and the labels of terms in display order.
+
+use serde::Deserialize;
+
+use super::terms::{self, TERMS, Term};
+use crate::diagnostic::Diagnostics;
+use crate::source::{FileId, SourceMap};
+use crate::suggest;
+
+/// A term and the label a page shows for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub term: &'static Term,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub title: String,
+    pub description: String,
+    /// Every one of the 55 terms, in display order: those listed in the file first, then the rest in the
+    /// default order with their default labels.
+    pub labels: Vec<Label>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            title: String::new(),
+            description: String::new(),
+            labels: TERMS
+                .iter()
+                .map(|term| Label {
+                    term,
+                    label: term.label.to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Config {
+    /// The label shown for a term.
+    pub fn label(&self, term: &Term) -> &str {
+        self.labels
+            .iter()
+            .find(|l| l.term.name == term.name)
+            .map_or(term.label, |l| l.label.as_str())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    title: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    labels: Vec<RawLabel>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLabel {
+    term: toml::Spanned<String>,
+    label: toml::Spanned<String>,
+}
+
+/// Parse `ludotheca.toml`, reporting problems as E034 and falling back to defaults for what is wrong.
+pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -> Config {
+    let text = &sources.get(file).text;
+    let raw: RawConfig = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(err) => {
+            let span = err.span().unwrap_or(0..0);
+            diagnostics.error_at(
+                sources,
+                file,
+                span,
+                "E034",
+                format!("invalid site configuration: {}", err.message().trim_end()),
+            );
+            return Config::default();
+        }
+    };
+    let mut config = Config::default();
+    match raw.title {
+        Some(title) if !title.get_ref().trim().is_empty() => config.title = title.into_inner(),
+        Some(title) => {
+            diagnostics
+                .error_at(
+                    sources,
+                    file,
+                    title.span(),
+                    "E034",
+                    "the site title is empty",
+                )
+                .help = Some("give the archive a title: `title = \"...\"`".into());
+        }
+        None => {
+            diagnostics
+                .error_at(
+                    sources,
+                    file,
+                    0..0,
+                    "E034",
+                    "the site configuration has no `title`",
+                )
+                .help = Some("add `title = \"...\"` at the top of ludotheca.toml".into());
+        }
+    }
+    config.description = raw.description;
+
+    let mut listed: Vec<Label> = Vec::new();
+    for raw_label in raw.labels {
+        let name = raw_label.term.get_ref();
+        let Some(term) = terms::lookup_prefixed(name) else {
+            let local = name.rsplit(':').next().unwrap_or(name);
+            let diagnostic = diagnostics.error_at(
+                sources,
+                file,
+                raw_label.term.span(),
+                "E034",
+                format!("`{name}` is not a Dublin Core term"),
+            );
+            diagnostic.help = Some(
+                match suggest::closest(local, terms::names(terms::Namespace::Dcterms)) {
+                    Some(best) => format!("did you mean `dcterms:{best}`?"),
+                    None => "write terms as `dcterms:<name>` or `dc:<name>`".into(),
+                },
+            );
+            continue;
+        };
+        if listed.iter().any(|l| l.term.name == term.name) {
+            diagnostics.error_at(
+                sources,
+                file,
+                raw_label.term.span(),
+                "E034",
+                format!("`{name}` is given a label twice"),
+            );
+            continue;
+        }
+        let label = raw_label.label.into_inner();
+        if label.trim().is_empty() {
+            diagnostics.error_at(
+                sources,
+                file,
+                raw_label.term.span(),
+                "E034",
+                format!("the label of `{name}` is empty"),
+            );
+            continue;
+        }
+        listed.push(Label { term, label });
+    }
+    let rest: Vec<Label> = config
+        .labels
+        .into_iter()
+        .filter(|l| !listed.iter().any(|m| m.term.name == l.term.name))
+        .collect();
+    listed.extend(rest);
+    config.labels = listed;
+    config
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> (Config, Diagnostics) {
+        let mut sources = SourceMap::default();
+        let file = sources.add("ludotheca.toml".into(), text.into());
+        let mut diagnostics = Diagnostics::new();
+        let config = parse(&sources, file, &mut diagnostics);
+        (config, diagnostics)
+    }
+
+    #[test]
+    fn listed_labels_come_first() {
+        let (config, d) = parse_text(
+            "title = \"T\"\n[[labels]]\nterm = \"dcterms:spatial\"\nlabel = \"Region\"\n",
+        );
+        assert!(d.is_empty());
+        assert_eq!(config.labels.len(), 55);
+        assert_eq!(config.labels[0].label, "Region");
+        assert_eq!(config.labels[1].term.name, "title");
+        assert_eq!(
+            config.label(terms::lookup_prefixed("dc:title").unwrap()),
+            "Title"
+        );
+        assert_eq!(
+            config.label(terms::lookup_prefixed("dcterms:accrualMethod").unwrap()),
+            "Entered by"
+        );
+    }
+
+    #[test]
+    fn unknown_terms_are_reported_with_a_suggestion() {
+        let (_, d) =
+            parse_text("title = \"T\"\n[[labels]]\nterm = \"dcterms:spatail\"\nlabel = \"x\"\n");
+        let d = d.into_vec();
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            d[0].help.as_deref(),
+            Some("did you mean `dcterms:spatial`?")
+        );
+        assert_eq!(d[0].location.as_ref().unwrap().line, 3);
+    }
+}

@@ -1,0 +1,450 @@
+//! Reading a catalog folder into memory: records, the bibliography, the site configuration, and the text of
+//! every file (for diagnostics). Reading checks only what it must to build the model (well-formed XML, UTF-8,
+//! size); the meaning of what was read is checked by [`crate::check`].
+
+pub mod bibtex;
+pub mod config;
+pub mod record;
+pub mod terms;
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::source::{FileId, SourceMap, Span};
+
+pub use bibtex::{BibEntry, Bibliography};
+pub use config::{Config, Label};
+pub use terms::{Namespace, Term};
+
+/// Records larger than this are refused unread: a catalog record is a page of metadata, not a book.
+pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+
+/// A value with the byte span it was read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Game,
+    Board,
+    Evidence,
+}
+
+impl Kind {
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "game" => Some(Kind::Game),
+            "board" => Some(Kind::Board),
+            "evidence" => Some(Kind::Evidence),
+            _ => None,
+        }
+    }
+
+    /// The kind in running text: "a game", "a board", "an evidence item".
+    pub fn with_article(self) -> &'static str {
+        match self {
+            Kind::Game => "a game",
+            Kind::Board => "a board",
+            Kind::Evidence => "an evidence item",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Game => "game",
+            Kind::Board => "board",
+            Kind::Evidence => "evidence",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One Dublin Core value of a record.
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub term: &'static Term,
+    /// The namespace the element came from (`dc:title` and `dcterms:title` are the same term).
+    pub ns: Namespace,
+    /// `xml:lang`
+    pub lang: Option<Spanned<String>>,
+    /// `xsi:type`, as written (`dcterms:W3CDTF`)
+    pub scheme: Option<Spanned<String>>,
+    /// The text, trimmed, with references resolved.
+    pub text: String,
+    /// Where the text is (the trimmed content); an empty span just after the start tag when there is none.
+    pub text_span: Span,
+    /// `ref`: the identifier of a catalogued item.
+    pub ref_: Option<Spanned<String>>,
+    /// `cite`: a bibliography key.
+    pub cite: Option<Spanned<String>>,
+    /// `pages`, with `cite`.
+    pub pages: Option<Spanned<String>>,
+    /// The element's name in its start tag.
+    pub span: Span,
+}
+
+impl Value {
+    /// The term as written with its conventional prefix: `dcterms:title`.
+    pub fn qualified_name(&self) -> String {
+        format!("{}:{}", self.ns.prefix(), self.term.name)
+    }
+
+    /// The span to point at when the value itself is wrong: its text, or its tag when it has no text.
+    pub fn value_span(&self) -> Span {
+        if self.text.is_empty() {
+            self.span.clone()
+        } else {
+            self.text_span.clone()
+        }
+    }
+}
+
+/// `<playedWith game="ID" ruleset="NAME"/>` on a board, or `<attests game="ID"/>` on evidence.
+#[derive(Clone, Debug)]
+pub struct GameLink {
+    pub game: Option<Spanned<String>>,
+    pub ruleset: Option<Spanned<String>>,
+    /// The element's name in its start tag.
+    pub span: Span,
+}
+
+/// An element or attribute the reader did not recognise; [`crate::check`] reports it.
+#[derive(Clone, Debug)]
+pub struct Unknown {
+    /// Namespace URI, if the name was in one.
+    pub ns: Option<String>,
+    /// The name as written, with its prefix.
+    pub name: String,
+    /// The prefix was not declared.
+    pub undeclared_prefix: bool,
+    pub span: Span,
+}
+
+/// One catalogued item: a folder holding a `record.xml`.
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// The folder name.
+    pub id: String,
+    pub kind: Option<Kind>,
+    /// The `kind` attribute as written, if present.
+    pub kind_attr: Option<Spanned<String>>,
+    /// The folder, as a path under the catalog directory given on the command line.
+    pub folder: PathBuf,
+    /// `record.xml` in the source map.
+    pub file: FileId,
+    /// The root element's name, where item-wide problems are reported. Empty when the record could not be read.
+    pub root_span: Span,
+    /// The root element is `record` in the ludotheca namespace.
+    pub root_ok: bool,
+    /// The record was read to the end without an XML error; when false, `values` may be incomplete.
+    pub well_formed: bool,
+    pub values: Vec<Value>,
+    pub played_with: Vec<GameLink>,
+    pub attests: Vec<GameLink>,
+    /// `<confidence>`, as written; [`Item::confidence_value`] parses it.
+    pub confidence: Vec<Spanned<String>>,
+    pub has_rules_file: bool,
+    /// `rules.txt` in the source map, for the rules language to report into.
+    pub rules_file: Option<FileId>,
+    /// `games/*.game`, sorted.
+    pub game_record_files: Vec<PathBuf>,
+    pub unknown_elements: Vec<Unknown>,
+    pub unknown_attributes: Vec<Unknown>,
+    /// Text or elements where a record allows none (text between terms, markup inside a value).
+    pub stray_content: Vec<Span>,
+}
+
+impl Item {
+    fn new(id: String, folder: PathBuf, file: FileId) -> Self {
+        Item {
+            id,
+            kind: None,
+            kind_attr: None,
+            folder,
+            file,
+            root_span: 0..0,
+            root_ok: false,
+            well_formed: false,
+            values: Vec::new(),
+            played_with: Vec::new(),
+            attests: Vec::new(),
+            confidence: Vec::new(),
+            has_rules_file: false,
+            rules_file: None,
+            game_record_files: Vec::new(),
+            unknown_elements: Vec::new(),
+            unknown_attributes: Vec::new(),
+            stray_content: Vec::new(),
+        }
+    }
+
+    /// Values of one term (by local name, whichever namespace).
+    pub fn values_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+        self.values.iter().filter(move |v| v.term.name == name)
+    }
+
+    /// The first non-empty title, for display.
+    pub fn title(&self) -> Option<&str> {
+        self.values_of("title")
+            .map(|v| v.text.as_str())
+            .find(|t| !t.is_empty())
+    }
+
+    /// The confidence, when there is exactly one and it is an integer from 0 to 100.
+    pub fn confidence_value(&self) -> Option<u8> {
+        match self.confidence.as_slice() {
+            [one] => parse_confidence(&one.value),
+            _ => None,
+        }
+    }
+}
+
+/// An integer from 0 to 100, written in plain decimal digits.
+pub fn parse_confidence(text: &str) -> Option<u8> {
+    if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<u8>().ok().filter(|n| *n <= 100)
+}
+
+/// Everything read from a catalog folder.
+#[derive(Debug)]
+pub struct Catalog {
+    /// The catalog folder as given.
+    pub root: PathBuf,
+    pub config: Config,
+    /// `ludotheca.toml` in the source map, if it exists.
+    pub config_file: Option<FileId>,
+    pub sources: Bibliography,
+    /// Items in path order.
+    pub items: Vec<Item>,
+    /// The text of every file read.
+    pub files: SourceMap,
+}
+
+impl Catalog {
+    pub fn item(&self, id: &str) -> Option<&Item> {
+        self.items.iter().find(|i| i.id == id)
+    }
+}
+
+/// A failure to read the catalog at all (as opposed to problems in it, which are diagnostics).
+#[derive(Debug)]
+pub enum LoadError {
+    NotADirectory(PathBuf),
+    Io { path: PathBuf, source: io::Error },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NotADirectory(path) => {
+                write!(
+                    f,
+                    "catalog folder `{}` does not exist or is not a folder",
+                    path.display()
+                )
+            }
+            LoadError::Io { path, source } => {
+                write!(f, "cannot read `{}`: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::NotADirectory(_) => None,
+            LoadError::Io { source, .. } => Some(source),
+        }
+    }
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> LoadError + '_ {
+    move |source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Read the catalog at `root`. Problems in its files become diagnostics; only a folder or file that cannot be
+/// read at all is an error.
+pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadError> {
+    if !root.is_dir() {
+        return Err(LoadError::NotADirectory(root.to_path_buf()));
+    }
+    let mut files = SourceMap::default();
+
+    let config_path = root.join("ludotheca.toml");
+    let (config, config_file) = if config_path.is_file() {
+        match read_text(&config_path, &mut files, diagnostics)? {
+            (file, true) => (config::parse(&files, file, diagnostics), Some(file)),
+            (file, false) => (Config::default(), Some(file)),
+        }
+    } else {
+        diagnostics.push(
+            Diagnostic::error("E034", "the catalog has no `ludotheca.toml`")
+                .in_file(&config_path)
+                .with_help("create it with at least `title = \"...\"`; see docs/record-format.md"),
+        );
+        (Config::default(), None)
+    };
+
+    let bib_path = root.join("sources.bib");
+    let sources = if bib_path.is_file() {
+        match read_text(&bib_path, &mut files, diagnostics)? {
+            (file, true) => bibtex::parse(&files, file, diagnostics),
+            (_, false) => Bibliography::default(),
+        }
+    } else {
+        Bibliography::default()
+    };
+
+    let mut items = Vec::new();
+    walk(root, &mut files, diagnostics, &mut items)?;
+
+    Ok(Catalog {
+        root: root.to_path_buf(),
+        config,
+        config_file,
+        sources,
+        items,
+        files,
+    })
+}
+
+/// Folder entries sorted by name, hidden ones left out, so that every run sees the same order.
+fn sorted_entries(dir: &Path) -> Result<Vec<(String, PathBuf, bool)>, LoadError> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let is_dir = entry.file_type().map_err(io_error(dir))?.is_dir();
+        entries.push((name, entry.path(), is_dir));
+    }
+    entries.sort();
+    Ok(entries)
+}
+
+/// Every folder holding `record.xml` is an item; every other folder is a group to look inside.
+fn walk(
+    dir: &Path,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    items: &mut Vec<Item>,
+) -> Result<(), LoadError> {
+    for (name, path, is_dir) in sorted_entries(dir)? {
+        if !is_dir {
+            continue;
+        }
+        let record_path = path.join("record.xml");
+        if record_path.is_file() {
+            items.push(load_item(name, &path, &record_path, files, diagnostics)?);
+        } else {
+            walk(&path, files, diagnostics, items)?;
+        }
+    }
+    Ok(())
+}
+
+fn load_item(
+    id: String,
+    folder: &Path,
+    record_path: &Path,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<Item, LoadError> {
+    let size = fs::metadata(record_path)
+        .map_err(io_error(record_path))?
+        .len();
+    let mut item;
+    if size > MAX_RECORD_BYTES {
+        let file = files.add(record_path.to_path_buf(), String::new());
+        item = Item::new(id, folder.to_path_buf(), file);
+        diagnostics.push(
+            Diagnostic::error(
+                "E005",
+                format!("record is {size} bytes; the limit is {MAX_RECORD_BYTES} (1 MiB)"),
+            )
+            .in_file(record_path)
+            .with_help(
+                "a record holds metadata; move long texts into shorter values or separate items",
+            ),
+        );
+    } else {
+        let (file, utf8) = read_text(record_path, files, diagnostics)?;
+        item = Item::new(id, folder.to_path_buf(), file);
+        if utf8 {
+            record::parse(files, file, &mut item, diagnostics);
+        }
+    }
+
+    let rules_path = folder.join("rules.txt");
+    if rules_path.is_file() {
+        item.has_rules_file = true;
+        let (file, utf8) = read_text(&rules_path, files, diagnostics)?;
+        item.rules_file = utf8.then_some(file);
+    }
+    let games_dir = folder.join("games");
+    if games_dir.is_dir() {
+        for (name, path, is_dir) in sorted_entries(&games_dir)? {
+            if !is_dir && name.ends_with(".game") {
+                item.game_record_files.push(path);
+            }
+        }
+    }
+    Ok(item)
+}
+
+/// Read a file as UTF-8 into the source map. A file that is not UTF-8 is still added (decoded lossily, for
+/// quoting) and reported with the position of its first bad byte; the flag says whether the text is sound.
+fn read_text(
+    path: &Path,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<(FileId, bool), LoadError> {
+    let bytes = fs::read(path).map_err(io_error(path))?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((files.add(path.to_path_buf(), text), true)),
+        Err(err) => {
+            let bad = err.utf8_error().valid_up_to();
+            let bytes = err.into_bytes();
+            let byte = bytes[bad];
+            // Lossy decoding keeps the valid prefix byte for byte, so `bad` is still the right offset.
+            let file = files.add(
+                path.to_path_buf(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            );
+            diagnostics.push(
+                Diagnostic::error(
+                    "E004",
+                    format!("invalid UTF-8: byte 0x{byte:02X} at offset {bad}"),
+                )
+                .at(files, file, bad..bad + 1)
+                .with_help("save the file as UTF-8"),
+            );
+            Ok((file, false))
+        }
+    }
+}

@@ -1,0 +1,582 @@
+//! Reading one `record.xml` with quick-xml's namespace-aware reader, keeping the byte span of every element,
+//! attribute and value.
+//!
+//! The reader runs over the whole file held in memory (`NsReader::from_str`), so the names and attribute values
+//! it hands back are slices of that text, and their offsets are exact. Entities are never expanded: only the
+//! five XML ones and numeric character references are understood, anything else is reported.
+
+use quick_xml::NsReader;
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::name::ResolveResult;
+
+use super::terms::{self, DC_NS, DCTERMS_NS, Namespace, RECORD_NS, XML_NS, XSI_NS};
+use super::{GameLink, Item, Kind, Spanned, Unknown, Value};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::source::{FileId, SourceMap, Span};
+
+/// What the reader is inside of, at depth 1 under the root.
+enum Open {
+    /// A Dublin Core value being read.
+    Value(Box<Value>, String, usize),
+    /// `<confidence>`: its text, and where the content starts.
+    Confidence(String, usize),
+    /// An element whose content is ignored (unknown, or one that takes no content).
+    Skipped,
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    sources: &'a SourceMap,
+    file: FileId,
+    diagnostics: &'a mut Diagnostics,
+    item: &'a mut Item,
+    /// Start offset and name span of each open element.
+    stack: Vec<(usize, Span)>,
+    open: Option<Open>,
+    failed: bool,
+}
+
+/// Parse the record held in `file` into `item`, reporting malformed XML.
+pub fn parse(sources: &SourceMap, file: FileId, item: &mut Item, diagnostics: &mut Diagnostics) {
+    let text = sources.get(file).text.as_str();
+    let mut parser = Parser {
+        text,
+        sources,
+        file,
+        diagnostics,
+        item,
+        stack: Vec::new(),
+        open: None,
+        failed: false,
+    };
+    parser.run();
+    parser.item.well_formed = !parser.failed;
+}
+
+impl<'a> Parser<'a> {
+    fn error(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diagnostics
+            .error_at(self.sources, self.file, span, code, message)
+    }
+
+    /// Offset of a slice that borrows from the record text.
+    fn offset_of(&self, slice: &[u8]) -> Option<usize> {
+        let base = self.text.as_ptr() as usize;
+        let at = slice.as_ptr() as usize;
+        (at >= base && at + slice.len() <= base + self.text.len()).then(|| at - base)
+    }
+
+    fn span_of(&self, slice: &[u8], fallback: &Span) -> Span {
+        match self.offset_of(slice) {
+            Some(start) => start..start + slice.len(),
+            None => fallback.clone(),
+        }
+    }
+
+    fn run(&mut self) {
+        let mut reader = NsReader::from_str(self.text);
+        let mut seen_root = false;
+        loop {
+            let start = reader.buffer_position() as usize;
+            let event = match reader.read_event() {
+                Ok(event) => event,
+                Err(err) => {
+                    let at = reader.error_position() as usize;
+                    let message = format!("malformed XML: {err}");
+                    self.error("E001", at..at + 1, message);
+                    self.failed = true;
+                    return;
+                }
+            };
+            let end = reader.buffer_position() as usize;
+            match event {
+                Event::Decl(decl) => {
+                    if let Some(Ok(encoding)) = decl.encoding() {
+                        let name = String::from_utf8_lossy(&encoding).to_ascii_lowercase();
+                        if name != "utf-8" && name != "utf8" {
+                            let span = self.span_of(&encoding, &(start..end));
+                            self.error(
+                                "E004",
+                                span,
+                                format!("records must be UTF-8, not `{name}`"),
+                            )
+                            .help = Some(
+                                "save the file as UTF-8 and declare `encoding=\"UTF-8\"`".into(),
+                            );
+                        }
+                    }
+                }
+                Event::PI(_) | Event::Comment(_) => {}
+                Event::DocType(_) => {
+                    let span = start..(start + "<!DOCTYPE".len()).min(end);
+                    self.error("E002", span, "DOCTYPE declarations are not allowed in a record")
+                        .help = Some(
+                        "remove the DOCTYPE; ludotheca never loads DTDs or expands declared entities".into(),
+                    );
+                }
+                Event::Start(e) | Event::Empty(e) => {
+                    let empty = end >= 2 && self.text.as_bytes()[end - 2] == b'/';
+                    if self.stack.is_empty() && seen_root {
+                        self.error("E001", start..end, "malformed XML: a second root element");
+                        self.failed = true;
+                        return;
+                    }
+                    seen_root = true;
+                    self.open_element(&reader, &e, start, end);
+                    if !empty {
+                        let name_span = self.span_of(e.name().as_ref(), &(start..end));
+                        self.stack.push((start, name_span));
+                    } else if self.stack.len() == 1 {
+                        self.close_value(end);
+                    }
+                }
+                Event::End(_) => {
+                    self.stack.pop();
+                    if self.stack.len() == 1 {
+                        self.close_value(start);
+                    }
+                }
+                Event::Text(t) => {
+                    let raw = t.as_ref();
+                    let span = self.span_of(raw, &(start..end));
+                    // XML reads CR LF as LF in content.
+                    let content = String::from_utf8_lossy(raw).replace("\r\n", "\n");
+                    self.text_content(&content, span);
+                }
+                Event::CData(c) => {
+                    let content = String::from_utf8_lossy(c.as_ref()).into_owned();
+                    self.text_content(&content, start..end);
+                }
+                Event::GeneralRef(r) => {
+                    let name = String::from_utf8_lossy(r.as_ref()).into_owned();
+                    match resolve_reference(&name) {
+                        Ok(c) => self.text_content(&c.to_string(), start..end),
+                        Err(message) => {
+                            self.reference_error(&name, start..end, message);
+                        }
+                    }
+                }
+                Event::Eof => break,
+            }
+        }
+        if let Some((start, name_span)) = self.stack.last().cloned() {
+            let name = self.text[name_span].to_string();
+            self.error(
+                "E001",
+                start..start + 1,
+                format!("malformed XML: `<{name}>` is never closed"),
+            )
+            .help = Some(format!("add `</{name}>`"));
+            self.failed = true;
+        } else if !seen_root {
+            self.error(
+                "E001",
+                0..0,
+                "malformed XML: the record has no root element",
+            )
+            .help = Some(
+                "a record is a `<record xmlns=\"urn:ludotheca:record:1\" kind=\"...\">` element"
+                    .into(),
+            );
+            self.failed = true;
+        }
+    }
+
+    fn reference_error(&mut self, name: &str, span: Span, message: String) {
+        if name.starts_with('#') {
+            self.error("E001", span, message);
+            self.failed = true;
+        } else {
+            self.error("E003", span, message).help = Some(
+                "write the character itself (records are UTF-8), or one of &amp; &lt; &gt; &quot; &apos;".into(),
+            );
+        }
+    }
+
+    /// Text, CDATA or a resolved reference at `span`.
+    fn text_content(&mut self, content: &str, span: Span) {
+        match &mut self.open {
+            Some(Open::Value(_, text, _)) | Some(Open::Confidence(text, _))
+                if self.stack.len() == 2 =>
+            {
+                text.push_str(content);
+            }
+            // Inside markup nested in a value (already reported) or inside an element that is skipped.
+            Some(_) if self.stack.len() >= 2 => {}
+            _ => {
+                if !content.trim().is_empty() {
+                    let trimmed = trim_span(self.text, span);
+                    if self.stack.is_empty() {
+                        self.error(
+                            "E001",
+                            trimmed,
+                            "malformed XML: text outside the root element",
+                        );
+                        self.failed = true;
+                    } else {
+                        self.item.stray_content.push(trimmed);
+                    }
+                }
+            }
+        }
+    }
+
+    fn open_element(
+        &mut self,
+        reader: &NsReader<&[u8]>,
+        e: &BytesStart<'_>,
+        start: usize,
+        end: usize,
+    ) {
+        let tag = start..end;
+        let qname = e.name();
+        let name_span = self.span_of(qname.as_ref(), &tag);
+        let (resolved, local) = reader.resolver().resolve_element(qname);
+        let local = String::from_utf8_lossy(local.as_ref()).into_owned();
+        let (ns, undeclared) = match resolved {
+            ResolveResult::Bound(ns) => (
+                Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
+                false,
+            ),
+            ResolveResult::Unbound => (None, false),
+            ResolveResult::Unknown(_) => (None, true),
+        };
+        let attributes = self.attributes(reader, e, &tag);
+        let unknown = Unknown {
+            ns: ns.clone(),
+            name: self.text[name_span.clone()].to_string(),
+            undeclared_prefix: undeclared,
+            span: name_span.clone(),
+        };
+
+        match self.stack.len() {
+            0 => self.open_root(ns.as_deref(), &local, name_span, attributes),
+            1 => {
+                let content_start = end;
+                let dc_ns = match ns.as_deref() {
+                    Some(DC_NS) => Some(Namespace::Dc),
+                    Some(DCTERMS_NS) => Some(Namespace::Dcterms),
+                    _ => None,
+                };
+                self.open = Some(match (dc_ns, ns.as_deref()) {
+                    (Some(dc_ns), _) => match terms::lookup(dc_ns, &local) {
+                        Some(term) => {
+                            let value =
+                                self.new_value(term, dc_ns, name_span, content_start, attributes);
+                            Open::Value(Box::new(value), String::new(), content_start)
+                        }
+                        None => {
+                            self.item.unknown_elements.push(unknown);
+                            Open::Skipped
+                        }
+                    },
+                    (None, Some(RECORD_NS)) => match local.as_str() {
+                        "playedWith" | "attests" => {
+                            let link = self.game_link(name_span, attributes);
+                            if local == "playedWith" {
+                                self.item.played_with.push(link);
+                            } else {
+                                self.item.attests.push(link);
+                            }
+                            Open::Skipped
+                        }
+                        "confidence" => {
+                            self.unknown_attributes(attributes, &[]);
+                            Open::Confidence(String::new(), content_start)
+                        }
+                        _ => {
+                            self.item.unknown_elements.push(unknown);
+                            Open::Skipped
+                        }
+                    },
+                    _ => {
+                        self.item.unknown_elements.push(unknown);
+                        Open::Skipped
+                    }
+                });
+            }
+            2 => {
+                // Markup inside a value; deeper levels are covered by this report.
+                if let Some(Open::Value(..) | Open::Confidence(..)) = self.open {
+                    self.item.stray_content.push(name_span);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn open_root(&mut self, ns: Option<&str>, local: &str, name_span: Span, attributes: Vec<Attr>) {
+        self.item.root_span = name_span;
+        self.item.root_ok = ns == Some(RECORD_NS) && local == "record";
+        if !self.item.root_ok {
+            return;
+        }
+        for attr in attributes {
+            if attr.ns.is_none() && attr.local == "kind" {
+                self.item.kind = Kind::parse(&attr.value.value);
+                self.item.kind_attr = Some(attr.value);
+            } else {
+                self.item.unknown_attributes.push(attr.unknown());
+            }
+        }
+    }
+
+    fn new_value(
+        &mut self,
+        term: &'static terms::Term,
+        ns: Namespace,
+        name_span: Span,
+        content_start: usize,
+        attributes: Vec<Attr>,
+    ) -> Value {
+        let mut value = Value {
+            term,
+            ns,
+            lang: None,
+            scheme: None,
+            text: String::new(),
+            text_span: content_start..content_start,
+            ref_: None,
+            cite: None,
+            pages: None,
+            span: name_span,
+        };
+        for attr in attributes {
+            let slot = match (attr.ns.as_deref(), attr.local.as_str()) {
+                (Some(XML_NS), "lang") => &mut value.lang,
+                (Some(XSI_NS), "type") => &mut value.scheme,
+                (None, "ref") => &mut value.ref_,
+                (None, "cite") => &mut value.cite,
+                (None, "pages") => &mut value.pages,
+                _ => {
+                    self.item.unknown_attributes.push(attr.unknown());
+                    continue;
+                }
+            };
+            *slot = Some(attr.value);
+        }
+        value
+    }
+
+    fn game_link(&mut self, span: Span, attributes: Vec<Attr>) -> GameLink {
+        let mut link = GameLink {
+            game: None,
+            ruleset: None,
+            span,
+        };
+        for attr in attributes {
+            match (attr.ns.as_deref(), attr.local.as_str()) {
+                (None, "game") => link.game = Some(attr.value),
+                (None, "ruleset") => link.ruleset = Some(attr.value),
+                _ => self.item.unknown_attributes.push(attr.unknown()),
+            }
+        }
+        link
+    }
+
+    fn unknown_attributes(&mut self, attributes: Vec<Attr>, known: &[&str]) {
+        for attr in attributes {
+            if attr.ns.is_some() || !known.contains(&attr.local.as_str()) {
+                self.item.unknown_attributes.push(attr.unknown());
+            }
+        }
+    }
+
+    /// Finish the value or confidence open at depth 1; `content_end` is where its end tag starts.
+    fn close_value(&mut self, content_end: usize) {
+        match self.open.take() {
+            Some(Open::Value(mut value, text, content_start)) => {
+                value.text = text.trim().to_string();
+                if content_end > content_start {
+                    value.text_span = trim_span(self.text, content_start..content_end);
+                }
+                self.item.values.push(*value);
+            }
+            Some(Open::Confidence(text, content_start)) => {
+                let span = if content_end > content_start {
+                    trim_span(self.text, content_start..content_end)
+                } else {
+                    content_start..content_start
+                };
+                self.item
+                    .confidence
+                    .push(Spanned::new(text.trim().to_string(), span));
+            }
+            Some(Open::Skipped) | None => {}
+        }
+    }
+
+    /// The attributes of a start tag, namespace-resolved and unescaped, with spans; `xmlns` declarations are
+    /// left out.
+    fn attributes(
+        &mut self,
+        reader: &NsReader<&[u8]>,
+        e: &BytesStart<'_>,
+        tag: &Span,
+    ) -> Vec<Attr> {
+        let mut out = Vec::new();
+        for attr in e.attributes() {
+            let attr = match attr {
+                Ok(attr) => attr,
+                Err(err) => {
+                    self.error("E001", tag.clone(), format!("malformed XML: {err}"));
+                    self.failed = true;
+                    break;
+                }
+            };
+            if attr.key.as_namespace_binding().is_some() {
+                continue;
+            }
+            let key_span = self.span_of(attr.key.as_ref(), tag);
+            let value_span = self.span_of(attr.value.as_ref(), tag);
+            let (resolved, local) = reader.resolver().resolve_attribute(attr.key);
+            let ns = match resolved {
+                ResolveResult::Bound(ns) => Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
+                ResolveResult::Unbound => None,
+                ResolveResult::Unknown(prefix) => Some(format!(
+                    "undeclared prefix `{}`",
+                    String::from_utf8_lossy(&prefix)
+                )),
+            };
+            let raw = String::from_utf8_lossy(attr.value.as_ref()).into_owned();
+            let value = match unescape_attribute(&raw) {
+                Ok(value) => value,
+                Err((offset, len, name, message)) => {
+                    // Reported here; the attribute is then left out so that later checks do not report its
+                    // value a second time.
+                    let at = value_span.start + offset;
+                    self.reference_error(&name, at..at + len, message);
+                    continue;
+                }
+            };
+            out.push(Attr {
+                ns,
+                local: String::from_utf8_lossy(local.as_ref()).into_owned(),
+                name: self.text[key_span.clone()].to_string(),
+                key_span,
+                value: Spanned::new(value, value_span),
+            });
+        }
+        out
+    }
+}
+
+/// An attribute as read: its namespace, local name, name as written, and value.
+struct Attr {
+    ns: Option<String>,
+    local: String,
+    name: String,
+    key_span: Span,
+    value: Spanned<String>,
+}
+
+impl Attr {
+    fn unknown(self) -> Unknown {
+        Unknown {
+            ns: self.ns,
+            name: self.name,
+            undeclared_prefix: false,
+            span: self.key_span,
+        }
+    }
+}
+
+/// Narrow a span to its text without surrounding white space.
+fn trim_span(text: &str, span: Span) -> Span {
+    let slice = &text[span.clone()];
+    let start = span.start + (slice.len() - slice.trim_start().len());
+    let end = span.end - (slice.len() - slice.trim_end().len());
+    if start >= end {
+        span.start..span.start
+    } else {
+        start..end
+    }
+}
+
+/// The character a reference (`amp`, `#233`, `#x1F3B2`) stands for; any other entity is refused.
+pub fn resolve_reference(name: &str) -> Result<char, String> {
+    match name {
+        "amp" => Ok('&'),
+        "lt" => Ok('<'),
+        "gt" => Ok('>'),
+        "quot" => Ok('"'),
+        "apos" => Ok('\''),
+        _ => {
+            if let Some(number) = name.strip_prefix('#') {
+                let code = match number.strip_prefix('x') {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                    None => number.parse::<u32>().ok(),
+                };
+                code.and_then(char::from_u32)
+                    .filter(|&c| c != '\0')
+                    .ok_or_else(|| {
+                        format!("malformed XML: `&{name};` is not a valid character reference")
+                    })
+            } else {
+                Err(format!("entity reference `&{name};` is not allowed"))
+            }
+        }
+    }
+}
+
+/// Resolve references in an attribute value and normalise its white space (tabs and newlines read as spaces,
+/// as XML says). On failure: offset and length of the bad reference in `raw`, its name, and a message.
+fn unescape_attribute(raw: &str) -> Result<String, (usize, usize, String, String)> {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    let mut offset = 0;
+    while let Some(amp) = rest.find('&') {
+        out.extend(rest[..amp].chars().map(normalise_space));
+        let after = &rest[amp + 1..];
+        let Some(semi) = after.find(';') else {
+            return Err((
+                offset + amp,
+                1,
+                "#".into(),
+                "malformed XML: `&` must be written `&amp;`".into(),
+            ));
+        };
+        let name = &after[..semi];
+        match resolve_reference(name) {
+            Ok(c) => out.push(c),
+            Err(message) => return Err((offset + amp, semi + 2, name.to_string(), message)),
+        }
+        let consumed = amp + 1 + semi + 1;
+        rest = &rest[consumed..];
+        offset += consumed;
+    }
+    out.extend(rest.chars().map(normalise_space));
+    Ok(out)
+}
+
+fn normalise_space(c: char) -> char {
+    if matches!(c, '\t' | '\n' | '\r') {
+        ' '
+    } else {
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attribute_references() {
+        assert_eq!(unescape_attribute("a &amp; b&#233;").unwrap(), "a & bé");
+        let err = unescape_attribute("x &nbsp;").unwrap_err();
+        assert_eq!((err.0, err.1, err.2.as_str()), (2, 6, "nbsp"));
+        assert!(unescape_attribute("a & b").is_err());
+    }
+
+    #[test]
+    fn trims_spans() {
+        assert_eq!(trim_span("  ab  ", 0..6), 2..4);
+        assert_eq!(trim_span("   ", 0..3), 0..0);
+    }
+}

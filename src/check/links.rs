@@ -1,0 +1,185 @@
+//! Identifiers and the links between items: unique, URL-safe identifiers, `ref`s that resolve, and the plain
+//! names that are not catalogued yet.
+
+use std::collections::HashMap;
+
+use crate::catalog::{Catalog, Item, Kind};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::suggest;
+
+/// The catalogued identifiers and their kinds, for resolving `ref` and `game`.
+pub struct Identifiers<'a> {
+    kinds: HashMap<&'a str, Option<Kind>>,
+}
+
+impl<'a> Identifiers<'a> {
+    pub fn new(catalog: &'a Catalog) -> Self {
+        Identifiers {
+            kinds: catalog
+                .items
+                .iter()
+                .map(|i| (i.id.as_str(), i.kind))
+                .collect(),
+        }
+    }
+
+    /// `Some(kind)` when the identifier is catalogued (the kind itself may be unknown).
+    pub fn kind(&self, id: &str) -> Option<Option<Kind>> {
+        self.kinds.get(id).copied()
+    }
+
+    pub fn closest(&self, id: &str) -> Option<&'a str> {
+        let mut names: Vec<&'a str> = self.kinds.keys().copied().collect();
+        names.sort_unstable();
+        suggest::closest(id, names)
+    }
+
+    /// The diagnostic for an identifier that names no item.
+    pub fn unknown(&self, id: &str) -> (String, String) {
+        let message = format!("no item has the identifier `{id}`");
+        let help = match self.closest(id) {
+            Some(best) => format!("did you mean `{best}`?"),
+            None => "use the folder name of a catalogued item; for an item not catalogued yet, write its name \
+                     as the element's text instead of a `ref`"
+                .to_string(),
+        };
+        (message, help)
+    }
+}
+
+/// Lowercase ASCII letters, digits and single hyphens, starting with a letter and not ending with a hyphen.
+pub fn is_url_safe(id: &str) -> bool {
+    id.starts_with(|c: char| c.is_ascii_lowercase())
+        && !id.ends_with('-')
+        && !id.contains("--")
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// A URL-safe spelling of a folder name, to suggest.
+fn slug(id: &str) -> String {
+    let mut out = String::new();
+    for c in id.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+fn item_location(catalog: &Catalog, item: &Item, diagnostic: Diagnostic) -> Diagnostic {
+    if item.root_span.is_empty() {
+        diagnostic.in_file(catalog.files.path(item.file))
+    } else {
+        diagnostic.at(&catalog.files, item.file, item.root_span.clone())
+    }
+}
+
+pub fn check_identifiers(catalog: &Catalog, diagnostics: &mut Diagnostics) {
+    let mut first_seen: HashMap<String, &Item> = HashMap::new();
+    for item in &catalog.items {
+        if !is_url_safe(&item.id) {
+            let suggestion = slug(&item.id);
+            let help = if suggestion.is_empty()
+                || !suggestion.starts_with(|c: char| c.is_ascii_lowercase())
+            {
+                "rename the folder with lowercase ASCII letters, digits and single hyphens, starting with a letter"
+                    .to_string()
+            } else {
+                format!("rename the folder to `{suggestion}`")
+            };
+            diagnostics.push(
+                item_location(
+                    catalog,
+                    item,
+                    Diagnostic::error(
+                        "E016",
+                        format!("the identifier `{}` (the folder name) is not URL-safe", item.id),
+                    ),
+                )
+                .with_note("identifiers are lowercase ASCII letters, digits and single hyphens, starting with a letter")
+                .with_help(help),
+            );
+        }
+        let key = item.id.to_lowercase();
+        match first_seen.get(&key) {
+            Some(first) => {
+                let message = if first.id == item.id {
+                    format!("the identifier `{}` is used by two items", item.id)
+                } else {
+                    format!(
+                        "the identifier `{}` differs only in case from `{}`",
+                        item.id, first.id
+                    )
+                };
+                diagnostics.push(
+                    item_location(catalog, item, Diagnostic::error("E015", message))
+                        .with_note(format!("the other item is `{}`", first.folder.display()))
+                        .with_help("identifiers are unique across the whole catalog: rename one of the folders"),
+                );
+            }
+            None => {
+                first_seen.insert(key, item);
+            }
+        }
+    }
+}
+
+/// A relation written as a plain name: an item that is not catalogued yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UncataloguedName {
+    /// The item whose record names it.
+    pub item: String,
+    /// The relation term (`isVersionOf`).
+    pub term: &'static str,
+    pub name: String,
+}
+
+/// Every plain-name relation in the catalog, in item order: the list of items to catalogue next.
+pub fn uncatalogued_names(catalog: &Catalog) -> Vec<UncataloguedName> {
+    catalog
+        .items
+        .iter()
+        .flat_map(|item| {
+            item.values
+                .iter()
+                .filter(|v| {
+                    v.term.relation && v.ref_.is_none() && v.cite.is_none() && !v.text.is_empty()
+                })
+                .map(|v| UncataloguedName {
+                    item: item.id.clone(),
+                    term: v.term.name,
+                    name: v.text.clone(),
+                })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_safe_identifiers() {
+        for ok in ["terhuchu", "bagh-chal", "board-pataleshwar-2", "a"] {
+            assert!(is_url_safe(ok), "{ok}");
+        }
+        for bad in [
+            "Bagh-Chal",
+            "bagh_chal",
+            "bagh--chal",
+            "-bagh",
+            "bagh-",
+            "2bagh",
+            "bāgh",
+            "bagh chal",
+            "",
+        ] {
+            assert!(!is_url_safe(bad), "{bad}");
+        }
+        assert_eq!(slug("Bagh Chal_2"), "bagh-chal-2");
+    }
+}

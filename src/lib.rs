@@ -1,0 +1,25 @@
+//! ludotheca: a static-site generator and validator for digital archives of traditional board games.
+//!
+//! The library reads a catalog folder ([`catalog::load`]), validates it ([`check::check`]) into
+//! [`diagnostic::Diagnostics`], and renders those for people or machines ([`report`]).
+
+pub mod catalog;
+pub mod check;
+pub mod diagnostic;
+pub mod report;
+pub mod scheme;
+pub mod source;
+pub mod suggest;
+
+use std::path::Path;
+
+use catalog::{Catalog, LoadError};
+use diagnostic::Diagnostics;
+
+/// Load the catalog at `root` and run every check: the catalog, and all diagnostics sorted by file and position.
+pub fn load_and_check(root: &Path) -> Result<(Catalog, Diagnostics), LoadError> {
+    let mut diagnostics = Diagnostics::new();
+    let catalog = catalog::load(root, &mut diagnostics)?;
+    check::check(&catalog, &mut diagnostics);
+    Ok((catalog, diagnostics))
+}

@@ -1,0 +1,174 @@
+//! BCP 47 language tags (RFC 5646), checked against the grammar: language, extlang, script, region, variants,
+//! extensions, private use, and the irregular grandfathered tags. Subtags are not checked against the IANA
+//! registry, which would need a copy of it kept up to date.
+
+const IRREGULAR: [&str; 17] = [
+    "en-GB-oed",
+    "i-ami",
+    "i-bnn",
+    "i-default",
+    "i-enochian",
+    "i-hak",
+    "i-klingon",
+    "i-lux",
+    "i-mingo",
+    "i-navajo",
+    "i-pwn",
+    "i-tao",
+    "i-tay",
+    "i-tsu",
+    "sgn-BE-FR",
+    "sgn-BE-NL",
+    "sgn-CH-DE",
+];
+
+fn alpha(s: &str, min: usize, max: usize) -> bool {
+    (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+fn alnum(s: &str, min: usize, max: usize) -> bool {
+    (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+pub fn parse_language_tag(tag: &str) -> Result<(), String> {
+    let bad = |why: &str| Err(format!("`{tag}` is not a BCP 47 language tag: {why}"));
+    if IRREGULAR.iter().any(|t| t.eq_ignore_ascii_case(tag)) {
+        return Ok(());
+    }
+    if tag.is_empty() {
+        return bad("it is empty");
+    }
+    if tag.contains('_') {
+        return bad("subtags are separated by `-`, not `_`");
+    }
+    let subtags: Vec<&str> = tag.split('-').collect();
+    if subtags.iter().any(|s| s.is_empty()) {
+        return bad("it has an empty subtag");
+    }
+    let mut i = 0;
+    // A tag made only of private use: x-...
+    if subtags[0].eq_ignore_ascii_case("x") {
+        return private_use(&subtags[1..]).or_else(|why| bad(&why));
+    }
+    let language = subtags[0];
+    if !alpha(language, 2, 8) {
+        return bad("the language subtag must be 2-3 letters (or 5-8 for a registered name)");
+    }
+    if language.len() == 4 {
+        return bad("a language subtag has 2, 3 or 5-8 letters, not 4");
+    }
+    i += 1;
+    // Up to three extended language subtags after a 2-3 letter language.
+    if language.len() <= 3 {
+        let mut extlangs = 0;
+        while i < subtags.len() && alpha(subtags[i], 3, 3) && extlangs < 3 {
+            i += 1;
+            extlangs += 1;
+        }
+    }
+    if i < subtags.len() && alpha(subtags[i], 4, 4) {
+        i += 1; // script
+    }
+    if i < subtags.len()
+        && (alpha(subtags[i], 2, 2)
+            || (subtags[i].len() == 3 && subtags[i].bytes().all(|b| b.is_ascii_digit())))
+    {
+        i += 1; // region
+    }
+    let mut variants: Vec<String> = Vec::new();
+    while i < subtags.len() {
+        let s = subtags[i];
+        let variant =
+            alnum(s, 5, 8) || (s.len() == 4 && s.as_bytes()[0].is_ascii_digit() && alnum(s, 4, 4));
+        if !variant {
+            break;
+        }
+        let lower = s.to_ascii_lowercase();
+        if variants.contains(&lower) {
+            return bad(&format!("the variant `{s}` appears twice"));
+        }
+        variants.push(lower);
+        i += 1;
+    }
+    let mut singletons: Vec<char> = Vec::new();
+    while i < subtags.len() {
+        let s = subtags[i];
+        if s.eq_ignore_ascii_case("x") {
+            return private_use(&subtags[i + 1..]).or_else(|why| bad(&why));
+        }
+        if s.len() != 1 || !alnum(s, 1, 1) {
+            return bad(&format!(
+                "`{s}` is not in a place a subtag of its kind can be"
+            ));
+        }
+        let singleton = s.as_bytes()[0].to_ascii_lowercase() as char;
+        if singletons.contains(&singleton) {
+            return bad(&format!("the extension `{s}` appears twice"));
+        }
+        singletons.push(singleton);
+        i += 1;
+        let start = i;
+        while i < subtags.len() && alnum(subtags[i], 2, 8) {
+            i += 1;
+        }
+        if i == start {
+            return bad(&format!("the extension `{s}` has no subtags"));
+        }
+    }
+    Ok(())
+}
+
+fn private_use(subtags: &[&str]) -> Result<(), String> {
+    if subtags.is_empty() || !subtags.iter().all(|s| alnum(s, 1, 8)) {
+        return Err("private use `x-` needs subtags of 1-8 letters or digits".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_tags() {
+        for ok in [
+            "en",
+            "hi",
+            "nag",
+            "bn-Latn",
+            "pt-MZ",
+            "ne-Latn",
+            "zh-Hant-TW",
+            "es-419",
+            "sl-rozaj-biske",
+            "de-CH-1901",
+            "en-a-bbb-x-a-ccc",
+            "x-whatever",
+            "i-klingon",
+            "zh-yue-HK",
+            "EN-gb",
+        ] {
+            assert!(parse_language_tag(ok).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn invalid_tags() {
+        for bad in [
+            "",
+            "e",
+            "en_GB",
+            "english-and-more",
+            "en-",
+            "abcd",
+            "en-a",
+            "de-1901-1901",
+            "en-a-bb-a-cc",
+            "x",
+            "en-Latn-Latn",
+            "123",
+        ] {
+            assert!(parse_language_tag(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The text of every file the catalog reader opened, kept so that a diagnostic can quote the line it is about.
+//!
+//! Positions inside the reader are byte offsets; people read line:column, with the column counted in characters
+//! (not bytes), so that `Bāgh` and `Bagh` put the caret under the same letter.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// A byte range inside one file.
+pub type Span = Range<usize>;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// One file's path (as it will be printed) and text.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub text: String,
+    /// Byte offset where each line starts; the first entry is always 0.
+    line_starts: Vec<usize>,
+}
+
+/// A place in a file as a person reads it: 1-based line and column (in characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceFile {
+    pub fn new(path: PathBuf, text: String) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// The 0-based index of the line holding `offset`.
+    fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1, // line_starts[0] == 0 <= offset, so i >= 1 here
+        }
+    }
+
+    /// Clamp an offset into the text and back onto a character boundary, so that any span, even one computed
+    /// from a damaged file, can be shown.
+    fn clamp(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = self.clamp(offset);
+        let line = self.line_index(offset);
+        let start = self.line_starts[line];
+        Position {
+            line: line + 1,
+            column: self.text[start..offset].chars().count() + 1,
+        }
+    }
+
+    /// The text of the 1-based line `line`, without its line ending.
+    pub fn line_text(&self, line: usize) -> &str {
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.text.len());
+        self.text[start..end].trim_end_matches(['\n', '\r'])
+    }
+
+    /// How many characters of `span` lie on its first line (at least 1, so a caret is always drawn).
+    pub fn span_width(&self, span: &Span) -> usize {
+        let start = self.clamp(span.start);
+        let end = self.clamp(span.end.max(start));
+        let first_line = &self.text[start..end];
+        let first_line = first_line.split('\n').next().unwrap_or("");
+        first_line.trim_end_matches('\r').chars().count().max(1)
+    }
+}
+
+/// Every file read while loading a catalog.
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, path: PathBuf, text: String) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile::new(path, text));
+        id
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        // FileIds are only made by `add` on this map, so the index exists.
+        &self.files[id.0 as usize]
+    }
+
+    pub fn path(&self, id: FileId) -> &Path {
+        &self.get(id).path
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let f = SourceFile::new("x".into(), "ab\nBāgh Chāl\n".into());
+        let offset = "ab\nBāgh ".len();
+        assert_eq!(f.position(offset), Position { line: 2, column: 6 });
+        assert_eq!(f.line_text(2), "Bāgh Chāl");
+        assert_eq!(f.position(0), Position { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn span_width_stops_at_line_end() {
+        let f = SourceFile::new("x".into(), "abc\ndef".into());
+        assert_eq!(f.span_width(&(1..6)), 2);
+        assert_eq!(f.span_width(&(2..2)), 1);
+    }
+}
