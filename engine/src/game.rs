@@ -38,4 +38,20 @@ pub trait Game {
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
     fn format_move(&self, pos: &Self::Position, mv: &Self::Move) -> String;
     fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// A static score of the position from the side to move's point of view (positive: good for it), for the
+    /// computer player. Zero by default: the player then relies on mobility and game ends alone.
+    fn evaluate(&self, _pos: &Self::Position) -> i32 {
+        0
+    }
+
+    /// Reads a position written in this family's setup syntax (puzzles and demonstrations start from one).
+    fn parse_position(&self, _text: &str) -> Result<Self::Position, String> {
+        Err("this game has no setup-position syntax".to_string())
+    }
+
+    /// Writes a position in this family's setup syntax, so that `parse_position` reads it back.
+    fn format_position(&self, pos: &Self::Position) -> String {
+        format!("{pos:?}")
+    }
 }

@@ -1,0 +1,374 @@
+//! `Compiled`: any compiled rules file, whatever its family, so the CLI and the page handle every game alike.
+//! It implements `Game` itself by dispatching to the family's game; hot loops that want the last bit of speed
+//! can match on the variant and run generic code on the family's own type instead.
+
+use crate::game::{Game, MoveError, Outcome, Side};
+use crate::lines::rules::{CapturePolicy, Chain, MoveRule, NoMove};
+use crate::lines::{LinesGame, LinesMove, LinesPosition};
+use crate::rules::SowingSpec;
+use crate::ruleset::{Facts, Family, Geometry, GeometryPoint};
+use crate::sowing::{
+    SowingCapture, SowingEnd, SowingGame, SowingMove, SowingPosition, SowingRules,
+};
+
+#[derive(Clone, Debug)]
+pub enum Compiled {
+    Lines(Box<LinesGame>),
+    Sowing(Box<SowingGame>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AnyPosition {
+    Lines(LinesPosition),
+    Sowing(SowingPosition),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyMove {
+    Lines(LinesMove),
+    Sowing(SowingMove),
+}
+
+impl Compiled {
+    pub(crate) fn from_sowing(spec: SowingSpec) -> Result<Compiled, String> {
+        let rules = SowingRules {
+            rows: spec.rows,
+            holes_per_row: spec.holes_per_row,
+            seeds_per_hole: spec.seeds_per_hole,
+            min_seeds_to_start: spec.min_seeds_to_start,
+            singleton_rule: spec.singleton_rule,
+            relay: spec.relay,
+            capture: spec
+                .capture
+                .map(|(take_outer, extra_holes, extra_always)| SowingCapture {
+                    take_outer,
+                    extra_holes,
+                    extra_always,
+                }),
+            move_cap: spec.move_cap,
+            lap_cap: spec.lap_cap,
+            end: if spec.opponent_empty_wins {
+                SowingEnd::OpponentEmptyWins
+            } else {
+                SowingEnd::NoMoveLoses
+            },
+        };
+        SowingGame::new(rules).map(|g| Compiled::Sowing(Box::new(g)))
+    }
+
+    pub fn family(&self) -> Family {
+        match self {
+            Compiled::Lines(_) => Family::PointsAndLines,
+            Compiled::Sowing(_) => Family::Sowing,
+        }
+    }
+
+    /// The board to draw: points and lines, or for a sowing game its holes (x = column, y = row, no lines).
+    pub fn geometry(&self) -> Geometry {
+        match self {
+            Compiled::Lines(g) => Geometry {
+                points: g
+                    .rules
+                    .board
+                    .points
+                    .iter()
+                    .map(|p| GeometryPoint {
+                        name: p.name.clone(),
+                        x: p.x,
+                        y: p.y,
+                    })
+                    .collect(),
+                lines: g
+                    .rules
+                    .board
+                    .lines
+                    .iter()
+                    .map(|l| l.iter().map(|&p| p as usize).collect())
+                    .collect(),
+            },
+            Compiled::Sowing(g) => Geometry {
+                points: g
+                    .holes()
+                    .map(|h| GeometryPoint {
+                        name: format!("{}{}", if h.owner == 0 { "S" } else { "N" }, h.number),
+                        x: h.column as f64,
+                        y: h.row as f64,
+                    })
+                    .collect(),
+                lines: vec![],
+            },
+        }
+    }
+
+    /// Facts derived from the compiled rules, for rule summaries on the site.
+    pub fn facts(&self) -> Facts {
+        match self {
+            Compiled::Lines(g) => lines_facts(g),
+            Compiled::Sowing(g) => {
+                let r = g.rules();
+                let holes = 2 * r.holes_per_row as u32;
+                let mut move_kinds = vec!["sowing".to_string()];
+                if r.relay {
+                    move_kinds.push("relay".into());
+                }
+                if r.singleton_rule {
+                    move_kinds.push("singleton".into());
+                }
+                let mut capture_rules = Vec::new();
+                match r.capture {
+                    None => capture_rules.push("no captures".to_string()),
+                    Some(c) => {
+                        capture_rules.push(
+                            "last seed in an empty inner hole takes the opposite hole".to_string(),
+                        );
+                        if c.take_outer {
+                            capture_rules.push("and the outer hole of the same file".into());
+                        }
+                        if c.extra_holes > 0 {
+                            capture_rules.push(format!(
+                                "and {} more hole(s) chosen by the mover{}",
+                                c.extra_holes,
+                                if c.extra_always {
+                                    ", with every capture"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        }
+                    }
+                }
+                let end = match r.end {
+                    SowingEnd::NoMoveLoses => "a player who cannot move loses",
+                    SowingEnd::OpponentEmptyWins => "a player whose side is empty loses",
+                };
+                Facts {
+                    players: 2,
+                    points: 4 * r.holes_per_row as usize,
+                    pieces_per_side: [holes * r.seeds_per_hole as u32; 2],
+                    move_kinds,
+                    capture_rules,
+                    end_conditions: vec![
+                        end.to_string(),
+                        format!("drawn after {} plies", r.move_cap),
+                        format!("drawn when a sowing reaches {} laps", r.lap_cap),
+                    ],
+                }
+            }
+        }
+    }
+
+    /// Reads a position in the family's setup syntax (docs/notation.md).
+    pub fn parse_position(&self, text: &str) -> Result<AnyPosition, String> {
+        match self {
+            Compiled::Lines(g) => g.parse_position(text).map(AnyPosition::Lines),
+            Compiled::Sowing(g) => g
+                .position_from_setup(text)
+                .map(AnyPosition::Sowing)
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+fn lines_facts(g: &LinesGame) -> Facts {
+    let r = &g.rules;
+    let mut pieces = [0u32; 2];
+    for &(s, _, _) in &r.setup.pieces {
+        pieces[s as usize] += 1;
+    }
+    for (count, hand) in pieces.iter_mut().zip(&r.setup.hand) {
+        *count += hand.iter().map(|&h| h as u32).sum::<u32>();
+    }
+    let mut move_kinds: Vec<String> = Vec::new();
+    let mut add = |w: &str| {
+        if !move_kinds.iter().any(|m| m == w) {
+            move_kinds.push(w.to_string());
+        }
+    };
+    if r.setup.hand.iter().flatten().any(|&h| h > 0) {
+        add("placement");
+    }
+    for k in &r.kinds {
+        for m in &k.moves {
+            match m {
+                MoveRule::Step { .. } => add("step"),
+                MoveRule::Slide { .. } => add("slide"),
+                MoveRule::Jump { .. } => add("jump"),
+                MoveRule::LongJump { .. } => add("long-jump"),
+            }
+        }
+    }
+    if !r.promotions.is_empty() {
+        add("promotion");
+    }
+    let mut capture_rules = vec![
+        match r.capture {
+            CapturePolicy::Compulsory => "capture is compulsory",
+            CapturePolicy::Optional => "capture is optional",
+            CapturePolicy::Huffing => "capture is compulsory, enforced by huffing",
+        }
+        .to_string(),
+        match r.chain {
+            Chain::MustContinue => "a capture chain must continue while it can",
+            Chain::MayStop => "a capture chain may stop after any jump",
+            Chain::Single => "one capture per turn",
+        }
+        .to_string(),
+    ];
+    if r.chain != Chain::Single {
+        capture_rules.push(
+            if r.turns {
+                "a chain may change direction"
+            } else {
+                "a chain keeps one direction"
+            }
+            .into(),
+        );
+    }
+    if r.maximum {
+        capture_rules.push("the largest capture must be taken".into());
+    }
+    if !r.promotions.is_empty() {
+        capture_rules.push(
+            if r.promotion_ends_chain {
+                "promotion ends a chain"
+            } else {
+                "a chain goes on past promotion"
+            }
+            .into(),
+        );
+    }
+    let mut end_conditions = Vec::new();
+    if let Some(n) = r.capture_goal {
+        end_conditions.push(format!("a side that captures {n} pieces wins"));
+    }
+    if r.no_pieces_loses {
+        end_conditions.push("a side with no pieces left loses".into());
+    }
+    end_conditions.push(
+        match r.no_move {
+            NoMove::Loses => "a side that cannot move loses",
+            NoMove::Wins => "a side that cannot move wins",
+            NoMove::Draws => "a side that cannot move draws",
+            NoMove::Passes => "a side that cannot move passes; two passes draw",
+        }
+        .into(),
+    );
+    if let Some(n) = r.move_cap {
+        end_conditions.push(format!("drawn after {n} plies"));
+    }
+    Facts {
+        players: 2,
+        points: r.board.points.len(),
+        pieces_per_side: pieces,
+        move_kinds,
+        capture_rules,
+        end_conditions,
+    }
+}
+
+impl Game for Compiled {
+    type Position = AnyPosition;
+    type Move = AnyMove;
+    type Undo = AnyPosition;
+
+    fn start(&self) -> AnyPosition {
+        match self {
+            Compiled::Lines(g) => AnyPosition::Lines(g.start()),
+            Compiled::Sowing(g) => AnyPosition::Sowing(g.start()),
+        }
+    }
+
+    fn side_to_move(&self, pos: &AnyPosition) -> Side {
+        match pos {
+            AnyPosition::Lines(p) => p.to_move,
+            AnyPosition::Sowing(p) => p.side_to_move(),
+        }
+    }
+
+    fn legal_moves(&self, pos: &AnyPosition, out: &mut Vec<AnyMove>) {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => {
+                let mut v = Vec::new();
+                g.legal_moves(p, &mut v);
+                out.extend(v.into_iter().map(AnyMove::Lines));
+            }
+            (Compiled::Sowing(g), AnyPosition::Sowing(p)) => {
+                let mut v = Vec::new();
+                g.legal_moves(p, &mut v);
+                out.extend(v.into_iter().map(AnyMove::Sowing));
+            }
+            // A position of the other family has no moves in this game.
+            _ => {}
+        }
+    }
+
+    fn play(&self, pos: &mut AnyPosition, mv: &AnyMove) -> AnyPosition {
+        let before = pos.clone();
+        match (self, pos, mv) {
+            (Compiled::Lines(g), AnyPosition::Lines(p), AnyMove::Lines(m)) => {
+                g.play(p, m);
+            }
+            (Compiled::Sowing(g), AnyPosition::Sowing(p), AnyMove::Sowing(m)) => {
+                g.play(p, m);
+            }
+            _ => {}
+        }
+        before
+    }
+
+    fn undo(&self, pos: &mut AnyPosition, _mv: &AnyMove, undo: AnyPosition) {
+        *pos = undo;
+    }
+
+    fn outcome(&self, pos: &AnyPosition) -> Option<Outcome> {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => g.outcome(p),
+            (Compiled::Sowing(g), AnyPosition::Sowing(p)) => g.outcome(p),
+            _ => None,
+        }
+    }
+
+    fn format_move(&self, pos: &AnyPosition, mv: &AnyMove) -> String {
+        match (self, pos, mv) {
+            (Compiled::Lines(g), AnyPosition::Lines(p), AnyMove::Lines(m)) => g.format_move(p, m),
+            (Compiled::Sowing(g), AnyPosition::Sowing(p), AnyMove::Sowing(m)) => {
+                g.format_move(p, m)
+            }
+            _ => String::from("?"),
+        }
+    }
+
+    fn parse_move(&self, pos: &AnyPosition, text: &str) -> Result<AnyMove, MoveError> {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => {
+                g.parse_move(p, text).map(AnyMove::Lines)
+            }
+            (Compiled::Sowing(g), AnyPosition::Sowing(p)) => {
+                g.parse_move(p, text).map(AnyMove::Sowing)
+            }
+            _ => Err(MoveError::Illegal(
+                "the position belongs to another game".into(),
+            )),
+        }
+    }
+
+    fn evaluate(&self, pos: &AnyPosition) -> i32 {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => g.evaluate(p),
+            (Compiled::Sowing(g), AnyPosition::Sowing(p)) => g.evaluate(p),
+            _ => 0,
+        }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<AnyPosition, String> {
+        Compiled::parse_position(self, text)
+    }
+
+    fn format_position(&self, pos: &AnyPosition) -> String {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => g.format_position(p),
+            (Compiled::Sowing(g), AnyPosition::Sowing(p)) => g.setup_to_string(p),
+            _ => String::new(),
+        }
+    }
+}

@@ -1,0 +1,766 @@
+//! Games of points and lines (the Alquerque family and hunt games): positions as bitboards, moves as whole turns,
+//! move generation from tables computed once from the board.
+
+pub mod notation;
+pub mod rules;
+
+use crate::game::{Game, MoveError, Outcome, Side};
+use rules::{CapturePolicy, Chain, LinesRules, MAX_KINDS, MoveRule, NoMove, dirs};
+
+/// No point: a marker in `u8` point fields.
+pub const NO_POINT: u8 = u8::MAX;
+/// The longest capture chain a move records. No catalogued game comes near it (a chain captures at most the
+/// enemy's pieces, 18 in Dam pursi), and a fixed size keeps moves allocation-free.
+pub const MAX_CHAIN: usize = 24;
+const NO_DIR: u8 = u8::MAX;
+
+#[inline]
+fn bit(p: u8) -> u128 {
+    1u128 << p
+}
+
+/// The points of a bit set, lowest first.
+#[inline]
+pub fn points(mut set: u128) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let p = set.trailing_zeros() as u8;
+            set &= set - 1;
+            Some(p)
+        }
+    })
+}
+
+/// A position: who stands where, what is in hand, what has been captured, who moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LinesPosition {
+    /// The points occupied by each side.
+    pub side: [u128; 2],
+    /// The points occupied by each kind, whatever its side.
+    pub kind: [u128; MAX_KINDS],
+    pub hand: [[u16; MAX_KINDS]; 2],
+    /// Enemy pieces each side has captured (huffs included).
+    pub captured: [u16; 2],
+    pub to_move: u8,
+    /// Plies played since the start position (for the move cap).
+    pub ply: u32,
+    /// Pieces of the side that just moved which could have captured and did not: the side to move may huff one.
+    pub huffable: u128,
+    /// The previous turn was a pass.
+    pub passed: bool,
+}
+
+impl LinesPosition {
+    pub fn kind_at(&self, p: u8) -> Option<u8> {
+        (0..MAX_KINDS as u8).find(|&k| self.kind[k as usize] & bit(p) != 0)
+    }
+
+    pub fn side_at(&self, p: u8) -> Option<u8> {
+        (0..2u8).find(|&s| self.side[s as usize] & bit(p) != 0)
+    }
+
+    fn remove(&mut self, p: u8) {
+        let m = !bit(p);
+        self.side[0] &= m;
+        self.side[1] &= m;
+        for k in &mut self.kind {
+            *k &= m;
+        }
+    }
+
+    fn put(&mut self, side: u8, kind: u8, p: u8) {
+        self.side[side as usize] |= bit(p);
+        self.kind[kind as usize] |= bit(p);
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A piece from hand onto an empty point.
+    Place,
+    /// A step or slide without capture.
+    Move,
+    /// A chain of one or more captures.
+    Capture,
+    Pass,
+}
+
+/// One whole turn. A capture chain lists its landing points in `path` and the captured points in `over`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LinesMove {
+    pub action: Action,
+    /// The kind placed or moved.
+    pub kind: u8,
+    pub from: u8,
+    pub to: u8,
+    /// An enemy piece removed by huffing before the move, or `NO_POINT`.
+    pub huff: u8,
+    pub len: u8,
+    pub path: [u8; MAX_CHAIN],
+    pub over: [u8; MAX_CHAIN],
+    /// The piece is promoted at the end of the move.
+    pub promotes: bool,
+}
+
+impl std::hash::Hash for Action {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (*self as u8).hash(state)
+    }
+}
+
+/// One jump of a capture chain, for pages that build a chain click by click.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Jump {
+    pub from: u8,
+    pub over: u8,
+    pub to: u8,
+}
+
+impl LinesMove {
+    fn new(action: Action, kind: u8, from: u8, to: u8, huff: u8) -> LinesMove {
+        LinesMove {
+            action,
+            kind,
+            from,
+            to,
+            huff,
+            len: 0,
+            path: [NO_POINT; MAX_CHAIN],
+            over: [NO_POINT; MAX_CHAIN],
+            promotes: false,
+        }
+    }
+
+    pub fn pass() -> LinesMove {
+        LinesMove::new(Action::Pass, 0, NO_POINT, NO_POINT, NO_POINT)
+    }
+
+    /// The jumps of a capture chain, in order (empty for other moves).
+    pub fn jumps(&self) -> impl Iterator<Item = Jump> + '_ {
+        (0..self.len as usize).map(move |i| Jump {
+            from: if i == 0 { self.from } else { self.path[i - 1] },
+            over: self.over[i],
+            to: self.path[i],
+        })
+    }
+
+    /// The captured points, in order.
+    pub fn captured(&self) -> &[u8] {
+        &self.over[..self.len as usize]
+    }
+
+    /// The points the piece stands on, from start to end (one point for a placement).
+    pub fn route(&self) -> Vec<u8> {
+        match self.action {
+            Action::Pass => vec![],
+            Action::Place => vec![self.to],
+            Action::Move => vec![self.from, self.to],
+            Action::Capture => std::iter::once(self.from)
+                .chain(self.path[..self.len as usize].iter().copied())
+                .collect(),
+        }
+    }
+}
+
+/// What a kind of one side may do from one point, precomputed.
+#[derive(Clone, Debug, Default)]
+struct PointMoves {
+    /// Step targets.
+    step: u128,
+    /// Slides: (start in the ray pool, length).
+    slides: Vec<(u32, u8)>,
+    /// Short jumps: (over, land, direction id).
+    jumps: Vec<(u8, u8, u8)>,
+    /// Long jumps: (start in the ray pool, length, direction id).
+    long: Vec<(u32, u8, u8)>,
+}
+
+/// A ray in the pool: (start, length, direction id, unit vector).
+type RayEntry = (u32, u8, u8, (f64, f64));
+
+/// A compiled points-and-lines game.
+#[derive(Clone, Debug)]
+pub struct LinesGame {
+    pub rules: LinesRules,
+    n: usize,
+    tables: Vec<PointMoves>,
+    pool: Vec<u8>,
+    /// Promotion region and target kind, by kind and side.
+    promo: [[(u128, u8); 2]; MAX_KINDS],
+    /// Kinds that can capture at all, by side: a quick test that skips capture generation.
+    capturing: [u128; 2],
+}
+
+impl LinesGame {
+    pub fn new(rules: LinesRules) -> LinesGame {
+        let board = &rules.board;
+        let n = board.points.len();
+        let rays = board.rays();
+        let mut pool = Vec::new();
+        // Direction ids: distinct unit vectors, so "the same direction" survives crossing into a triangle.
+        let mut directions: Vec<(f64, f64)> = Vec::new();
+        let mut dir_id = |d: (f64, f64)| -> u8 {
+            if let Some(i) = directions
+                .iter()
+                .position(|e| (e.0 - d.0).abs() < 1e-6 && (e.1 - d.1).abs() < 1e-6)
+            {
+                return i as u8;
+            }
+            directions.push(d);
+            (directions.len() - 1) as u8
+        };
+        // Pool every ray once; remember where each one starts.
+        let mut ray_at: Vec<Vec<RayEntry>> = Vec::new();
+        for (p, prays) in rays.iter().enumerate() {
+            let mut v = Vec::new();
+            for ray in prays {
+                let d = board.direction(p as u8, ray[0]);
+                let id = dir_id(d);
+                v.push((pool.len() as u32, ray.len() as u8, id, d));
+                pool.extend_from_slice(ray);
+            }
+            ray_at.push(v);
+        }
+        let mut tables = vec![PointMoves::default(); MAX_KINDS * 2 * n];
+        for (k, kind) in rules.kinds.iter().enumerate() {
+            for s in 0..2 {
+                let fwd = rules.sides[s].forward;
+                for p in 0..n {
+                    let t = &mut tables[(k * 2 + s) * n + p];
+                    for &(start, len, id, d) in &ray_at[p] {
+                        let dot = d.0 * fwd.0 + d.1 * fwd.1;
+                        let class = if dot > 1e-6 {
+                            dirs::FORWARD
+                        } else if dot < -1e-6 {
+                            dirs::BACKWARD
+                        } else {
+                            dirs::SIDEWAYS
+                        };
+                        let ray = &pool[start as usize..(start + len as u32) as usize];
+                        for rule in &kind.moves {
+                            match *rule {
+                                MoveRule::Step { dirs, within } => {
+                                    let inside = within.is_none_or(|r| {
+                                        r & bit(p as u8) != 0 && r & bit(ray[0]) != 0
+                                    });
+                                    if dirs & class != 0 && inside {
+                                        t.step |= bit(ray[0]);
+                                    }
+                                }
+                                MoveRule::Slide { max, dirs, within } => {
+                                    if dirs & class == 0 {
+                                        continue;
+                                    }
+                                    let mut l = if max == 0 { len } else { len.min(max) };
+                                    if let Some(r) = within {
+                                        if r & bit(p as u8) == 0 {
+                                            continue;
+                                        }
+                                        l = ray[..l as usize]
+                                            .iter()
+                                            .take_while(|&&q| r & bit(q) != 0)
+                                            .count()
+                                            as u8;
+                                    }
+                                    if l > 0 {
+                                        t.slides.push((start, l));
+                                    }
+                                }
+                                MoveRule::Jump { dirs } => {
+                                    if dirs & class != 0
+                                        && len >= 2
+                                        && !t.jumps.iter().any(|j| j.1 == ray[1] && j.0 == ray[0])
+                                    {
+                                        t.jumps.push((ray[0], ray[1], id));
+                                    }
+                                }
+                                MoveRule::LongJump { dirs } => {
+                                    if dirs & class != 0 && len >= 2 {
+                                        t.long.push((start, len, id));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut promo = [[(0u128, 0u8); 2]; MAX_KINDS];
+        for pr in &rules.promotions {
+            promo[pr.from as usize][pr.side as usize] = (pr.region, pr.to);
+        }
+        let mut capturing = [0u128; 2];
+        for (k, kind) in rules.kinds.iter().enumerate() {
+            if kind
+                .moves
+                .iter()
+                .any(|m| matches!(m, MoveRule::Jump { .. } | MoveRule::LongJump { .. }))
+            {
+                capturing[0] |= 1 << k;
+                capturing[1] |= 1 << k;
+            }
+        }
+        LinesGame {
+            rules,
+            n,
+            tables,
+            pool,
+            promo,
+            capturing,
+        }
+    }
+
+    pub fn points(&self) -> usize {
+        self.n
+    }
+
+    #[inline]
+    fn table(&self, k: u8, s: u8, p: u8) -> &PointMoves {
+        &self.tables[(k as usize * 2 + s as usize) * self.n + p as usize]
+    }
+
+    #[inline]
+    fn promotion(&self, k: u8, s: u8, to: u8) -> bool {
+        self.promo[k as usize][s as usize].0 & bit(to) != 0
+    }
+
+    /// The end of the game that needs no move generation: capture goal, no pieces, move cap.
+    fn static_outcome(&self, pos: &LinesPosition) -> Option<Outcome> {
+        if let Some(goal) = self.rules.capture_goal {
+            for s in 0..2 {
+                if pos.captured[s] >= goal {
+                    return Some(Outcome::Win(s as Side));
+                }
+            }
+        }
+        if self.rules.no_pieces_loses {
+            for s in [pos.to_move, 1 - pos.to_move] {
+                if pos.side[s as usize] == 0 && pos.hand[s as usize].iter().all(|&h| h == 0) {
+                    return Some(Outcome::Win(1 - s));
+                }
+            }
+        }
+        if let Some(cap) = self.rules.move_cap
+            && pos.ply >= cap
+        {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    /// Every turn of the side to move, ignoring huffs; `huff` is written into each move.
+    fn generate(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
+        let s = pos.to_move;
+        if pos.hand[s as usize].iter().any(|&h| h > 0) {
+            let empty = !(pos.side[0] | pos.side[1]) & mask(self.n);
+            for k in 0..MAX_KINDS as u8 {
+                if pos.hand[s as usize][k as usize] > 0 {
+                    for q in points(empty) {
+                        out.push(LinesMove::new(Action::Place, k, NO_POINT, q, huff));
+                    }
+                }
+            }
+            return;
+        }
+        let start = out.len();
+        self.captures(pos, huff, out);
+        if out.len() > start {
+            if self.rules.maximum {
+                let best = out[start..].iter().map(|m| m.len).max().unwrap_or(0);
+                let mut i = start;
+                while i < out.len() {
+                    if out[i].len < best {
+                        out.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            if self.rules.capture == CapturePolicy::Compulsory {
+                return;
+            }
+        }
+        self.quiet(pos, huff, out);
+    }
+
+    fn quiet(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
+        let s = pos.to_move;
+        let occ = pos.side[0] | pos.side[1];
+        for p in points(pos.side[s as usize]) {
+            let k = pos.kind_at(p).unwrap_or(0);
+            let t = self.table(k, s, p);
+            let mut targets = t.step & !occ;
+            for &(start, len) in &t.slides {
+                for &q in &self.pool[start as usize..start as usize + len as usize] {
+                    if occ & bit(q) != 0 {
+                        break;
+                    }
+                    targets |= bit(q);
+                }
+            }
+            for q in points(targets) {
+                let mut m = LinesMove::new(Action::Move, k, p, q, huff);
+                m.promotes = self.promotion(k, s, q);
+                out.push(m);
+            }
+        }
+    }
+
+    fn captures(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
+        let s = pos.to_move;
+        let own = pos.side[s as usize];
+        let enemy = pos.side[1 - s as usize];
+        for p in points(own) {
+            let k = pos.kind_at(p).unwrap_or(0);
+            if self.capturing[s as usize] & (1 << k) == 0 {
+                continue;
+            }
+            let mut mv = LinesMove::new(Action::Capture, k, p, p, huff);
+            self.chain(
+                k,
+                s,
+                p,
+                (own | enemy) & !bit(p),
+                enemy,
+                NO_DIR,
+                &mut mv,
+                out,
+            );
+        }
+    }
+
+    /// Extends the chain in `mv` from `cur`; returns whether any jump was possible.
+    #[allow(clippy::too_many_arguments)]
+    fn chain(
+        &self,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: u128,
+        enemy: u128,
+        last: u8,
+        mv: &mut LinesMove,
+        out: &mut Vec<LinesMove>,
+    ) -> bool {
+        if mv.len as usize >= MAX_CHAIN {
+            return false;
+        }
+        let t = self.table(k, s, cur);
+        let mut found = false;
+        for &(over, land, dir) in &t.jumps {
+            if enemy & bit(over) != 0
+                && occ & bit(land) == 0
+                && (self.rules.turns || last == NO_DIR || last == dir)
+            {
+                found = true;
+                self.land(
+                    k,
+                    s,
+                    over,
+                    land,
+                    dir,
+                    occ & !bit(over),
+                    enemy & !bit(over),
+                    mv,
+                    out,
+                );
+            }
+        }
+        for &(start, len, dir) in &t.long {
+            if !(self.rules.turns || last == NO_DIR || last == dir) {
+                continue;
+            }
+            let ray = &self.pool[start as usize..start as usize + len as usize];
+            let Some(i) = ray.iter().position(|&q| occ & bit(q) != 0) else {
+                continue;
+            };
+            let over = ray[i];
+            if enemy & bit(over) == 0 {
+                continue;
+            }
+            let occ2 = occ & !bit(over);
+            for &land in &ray[i + 1..] {
+                if occ2 & bit(land) != 0 {
+                    break;
+                }
+                found = true;
+                self.land(k, s, over, land, dir, occ2, enemy & !bit(over), mv, out);
+            }
+        }
+        found
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn land(
+        &self,
+        k: u8,
+        s: u8,
+        over: u8,
+        land: u8,
+        dir: u8,
+        occ: u128,
+        enemy: u128,
+        mv: &mut LinesMove,
+        out: &mut Vec<LinesMove>,
+    ) {
+        let i = mv.len as usize;
+        mv.path[i] = land;
+        mv.over[i] = over;
+        mv.len += 1;
+        let emit = |mv: &LinesMove, out: &mut Vec<LinesMove>| {
+            let mut m = *mv;
+            m.to = land;
+            m.promotes = self.promotion(k, s, land);
+            out.push(m);
+        };
+        let stop_here = self.rules.chain == Chain::Single
+            || (self.rules.promotion_ends_chain && self.promotion(k, s, land));
+        if stop_here {
+            emit(mv, out);
+        } else {
+            if self.rules.chain == Chain::MayStop {
+                emit(mv, out);
+            }
+            let more = self.chain(k, s, land, occ, enemy, dir, mv, out);
+            if !more && self.rules.chain == Chain::MustContinue {
+                emit(mv, out);
+            }
+        }
+        mv.len -= 1;
+        mv.path[i] = NO_POINT;
+        mv.over[i] = NO_POINT;
+    }
+
+    /// Pieces of the side to move that have a capture available.
+    fn capturers(&self, pos: &LinesPosition) -> u128 {
+        let s = pos.to_move;
+        let own = pos.side[s as usize];
+        let enemy = pos.side[1 - s as usize];
+        let occ = own | enemy;
+        let mut set = 0;
+        for p in points(own) {
+            let k = pos.kind_at(p).unwrap_or(0);
+            let t = self.table(k, s, p);
+            let short = t
+                .jumps
+                .iter()
+                .any(|&(o, l, _)| enemy & bit(o) != 0 && occ & bit(l) == 0);
+            let long = t.long.iter().any(|&(start, len, _)| {
+                let ray = &self.pool[start as usize..start as usize + len as usize];
+                match ray.iter().position(|&q| occ & bit(q) != 0) {
+                    Some(i) => {
+                        enemy & bit(ray[i]) != 0 && i + 1 < ray.len() && occ & bit(ray[i + 1]) == 0
+                    }
+                    None => false,
+                }
+            });
+            if short || long {
+                set |= bit(p);
+            }
+        }
+        set
+    }
+
+    /// Whether the side to move has any move, without building the list (used by `outcome`).
+    fn any_move(&self, pos: &LinesPosition) -> bool {
+        if pos.huffable != 0 {
+            let mut v = Vec::new();
+            self.legal_unchecked(pos, &mut v);
+            return !v.is_empty();
+        }
+        let s = pos.to_move;
+        let occ = pos.side[0] | pos.side[1];
+        if pos.hand[s as usize].iter().any(|&h| h > 0) {
+            return occ & mask(self.n) != mask(self.n);
+        }
+        if self.capturers(pos) != 0 {
+            return true;
+        }
+        points(pos.side[s as usize]).any(|p| {
+            let k = pos.kind_at(p).unwrap_or(0);
+            let t = self.table(k, s, p);
+            t.step & !occ != 0
+                || t.slides
+                    .iter()
+                    .any(|&(start, _)| occ & bit(self.pool[start as usize]) == 0)
+        })
+    }
+
+    fn legal_unchecked(&self, pos: &LinesPosition, out: &mut Vec<LinesMove>) {
+        self.generate(pos, NO_POINT, out);
+        if self.rules.capture == CapturePolicy::Huffing && pos.huffable != 0 {
+            for h in points(pos.huffable & pos.side[1 - pos.to_move as usize]) {
+                let mut p2 = *pos;
+                p2.remove(h);
+                p2.captured[pos.to_move as usize] += 1;
+                self.generate(&p2, h, out);
+            }
+        }
+    }
+
+    /// Sets up a position from the rules' setup.
+    fn setup(&self) -> LinesPosition {
+        let mut pos = LinesPosition {
+            side: [0; 2],
+            kind: [0; MAX_KINDS],
+            hand: self.rules.setup.hand,
+            captured: [0; 2],
+            to_move: self.rules.setup.first,
+            ply: 0,
+            huffable: 0,
+            passed: false,
+        };
+        for &(s, k, p) in &self.rules.setup.pieces {
+            pos.put(s, k, p);
+        }
+        pos
+    }
+
+    /// The material of each side, for the computer player: pieces on the board and in hand, kings worth three.
+    fn material(&self, pos: &LinesPosition, s: usize) -> i32 {
+        let mut m = 0;
+        for k in 0..self.rules.kinds.len() {
+            let weight = if self
+                .promo
+                .iter()
+                .any(|row| row.iter().any(|&(r, to)| r != 0 && to as usize == k))
+            {
+                3
+            } else {
+                1
+            };
+            m += weight * ((pos.kind[k] & pos.side[s]).count_ones() as i32 + pos.hand[s][k] as i32);
+        }
+        m
+    }
+}
+
+#[inline]
+fn mask(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
+impl Game for LinesGame {
+    type Position = LinesPosition;
+    type Move = LinesMove;
+    type Undo = LinesPosition;
+
+    fn start(&self) -> LinesPosition {
+        self.setup()
+    }
+
+    fn side_to_move(&self, pos: &LinesPosition) -> Side {
+        pos.to_move
+    }
+
+    fn legal_moves(&self, pos: &LinesPosition, out: &mut Vec<LinesMove>) {
+        if self.static_outcome(pos).is_some() {
+            return;
+        }
+        let start = out.len();
+        self.legal_unchecked(pos, out);
+        if out.len() == start && self.rules.no_move == NoMove::Passes && !pos.passed {
+            out.push(LinesMove::pass());
+        }
+    }
+
+    fn play(&self, pos: &mut LinesPosition, mv: &LinesMove) -> LinesPosition {
+        let undo = *pos;
+        let s = pos.to_move;
+        let o = 1 - s;
+        if mv.huff != NO_POINT {
+            pos.remove(mv.huff);
+            pos.captured[s as usize] += 1;
+        }
+        let mut huffable = 0;
+        match mv.action {
+            Action::Place => {
+                pos.put(s, mv.kind, mv.to);
+                pos.hand[s as usize][mv.kind as usize] -= 1;
+            }
+            Action::Move => {
+                if self.rules.capture == CapturePolicy::Huffing {
+                    let could = self.capturers(pos);
+                    huffable = if could & bit(mv.from) != 0 {
+                        (could & !bit(mv.from)) | bit(mv.to)
+                    } else {
+                        could
+                    };
+                }
+                pos.remove(mv.from);
+                let k = if mv.promotes {
+                    self.promo[mv.kind as usize][s as usize].1
+                } else {
+                    mv.kind
+                };
+                pos.put(s, k, mv.to);
+            }
+            Action::Capture => {
+                pos.remove(mv.from);
+                for &q in mv.captured() {
+                    pos.remove(q);
+                }
+                pos.captured[s as usize] += mv.len as u16;
+                let k = if mv.promotes {
+                    self.promo[mv.kind as usize][s as usize].1
+                } else {
+                    mv.kind
+                };
+                pos.put(s, k, mv.to);
+            }
+            Action::Pass => {}
+        }
+        pos.passed = mv.action == Action::Pass;
+        pos.huffable = huffable;
+        pos.ply += 1;
+        pos.to_move = o;
+        undo
+    }
+
+    fn undo(&self, pos: &mut LinesPosition, _mv: &LinesMove, undo: LinesPosition) {
+        *pos = undo;
+    }
+
+    fn outcome(&self, pos: &LinesPosition) -> Option<Outcome> {
+        if let Some(o) = self.static_outcome(pos) {
+            return Some(o);
+        }
+        if self.any_move(pos) {
+            return None;
+        }
+        let s = pos.to_move;
+        match self.rules.no_move {
+            NoMove::Loses => Some(Outcome::Win(1 - s)),
+            NoMove::Wins => Some(Outcome::Win(s)),
+            NoMove::Draws => Some(Outcome::Draw),
+            NoMove::Passes => pos.passed.then_some(Outcome::Draw),
+        }
+    }
+
+    fn format_move(&self, pos: &LinesPosition, mv: &LinesMove) -> String {
+        notation::format(self, pos, mv)
+    }
+
+    fn parse_move(&self, pos: &LinesPosition, text: &str) -> Result<LinesMove, MoveError> {
+        notation::parse(self, pos, text)
+    }
+
+    fn evaluate(&self, pos: &LinesPosition) -> i32 {
+        let s = pos.to_move as usize;
+        100 * (self.material(pos, s) - self.material(pos, 1 - s))
+    }
+
+    fn parse_position(&self, text: &str) -> Result<LinesPosition, String> {
+        notation::parse_position(self, text)
+    }
+
+    fn format_position(&self, pos: &LinesPosition) -> String {
+        notation::format_position(self, pos)
+    }
+}

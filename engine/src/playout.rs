@@ -1,0 +1,74 @@
+//! Seeded random playouts: uniform random legal moves until the game ends. Used for benchmarks, for property
+//! tests over many positions, and as a sanity check that every game terminates.
+
+use crate::game::{Game, Outcome};
+use crate::rng::Rng;
+
+/// How one playout ended: its outcome (`None` when `max_plies` stopped it first) and its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    pub outcome: Option<Outcome>,
+    pub plies: u32,
+}
+
+/// Plays one random game from `start`. `moves` is a reusable buffer, so a run of playouts allocates nothing
+/// after the first.
+pub fn random_playout<G: Game>(
+    game: &G,
+    start: &G::Position,
+    rng: &mut Rng,
+    max_plies: u32,
+    moves: &mut Vec<G::Move>,
+) -> Playout {
+    let mut pos = start.clone();
+    let mut plies = 0;
+    loop {
+        moves.clear();
+        game.legal_moves(&pos, moves);
+        if moves.is_empty() {
+            return Playout {
+                outcome: game.outcome(&pos),
+                plies,
+            };
+        }
+        if plies >= max_plies {
+            return Playout {
+                outcome: None,
+                plies,
+            };
+        }
+        let mv = &moves[rng.below(moves.len())];
+        game.play(&mut pos, mv);
+        plies += 1;
+    }
+}
+
+/// Totals over many playouts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutStats {
+    pub games: u64,
+    pub plies: u64,
+    pub wins: [u64; 2],
+    pub draws: u64,
+    /// Stopped by `max_plies` before the game ended.
+    pub unfinished: u64,
+}
+
+/// `n` playouts from the start position, deterministic for `seed`.
+pub fn playouts<G: Game>(game: &G, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+    let start = game.start();
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::with_capacity(64);
+    let mut stats = PlayoutStats::default();
+    for _ in 0..n {
+        let p = random_playout(game, &start, &mut rng, max_plies, &mut moves);
+        stats.games += 1;
+        stats.plies += p.plies as u64;
+        match p.outcome {
+            Some(Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
+            Some(Outcome::Draw) => stats.draws += 1,
+            None => stats.unfinished += 1,
+        }
+    }
+    stats
+}

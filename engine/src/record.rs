@@ -1,0 +1,473 @@
+//! Game records (`.game` files): PGN-like tag pairs, then move text with move numbers, `{comments}` and `!`/`?`
+//! annotations, then a result. Parsed with positions, then replayed against any `Game`: an illegal move is
+//! reported at its line and column with the legal moves of that position. The format is in docs/notation.md.
+
+use crate::game::{Game, MoveError, Outcome};
+use std::fmt;
+
+/// What a record is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    /// A game taken from a source.
+    Recorded,
+    /// A short line showing one rule at work.
+    Demonstration,
+    /// A game played by the engine's computer player, to illustrate a ruleset.
+    Illustrative,
+    /// A position, a question and the solution line.
+    Puzzle,
+}
+
+impl RecordKind {
+    pub fn parse(s: &str) -> Option<RecordKind> {
+        Some(match s {
+            "recorded" => RecordKind::Recorded,
+            "demonstration" => RecordKind::Demonstration,
+            "illustrative" => RecordKind::Illustrative,
+            "puzzle" => RecordKind::Puzzle,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    pub name: String,
+    pub value: String,
+    /// Where the value starts (1-based).
+    pub line: u32,
+    pub column: u32,
+}
+
+/// One move as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The move without its annotation.
+    pub text: String,
+    /// `!`, `?`, `!?`, `?!`, `!!`, `??` or empty.
+    pub annotation: String,
+    /// The move number written before it, if any.
+    pub number: Option<u32>,
+    /// The comment written after it, if any.
+    pub comment: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub tags: Vec<Tag>,
+    /// A comment before the first move.
+    pub intro: Option<String>,
+    pub moves: Vec<WrittenMove>,
+    /// `1-0` (the first side wins), `0-1`, `1/2-1/2` or `*`, when written after the moves.
+    pub result: Option<String>,
+}
+
+/// A problem in a record, at a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    pub help: String,
+    /// For an illegal move: the legal moves of the position, in notation.
+    pub legal: Vec<String>,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {} (help: {})",
+            self.line, self.column, self.message, self.help
+        )?;
+        if !self.legal.is_empty() {
+            write!(f, "; legal moves: {}", self.legal.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+fn err(line: u32, column: u32, message: impl Into<String>, help: impl Into<String>) -> RecordError {
+    RecordError {
+        line,
+        column,
+        message: message.into(),
+        help: help.into(),
+        legal: vec![],
+    }
+}
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+impl Record {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    }
+
+    fn tag_at(&self, name: &str) -> Option<&Tag> {
+        self.tags.iter().find(|t| t.name == name)
+    }
+
+    pub fn kind(&self) -> Option<RecordKind> {
+        self.tag("Kind").and_then(RecordKind::parse)
+    }
+
+    /// Reads a record. Tags must come first, one per line.
+    pub fn parse(src: &str) -> Result<Record, RecordError> {
+        let chars: Vec<char> = src.chars().collect();
+        let mut i = 0;
+        let (mut line, mut col) = (1u32, 1u32);
+        let mut tags: Vec<Tag> = Vec::new();
+        let mut moves: Vec<WrittenMove> = Vec::new();
+        let mut intro = None;
+        let mut result = None;
+        let mut number = None;
+        let mut in_tags = true;
+        macro_rules! bump {
+            () => {{
+                if chars[i] == '\n' {
+                    line += 1;
+                    col = 1;
+                } else {
+                    col += 1;
+                }
+                i += 1;
+            }};
+        }
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_whitespace() {
+                bump!();
+                continue;
+            }
+            if c == '[' {
+                if !in_tags {
+                    return Err(err(
+                        line,
+                        col,
+                        "a tag after the moves",
+                        "tags come first, before the move text",
+                    ));
+                }
+                let (tl, tc) = (line, col);
+                bump!();
+                let mut name = String::new();
+                while i < chars.len() && chars[i].is_ascii_alphanumeric() {
+                    name.push(chars[i]);
+                    bump!();
+                }
+                if name.is_empty() {
+                    return Err(err(
+                        tl,
+                        tc,
+                        "a tag without a name",
+                        "write tags like [Event \"Demonstration\"]",
+                    ));
+                }
+                while i < chars.len() && chars[i] == ' ' {
+                    bump!();
+                }
+                if i >= chars.len() || chars[i] != '"' {
+                    return Err(err(
+                        line,
+                        col,
+                        format!("the value of tag `{name}` must be in double quotes"),
+                        "write [Name \"value\"]",
+                    ));
+                }
+                let (vl, vc) = (line, col);
+                bump!();
+                let mut value = String::new();
+                loop {
+                    if i >= chars.len() || chars[i] == '\n' {
+                        return Err(err(
+                            vl,
+                            vc,
+                            format!("the value of tag `{name}` is not closed"),
+                            "end it with `\"]` on the same line",
+                        ));
+                    }
+                    if chars[i] == '\\' && i + 1 < chars.len() && matches!(chars[i + 1], '"' | '\\')
+                    {
+                        bump!();
+                        value.push(chars[i]);
+                        bump!();
+                        continue;
+                    }
+                    if chars[i] == '"' {
+                        bump!();
+                        break;
+                    }
+                    value.push(chars[i]);
+                    bump!();
+                }
+                if i >= chars.len() || chars[i] != ']' {
+                    return Err(err(
+                        line,
+                        col,
+                        "expected `]` after the tag's value",
+                        "write [Name \"value\"]",
+                    ));
+                }
+                bump!();
+                if tags.iter().any(|t| t.name == name) {
+                    return Err(err(
+                        tl,
+                        tc,
+                        format!("tag `{name}` is given twice"),
+                        "keep one",
+                    ));
+                }
+                tags.push(Tag {
+                    name,
+                    value,
+                    line: vl,
+                    column: vc + 1,
+                });
+                continue;
+            }
+            in_tags = false;
+            if c == '{' {
+                let (cl, cc) = (line, col);
+                bump!();
+                let mut text = String::new();
+                while i < chars.len() && chars[i] != '}' {
+                    text.push(chars[i]);
+                    bump!();
+                }
+                if i >= chars.len() {
+                    return Err(err(cl, cc, "this comment is not closed", "end it with `}`"));
+                }
+                bump!();
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                match moves.last_mut() {
+                    Some(m) => m.comment = Some(text),
+                    None => intro = Some(text),
+                }
+                continue;
+            }
+            let (wl, wc) = (line, col);
+            let mut word = String::new();
+            while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '{' {
+                word.push(chars[i]);
+                bump!();
+            }
+            if result.is_some() {
+                return Err(err(
+                    wl,
+                    wc,
+                    format!("`{word}` after the result"),
+                    "the result ends the move text",
+                ));
+            }
+            if RESULTS.contains(&word.as_str()) {
+                result = Some(word);
+                continue;
+            }
+            // A move number: `12.` or `12...`, possibly glued to its move (`12.c2-c3`).
+            let digits: String = word.chars().take_while(|c| c.is_ascii_digit()).collect();
+            let mut rest = word.as_str();
+            let mut offset = 0u32;
+            if !digits.is_empty() && word[digits.len()..].starts_with('.') {
+                number = digits.parse().ok();
+                let after = word[digits.len()..].trim_start_matches('.');
+                offset = (word.chars().count() - after.chars().count()) as u32;
+                rest = after;
+                if rest.is_empty() {
+                    continue;
+                }
+            }
+            let body = rest.trim_end_matches(['!', '?']);
+            if body.is_empty() {
+                return Err(err(
+                    wl,
+                    wc,
+                    format!("`{word}` is not a move"),
+                    "an annotation (`!`, `?`) follows a move without a space",
+                ));
+            }
+            moves.push(WrittenMove {
+                text: body.to_string(),
+                annotation: rest[body.len()..].to_string(),
+                number: number.take(),
+                comment: None,
+                line: wl,
+                column: wc + offset,
+            });
+        }
+        let record = Record {
+            tags,
+            intro,
+            moves,
+            result,
+        };
+        record.validate()?;
+        Ok(record)
+    }
+
+    fn validate(&self) -> Result<(), RecordError> {
+        for required in ["Event", "Kind"] {
+            if self.tag(required).is_none() {
+                return Err(err(
+                    1,
+                    1,
+                    format!("the record has no `{required}` tag"),
+                    format!("add [{required} \"...\"] to the tags"),
+                ));
+            }
+        }
+        let kind_tag = self
+            .tag_at("Kind")
+            .map(|t| (t.line, t.column, t.value.clone()))
+            .unwrap_or_default();
+        let kind = RecordKind::parse(&kind_tag.2).ok_or_else(|| {
+            err(
+                kind_tag.0,
+                kind_tag.1,
+                format!("`{}` is not a record kind", kind_tag.2),
+                "Kind is recorded, demonstration, illustrative or puzzle",
+            )
+        })?;
+        if kind == RecordKind::Puzzle {
+            for required in ["Position", "Question"] {
+                if self.tag(required).is_none() {
+                    return Err(err(
+                        1,
+                        1,
+                        format!("a puzzle needs a `{required}` tag"),
+                        format!("add [{required} \"...\"]"),
+                    ));
+                }
+            }
+        }
+        if let Some(t) = self.tag_at("Result")
+            && !RESULTS.contains(&t.value.as_str())
+        {
+            return Err(err(
+                t.line,
+                t.column,
+                format!("`{}` is not a result", t.value),
+                "write 1-0, 0-1, 1/2-1/2 or *",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A record played through: every position (the start first), the moves, and how the game stands at the end.
+#[derive(Clone, Debug)]
+pub struct Replay<G: Game> {
+    pub positions: Vec<G::Position>,
+    pub moves: Vec<G::Move>,
+    pub outcome: Option<Outcome>,
+}
+
+fn result_of(outcome: Option<Outcome>) -> &'static str {
+    match outcome {
+        Some(Outcome::Win(0)) => "1-0",
+        Some(Outcome::Win(_)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+/// Replays a record: from its `Position` tag, or the start position. The `Result` tag (or result token), when
+/// it is not `*`, must agree with the outcome if the game is over at the end.
+pub fn replay<G: Game>(game: &G, record: &Record) -> Result<Replay<G>, RecordError> {
+    let mut pos = match record.tag_at("Position") {
+        Some(t) => game.parse_position(&t.value).map_err(|m| {
+            err(
+                t.line,
+                t.column,
+                format!("bad Position: {m}"),
+                "see docs/notation.md for the setup-position syntax",
+            )
+        })?,
+        None => game.start(),
+    };
+    let mut positions = vec![pos.clone()];
+    let mut played = Vec::new();
+    let mut legal = Vec::new();
+    for m in &record.moves {
+        legal.clear();
+        game.legal_moves(&pos, &mut legal);
+        if legal.is_empty() {
+            return Err(err(
+                m.line,
+                m.column,
+                format!(
+                    "`{}` is played after the game has ended ({})",
+                    m.text,
+                    result_of(game.outcome(&pos))
+                ),
+                "remove the moves after the end of the game",
+            ));
+        }
+        let mv = match game.parse_move(&pos, &m.text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let (message, help) = match e {
+                    MoveError::Syntax(s) => (s, "see docs/notation.md for how moves are written"),
+                    MoveError::Illegal(s) => (s, "play one of the legal moves listed"),
+                };
+                let mut e = err(m.line, m.column, message, help);
+                e.legal = legal.iter().map(|mv| game.format_move(&pos, mv)).collect();
+                return Err(e);
+            }
+        };
+        game.play(&mut pos, &mv);
+        positions.push(pos.clone());
+        played.push(mv);
+    }
+    let outcome = game.outcome(&pos);
+    let claimed = record.result.as_deref().or(record.tag("Result"));
+    if let (Some(claimed), Some(_)) = (claimed, outcome)
+        && claimed != "*"
+        && claimed != result_of(outcome)
+    {
+        let (l, c) = record
+            .tag_at("Result")
+            .map(|t| (t.line, t.column))
+            .unwrap_or((1, 1));
+        return Err(err(
+            l,
+            c,
+            format!(
+                "the result says {claimed} but the game ended {}",
+                result_of(outcome)
+            ),
+            "correct the result",
+        ));
+    }
+    Ok(Replay {
+        positions,
+        moves: played,
+        outcome,
+    })
+}
+
+/// Writes a record's move text from moves played from `start`, numbering each pair of plies.
+pub fn write_moves<G: Game>(game: &G, start: &G::Position, moves: &[G::Move]) -> String {
+    let mut pos = start.clone();
+    let mut out = String::new();
+    for (i, mv) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            if i > 0 {
+                out.push(if i % 16 == 0 { '\n' } else { ' ' });
+            }
+            out.push_str(&format!("{}. ", i / 2 + 1));
+        } else {
+            out.push(' ');
+        }
+        out.push_str(&game.format_move(&pos, mv));
+        game.play(&mut pos, mv);
+    }
+    out
+}
