@@ -71,7 +71,7 @@ impl<G: Game> Search<'_, '_, G> {
             return 0;
         }
         let level = ply as usize;
-        if self.buffers.len() <= level {
+        while self.buffers.len() <= level {
             self.buffers.push(Vec::with_capacity(64));
         }
         let mut moves = std::mem::take(&mut self.buffers[level]);

@@ -237,16 +237,31 @@ impl SowingGame {
         }
     }
 
-    /// Whether a hole with `seeds` may start a turn on `track`, given whether the mover has a hole with enough
-    /// seeds anywhere (`has_gula`).
     #[inline]
-    fn can_start(&self, track: &[u16], i: usize, has_gula: bool) -> bool {
-        let seeds = track[i];
-        if seeds >= self.rules.min_seeds_to_start {
-            return true;
+    fn has_gula(&self, track: &[u16]) -> bool {
+        let min = self.rules.min_seeds_to_start;
+        track.iter().any(|&s| s >= min)
+    }
+
+    /// The holes of `track` that may start a turn, as a bit set (bit `i` for hole `i + 1`; 80 holes fit in a
+    /// u128). Built without a branch per hole: whether a hole holds enough seeds is random in play, so a
+    /// branch there would be mispredicted half the time.
+    #[inline]
+    fn start_mask(&self, track: &[u16]) -> u128 {
+        let min = self.rules.min_seeds_to_start;
+        let mut gula = 0u128;
+        for (i, &s) in track.iter().enumerate() {
+            gula |= u128::from(s >= min) << i;
+        }
+        if gula != 0 || !self.rules.singleton_rule {
+            return gula;
         }
         // The tchonga: a lone seed, only when nothing bigger can move, and only onto an empty hole.
-        self.rules.singleton_rule && !has_gula && seeds == 1 && track[self.next(i)] == 0
+        let mut singles = 0u128;
+        for (i, &s) in track.iter().enumerate() {
+            singles |= u128::from(s == 1 && track[self.next(i)] == 0) << i;
+        }
+        singles
     }
 
     #[inline]
@@ -254,17 +269,9 @@ impl SowingGame {
         if i + 1 == self.len { 0 } else { i + 1 }
     }
 
-    #[inline]
-    fn has_gula(&self, track: &[u16]) -> bool {
-        let min = self.rules.min_seeds_to_start;
-        track.iter().any(|&s| s >= min)
-    }
-
     /// Whether `side` has a legal start anywhere (ignoring the end of the game).
     fn can_move(&self, pos: &SowingPosition, side: Side) -> bool {
-        let track = &pos.board[usize::from(side)][..self.len];
-        let gula = self.has_gula(track);
-        gula || (0..self.len).any(|i| self.can_start(track, i, false))
+        self.start_mask(&pos.board[usize::from(side & 1)][..self.len]) != 0
     }
 
     /// Sows from `start` on `track` (the mover's holes, in track order), relaying as the rules say.
@@ -279,21 +286,36 @@ impl SowingGame {
         track[start] = 0;
         let mut laps = 1u32;
         loop {
-            let rounds = hand / len as u16;
-            if rounds > 0 {
+            // Laps shorter than a round are the common case: test before paying for a division.
+            if usize::from(hand) >= len {
+                let rounds = hand / len as u16;
                 for h in track.iter_mut() {
                     *h += rounds;
                 }
                 hand -= rounds * len as u16;
                 // With no remainder the last seed of the last round fell back into `pos` itself.
             }
-            while hand > 0 {
-                pos += 1;
-                if pos == len {
-                    pos = 0;
+            // The rest (fewer than a round) goes one each into the next `hand` holes: at most two runs,
+            // before and after the wrap, added slice-wise so the compiler can vectorise them.
+            let hand_len = usize::from(hand);
+            if hand_len > 0 {
+                let first = pos + 1;
+                let end = first + hand_len;
+                if end <= len {
+                    for h in &mut track[first..end] {
+                        *h += 1;
+                    }
+                    pos = end - 1;
+                } else {
+                    for h in &mut track[first..] {
+                        *h += 1;
+                    }
+                    let wrapped = end - len;
+                    for h in &mut track[..wrapped] {
+                        *h += 1;
+                    }
+                    pos = wrapped - 1;
                 }
-                track[pos] += 1;
-                hand -= 1;
             }
             let into_empty = track[pos] == 1;
             if into_empty || !self.rules.relay {
@@ -354,20 +376,23 @@ impl SowingGame {
 
     /// Pushes every choice of extra holes for a capture from `hole`: all `k`-subsets, ascending, of the
     /// opponent's non-empty holes left after the file is taken, with `k` the allowed count or all that remain.
+    /// `occupied` lists the opponent's non-empty holes in track order (sowing never touches them, so one list
+    /// serves every capture of a turn).
     fn push_capture_moves(
         &self,
         hole: u8,
-        opp: &[u16],
+        occupied: &[u8],
         fc: &FileCapture,
         out: &mut Vec<SowingMove>,
     ) {
         let mut candidates = [0u8; MAX_TRACK];
         let mut m = 0;
-        for (i, &s) in opp.iter().enumerate() {
-            if s > 0 && i != fc.inner && Some(i) != fc.outer {
-                candidates[m] = i as u8;
-                m += 1;
-            }
+        let outer = fc.outer.unwrap_or(usize::MAX);
+        for &i in occupied {
+            // Write always, keep conditionally: no branch on the (random) file position.
+            let i_us = usize::from(i);
+            candidates[m] = i;
+            m += usize::from(i_us != fc.inner && i_us != outer);
         }
         let k = usize::from(fc.extras).min(m);
         let mut mv = SowingMove {
@@ -377,6 +402,15 @@ impl SowingGame {
         };
         if k == 0 {
             out.push(mv);
+            return;
+        }
+        if k == 1 {
+            // The small boards' rule, and the common case: one move per candidate.
+            out.reserve(m);
+            for &h in &candidates[..m] {
+                mv.extras[0] = h;
+                out.push(mv);
+            }
             return;
         }
         // Odometer over index tuples c[0] < c[1] < ... < c[k-1] into `candidates`.
@@ -507,17 +541,21 @@ impl Game for SowingGame {
     }
 
     fn legal_moves(&self, pos: &SowingPosition, out: &mut Vec<SowingMove>) {
-        if self.ended(pos).is_some() {
+        // The same conditions as `ended`, with the start set computed once for both uses.
+        if pos.lap_capped || pos.ply >= self.rules.move_cap {
             return;
         }
         let me = usize::from(pos.side & 1);
         let track = &pos.board[me][..self.len];
         let opp = &pos.board[1 - me][..self.len];
-        let gula = self.has_gula(track);
-        for i in 0..self.len {
-            if !self.can_start(track, i, gula) {
-                continue;
-            }
+        // The opponent's occupied holes, listed on the first capture only: most turns capture nothing.
+        let mut occupied = [0u8; MAX_TRACK];
+        let mut occupied_len = usize::MAX;
+        let mut starts = self.start_mask(track);
+        while starts != 0 {
+            let i = starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            // A whole-array copy is one fixed-size block move, cheaper than zeroing plus a sized copy.
             let mut scratch = pos.board[me];
             let ending = self.sow(&mut scratch[..self.len], i);
             match self.file_capture(&ending, opp) {
@@ -526,7 +564,18 @@ impl Game for SowingGame {
                     extras: [0; MAX_EXTRA_HOLES as usize],
                     extra_count: 0,
                 }),
-                Some(fc) => self.push_capture_moves(i as u8, opp, &fc, out),
+                Some(fc) => {
+                    if occupied_len == usize::MAX {
+                        occupied_len = 0;
+                        for (j, &seeds) in opp.iter().enumerate() {
+                            if seeds > 0 {
+                                occupied[occupied_len] = j as u8;
+                                occupied_len += 1;
+                            }
+                        }
+                    }
+                    self.push_capture_moves(i as u8, &occupied[..occupied_len], &fc, out)
+                }
             }
         }
     }

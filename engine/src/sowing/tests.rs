@@ -58,7 +58,8 @@ fn whole_rounds_are_sown_at_once_like_seed_by_seed() {
 #[test]
 fn extra_hole_choices_are_all_subsets() {
     let g = SowingGame::new(SowingRules::tchouba(4)).unwrap();
-    let opp = [1u16, 0, 3, 1, 1, 0, 0, 2];
+    // The opponent's track is 1 0 3 1 1 0 0 2: these are its occupied holes.
+    let opp = [0u8, 2, 3, 4, 7];
     let fc = FileCapture {
         inner: 4,
         outer: Some(3),

@@ -1,0 +1,563 @@
+//! Points-and-lines games: perft, one fixture per rule feature with the exact legal moves, property tests over
+//! random playouts of every catalogued ruleset, and rules files that must fail at a given line and column.
+
+use ludotheca_engine::lines::{LinesGame, LinesPosition};
+use ludotheca_engine::perft::perft;
+use ludotheca_engine::player::{Limits, choose};
+use ludotheca_engine::playout::playouts;
+use ludotheca_engine::record::{Record, replay, write_moves};
+use ludotheca_engine::rng::Rng;
+use ludotheca_engine::{Compiled, Game, Outcome, RulesFile, compile};
+
+const BAGH_CHAL: &str = include_str!("../../catalog/games/bagh-chal/rules.txt");
+const CATALOG: [(&str, &str); 6] = [
+    (
+        "bagh-chal",
+        include_str!("../../catalog/games/bagh-chal/rules.txt"),
+    ),
+    (
+        "terhuchu",
+        include_str!("../../catalog/games/terhuchu/rules.txt"),
+    ),
+    (
+        "sumi-naga-hunt",
+        include_str!("../../catalog/games/sumi-naga-hunt/rules.txt"),
+    ),
+    (
+        "mogol-putthan",
+        include_str!("../../catalog/games/mogol-putthan/rules.txt"),
+    ),
+    (
+        "dam-pursi",
+        include_str!("../../catalog/games/dam-pursi/rules.txt"),
+    ),
+    (
+        "permainan-tabal",
+        include_str!("../../catalog/games/permainan-tabal/rules.txt"),
+    ),
+];
+
+fn lines_game(src: &str, ruleset: Option<&str>) -> LinesGame {
+    match compile(src, ruleset) {
+        Ok(Compiled::Lines(g)) => *g,
+        Ok(_) => panic!("not a points-and-lines game"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn sorted_moves(game: &LinesGame, pos: &LinesPosition) -> Vec<String> {
+    let mut v = Vec::new();
+    game.legal_moves(pos, &mut v);
+    let mut s: Vec<String> = v.iter().map(|m| game.format_move(pos, m)).collect();
+    s.sort();
+    s
+}
+
+fn position(game: &LinesGame, text: &str) -> LinesPosition {
+    game.parse_position(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// A small 5x5 Alquerque game whose capture settings each test sets.
+fn alquerque(settings: &str) -> LinesGame {
+    let src = format!(
+        "game \"Fixture\"\nboard\n  grid 5 x 5 diagonals alquerque\n  region far: a5 b5 c5 d5 e5\nend\n\
+         side white forward north\nside black forward south\n\
+         piece man: step, jump\npiece king: slide, long-jump\n\
+         setup\n  white: man on a1\n  black: man on e5\n  first white\nend\n{settings}\n"
+    );
+    lines_game(&src, None)
+}
+
+#[test]
+fn bagh_chal_perft_matches_the_published_counts() {
+    let g = lines_game(BAGH_CHAL, None);
+    let mut pos = g.start();
+    let expected = [21u64, 252, 5_052, 68_204, 1_304_788];
+    for (d, &n) in expected.iter().enumerate() {
+        assert_eq!(perft(&g, &mut pos, d as u32 + 1), n, "depth {}", d + 1);
+    }
+    assert_eq!(pos, g.start(), "perft leaves the position as it found it");
+}
+
+#[test]
+#[ignore = "about a second in release; run with --ignored"]
+fn bagh_chal_perft_depth_6() {
+    let g = lines_game(BAGH_CHAL, None);
+    assert_eq!(perft(&g, &mut g.start(), 6), 18_592_000);
+}
+
+#[test]
+fn compulsory_capture_removes_quiet_moves() {
+    let g = alquerque("capture compulsory");
+    let pos = position(&g, "white man c3; black man c4 a5; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c3xc5"]);
+    let optional = alquerque("capture optional");
+    assert_eq!(
+        sorted_moves(&optional, &pos),
+        [
+            "c3-b2", "c3-b3", "c3-b4", "c3-c2", "c3-d2", "c3-d3", "c3-d4", "c3xc5"
+        ]
+    );
+}
+
+#[test]
+fn huffing_lets_the_opponent_remove_the_piece_that_failed_to_capture() {
+    let g = alquerque("capture huffing");
+    let mut pos = position(&g, "white man c3; black man c4 a5; to-move white");
+    // With huffing every move is legal: the capture is enforced by the penalty, not by the move list.
+    assert_eq!(
+        sorted_moves(&g, &pos),
+        [
+            "c3-b2", "c3-b3", "c3-b4", "c3-c2", "c3-d2", "c3-d3", "c3-d4", "c3xc5"
+        ]
+    );
+    let quiet = g.parse_move(&pos, "c3-d3").unwrap();
+    g.play(&mut pos, &quiet);
+    let plain = [
+        "a5-a4", "a5-b4", "a5-b5", "c4-b4", "c4-c3", "c4-c5", "c4-d4",
+    ];
+    let mut expected: Vec<String> = plain.iter().map(|m| m.to_string()).collect();
+    expected.extend(plain.iter().map(|m| format!("~d3/{m}")));
+    expected.sort();
+    assert_eq!(sorted_moves(&g, &pos), expected);
+    // Huffing the last white piece wins.
+    let huff = g.parse_move(&pos, "~d3/a5-a4").unwrap();
+    g.play(&mut pos, &huff);
+    assert_eq!(g.outcome(&pos), Some(Outcome::Win(1)));
+    // A capture made leaves nothing to huff.
+    let mut pos = position(&g, "white man c3; black man c4 a5; to-move white");
+    let cap = g.parse_move(&pos, "c3xc5").unwrap();
+    g.play(&mut pos, &cap);
+    assert!(sorted_moves(&g, &pos).iter().all(|m| !m.starts_with('~')));
+}
+
+const CHAIN_POSITION: &str = "white man a1; black man a2 a4 b2; to-move white";
+
+#[test]
+fn chains_may_change_direction_and_must_continue() {
+    let g = alquerque("chain must-continue");
+    assert_eq!(
+        sorted_moves(&g, &position(&g, CHAIN_POSITION)),
+        ["a1xa3xa5", "a1xa3xc1", "a1xc3"]
+    );
+}
+
+#[test]
+fn chains_that_may_stop_give_every_prefix() {
+    let g = alquerque("chain may-stop");
+    assert_eq!(
+        sorted_moves(&g, &position(&g, CHAIN_POSITION)),
+        ["a1xa3", "a1xa3xa5", "a1xa3xc1", "a1xc3"]
+    );
+}
+
+#[test]
+fn chains_that_may_not_turn_keep_their_direction() {
+    let g = alquerque("chain-turns forbidden");
+    assert_eq!(
+        sorted_moves(&g, &position(&g, CHAIN_POSITION)),
+        ["a1xa3xa5", "a1xc3"]
+    );
+}
+
+#[test]
+fn maximum_capture_keeps_only_the_longest_chains() {
+    let g = alquerque("capture-choice maximum");
+    assert_eq!(
+        sorted_moves(&g, &position(&g, CHAIN_POSITION)),
+        ["a1xa3xa5", "a1xa3xc1"]
+    );
+}
+
+#[test]
+fn single_capture_per_turn() {
+    let g = alquerque("chain single");
+    assert_eq!(
+        sorted_moves(&g, &position(&g, CHAIN_POSITION)),
+        ["a1xa3", "a1xc3"]
+    );
+}
+
+#[test]
+fn the_steps_of_a_chain_are_exposed() {
+    let g = alquerque("");
+    let pos = position(&g, CHAIN_POSITION);
+    let mv = g.parse_move(&pos, "a1xa3xc1").unwrap();
+    let name = |p: u8| g.rules.board.points[p as usize].name.clone();
+    let jumps: Vec<(String, String, String)> = mv
+        .jumps()
+        .map(|j| (name(j.from), name(j.over), name(j.to)))
+        .collect();
+    assert_eq!(
+        jumps,
+        [
+            ("a1".into(), "a2".into(), "a3".into()),
+            ("a3".into(), "b2".into(), "c1".into())
+        ]
+    );
+}
+
+#[test]
+fn flying_king_jumps_from_afar_and_lands_anywhere_beyond() {
+    let g = alquerque("");
+    let pos = position(&g, "white king a1; black man c3; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["a1xd4", "a1xe5"]);
+    // Without a capture the king slides any distance.
+    let pos = position(&g, "white king a1; black man e4; to-move white");
+    assert_eq!(
+        sorted_moves(&g, &pos),
+        [
+            "a1-a2", "a1-a3", "a1-a4", "a1-a5", "a1-b1", "a1-b2", "a1-c1", "a1-c3", "a1-d1",
+            "a1-d4", "a1-e1", "a1-e5"
+        ]
+    );
+}
+
+#[test]
+fn men_limited_to_forward_and_sideways() {
+    let src = "game \"F\"\nboard\n grid 5 x 5 diagonals alquerque\nend\nside white forward north\nside black\n\
+               piece man: step forward sideways, jump\nsetup\n white: man on c3\n black: man on a5\n first white\nend\n";
+    let g = lines_game(src, None);
+    assert_eq!(
+        sorted_moves(&g, &g.start()),
+        ["c3-b3", "c3-b4", "c3-c4", "c3-d3", "c3-d4"]
+    );
+    // Captures go in any direction, backwards too.
+    let pos = position(&g, "white man c3; black man c2; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c3xc1"]);
+}
+
+#[test]
+fn promotion_on_reaching_the_region() {
+    let g = alquerque("promote man to king for white on far");
+    let mut pos = position(&g, "white man c4; black man a1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c4-b4", "c4-c3", "c4-c5", "c4-d4"]);
+    let mv = g.parse_move(&pos, "c4-c5").unwrap();
+    assert!(mv.promotes);
+    g.play(&mut pos, &mv);
+    assert_eq!(
+        g.format_position(&pos),
+        "white king c5; black man a1; ply 1; to-move black"
+    );
+}
+
+#[test]
+fn promotion_ends_a_chain_or_not() {
+    // c3 jumps d4 to e5 (the promotion row) and could then jump e4 to e3 as a man.
+    let pos = "white man c3; black man d4 e4; to-move white";
+    let ends = alquerque("promote man to king for white on far\npromotion ends-chain");
+    assert_eq!(sorted_moves(&ends, &position(&ends, pos)), ["c3xe5"]);
+    let goes_on = alquerque("promote man to king for white on far\npromotion continues-chain");
+    assert_eq!(
+        sorted_moves(&goes_on, &position(&goes_on, pos)),
+        ["c3xe5xe3"]
+    );
+}
+
+#[test]
+fn region_limited_moves_inside_a_triangle() {
+    let src = include_str!("../../catalog/games/terhuchu/rules.txt");
+    let g = lines_game(src, Some("large"));
+    assert_eq!(g.rules.board.points.len(), 73);
+    let pos = position(&g, "white man S4; black man a5; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["S4-S1", "S4-S5", "S4-S6"]);
+    // A jump runs straight from a triangle into the board.
+    let pos = position(&g, "white man S5; black man S2; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["S5xc1"]);
+}
+
+#[test]
+fn placement_phase_then_the_other_side_moves() {
+    let g = lines_game(BAGH_CHAL, None);
+    let mut pos = g.start();
+    let placements = sorted_moves(&g, &pos);
+    assert_eq!(placements.len(), 21);
+    assert!(placements.iter().all(|m| m.starts_with('@')));
+    assert!(placements.contains(&"@c3".to_string()) && !placements.contains(&"@a1".to_string()));
+    let mv = g.parse_move(&pos, "@c3").unwrap();
+    g.play(&mut pos, &mv);
+    assert_eq!(
+        sorted_moves(&g, &pos),
+        [
+            "a1-a2", "a1-b1", "a1-b2", "a5-a4", "a5-b4", "a5-b5", "e1-d1", "e1-d2", "e1-e2",
+            "e5-d4", "e5-d5", "e5-e4"
+        ]
+    );
+}
+
+#[test]
+fn goats_win_by_blocking_the_tigers() {
+    let src = include_str!("../../catalog/games/sumi-naga-hunt/rules.txt");
+    let g = lines_game(src, None);
+    let pos = position(
+        &g,
+        "tigers tiger a1; goats goat a2 b1 b2 a3 c1 c3; to-move tigers",
+    );
+    assert!(sorted_moves(&g, &pos).is_empty());
+    assert_eq!(g.outcome(&pos), Some(Outcome::Win(1)));
+}
+
+#[test]
+fn tigers_win_on_the_fifth_capture() {
+    let g = lines_game(BAGH_CHAL, None);
+    let mut pos = position(
+        &g,
+        "tigers tiger a1 e1 a5 e5; goats goat a2 c3; tigers captured 4; to-move tigers",
+    );
+    assert!(sorted_moves(&g, &pos).contains(&"a1xa3".to_string()));
+    let mv = g.parse_move(&pos, "a1xa3").unwrap();
+    g.play(&mut pos, &mv);
+    assert_eq!(g.outcome(&pos), Some(Outcome::Win(0)));
+    assert!(sorted_moves(&g, &pos).is_empty());
+}
+
+#[test]
+fn the_move_cap_draws() {
+    let g = lines_game(BAGH_CHAL, None);
+    let mut pos = position(
+        &g,
+        "tigers tiger a1 e1 a5 e5; goats goat c3; ply 299; to-move goats",
+    );
+    assert_eq!(
+        sorted_moves(&g, &pos),
+        [
+            "c3-b2", "c3-b3", "c3-b4", "c3-c2", "c3-c4", "c3-d2", "c3-d3", "c3-d4"
+        ]
+    );
+    let mv = g.parse_move(&pos, "c3-c4").unwrap();
+    g.play(&mut pos, &mv);
+    assert_eq!(g.outcome(&pos), Some(Outcome::Draw));
+    assert!(sorted_moves(&g, &pos).is_empty());
+}
+
+/// Plays seeded random games and checks at every ply: undo restores the position, every move's notation parses
+/// back to it, and the whole game replays from its record text.
+fn check_random_games<G: Game>(game: &G, games: u64, seed: u64) {
+    let mut rng = Rng::new(seed);
+    for _ in 0..games {
+        let start = game.start();
+        let mut pos = start.clone();
+        let mut played = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..600 {
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            if moves.is_empty() {
+                assert!(game.outcome(&pos).is_some(), "no moves but no outcome");
+                break;
+            }
+            for mv in &moves {
+                let text = game.format_move(&pos, mv);
+                assert_eq!(
+                    game.parse_move(&pos, &text).as_ref(),
+                    Ok(mv),
+                    "{text} does not parse back"
+                );
+                let before = pos.clone();
+                let undo = game.play(&mut pos, mv);
+                game.undo(&mut pos, mv, undo);
+                assert_eq!(pos, before, "undo of {text}");
+            }
+            let mv = moves[rng.below(moves.len())].clone();
+            game.play(&mut pos, &mv);
+            played.push(mv);
+        }
+        let text = format!(
+            "[Event \"property test\"]\n[Kind \"illustrative\"]\n\n{}\n",
+            write_moves(game, &start, &played)
+        );
+        let record = Record::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let replayed = replay(game, &record).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(replayed.positions.last(), Some(&pos));
+    }
+}
+
+#[test]
+fn random_playouts_of_every_catalogued_ruleset_keep_the_invariants() {
+    for (id, src) in CATALOG {
+        let file = RulesFile::parse(src).unwrap_or_else(|e| panic!("{id}: {e}"));
+        for r in &file.rulesets {
+            let g = lines_game(src, Some(&r.info.name));
+            check_random_games(&g, 6, 7);
+            // Positions written in the setup syntax read back.
+            let mut rng = Rng::new(3);
+            let mut pos = g.start();
+            let mut moves = Vec::new();
+            for _ in 0..40 {
+                moves.clear();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                g.play(&mut pos, &mv);
+                let mut back = g.parse_position(&g.format_position(&pos)).unwrap();
+                back.passed = pos.passed;
+                assert_eq!(back, pos, "{id} {}", r.info.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_uniform_compiled_game_plays_like_the_family_game() {
+    let any = compile(BAGH_CHAL, None).unwrap();
+    assert_eq!(perft(&any, &mut any.start(), 3), 5_052);
+    check_random_games(&any, 2, 11);
+}
+
+#[test]
+fn playouts_are_deterministic_for_a_seed_and_terminate() {
+    let g = lines_game(BAGH_CHAL, None);
+    let a = playouts(&g, 50, 42, 10_000);
+    let b = playouts(&g, 50, 42, 10_000);
+    assert_eq!(a, b);
+    assert_eq!(a.unfinished, 0);
+    assert_eq!(a.wins[0] + a.wins[1] + a.draws, 50);
+}
+
+#[test]
+fn the_player_takes_a_winning_capture_and_is_deterministic() {
+    let g = lines_game(BAGH_CHAL, None);
+    let pos = position(
+        &g,
+        "tigers tiger a1 e1 a5 e5; goats goat a2 c4 d4; tigers captured 4; to-move tigers",
+    );
+    let c = choose(&g, &pos, &Limits::nodes(20_000), 5).unwrap();
+    let mut after = pos;
+    g.play(&mut after, &c.best);
+    assert_eq!(
+        g.outcome(&after),
+        Some(Outcome::Win(0)),
+        "{}",
+        g.format_move(&pos, &c.best)
+    );
+    let again = choose(&g, &g.start(), &Limits::nodes(5_000), 9).unwrap();
+    assert_eq!(
+        Some(again),
+        choose(&g, &g.start(), &Limits::nodes(5_000), 9)
+    );
+}
+
+#[test]
+fn metadata_lists_rulesets_facts_and_geometry() {
+    let file = RulesFile::parse(include_str!("../../catalog/games/terhuchu/rules.txt")).unwrap();
+    let info = file.info();
+    assert_eq!(info.game, "Terhuchu");
+    let names: Vec<&str> = info.rulesets.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["ten", "eight", "nine", "large"]);
+    assert_eq!(info.rulesets[0].source, "hutton-1921-angami");
+    let large = file.compile(Some("large")).unwrap();
+    assert_eq!(large.geometry().points.len(), 73);
+    let facts = large.facts();
+    assert_eq!(facts.points, 73);
+    assert_eq!(facts.pieces_per_side, [28, 28]);
+    assert!(facts.move_kinds.contains(&"slide".to_string()));
+    let eight = file.compile(Some("eight")).unwrap();
+    assert_eq!(eight.facts().pieces_per_side, [8, 8]);
+}
+
+/// Checks that `src` fails at `line:column` with a message containing `needle`.
+fn fails_at(src: &str, line: u32, column: u32, needle: &str) {
+    let e = RulesFile::parse(src).expect_err("the rules should not compile");
+    assert_eq!((e.line, e.column), (line, column), "{e}");
+    assert!(e.message.contains(needle), "{e}");
+    assert!(!e.help.is_empty());
+}
+
+#[test]
+fn bad_rules_files_are_reported_where_they_go_wrong() {
+    let good = BAGH_CHAL;
+    fails_at(
+        &good.replace("piece goat \"Goat\": step", "piece goat \"Goat\": hop"),
+        14,
+        20,
+        "`hop` is not a kind of move",
+    );
+    fails_at(
+        &good.replace("tiger on a1 e1 a5 e5", "tiger on a1 e1 a5 f5"),
+        17,
+        29,
+        "no point named `f5`",
+    );
+    fails_at(
+        &good.replace(
+            "  grid 5 x 5 diagonals alquerque\nend",
+            "  grid 5 x 5 diagonals alquerque",
+        ),
+        6,
+        1,
+        "never closed",
+    );
+    fails_at(
+        &good.replace("type described", "type legendary"),
+        32,
+        8,
+        "`legendary` is not a ruleset type",
+    );
+    fails_at(
+        &good.replace("game \"Bagh-Chal\"", "game \"Bagh-Chal"),
+        4,
+        6,
+        "not closed",
+    );
+    fails_at(
+        &good.replace("capture optional", "capture sometimes"),
+        23,
+        9,
+        "`sometimes` is not a choice",
+    );
+    fails_at(
+        &good.replace("outcome captures 5 wins", "outcome captures five wins"),
+        26,
+        18,
+        "a number of captures",
+    );
+    fails_at(
+        &good.replace("source baghchal-common", ""),
+        31,
+        1,
+        "cites no source",
+    );
+    fails_at(
+        &good.replace(
+            "  goats: 20 goat in hand",
+            "  goats: 20 goat in hand\n  tigers: tiger on a1",
+        ),
+        19,
+        20,
+        "already holds a piece",
+    );
+    fails_at(
+        &good.replace("first goats", "first wolves"),
+        19,
+        9,
+        "no side named `wolves`",
+    );
+    fails_at(
+        "game \"X\"\nboard\n  grid 5 x 5\n  frobnicate\nend\n",
+        4,
+        3,
+        "not a board statement",
+    );
+    fails_at("game \"X\"\nend\n", 2, 1, "closes no block");
+    fails_at("board\nend\n", 1, 1, "does not name its game");
+}
+
+#[test]
+fn records_report_illegal_moves_with_position_and_legal_moves() {
+    let g = lines_game(BAGH_CHAL, None);
+    let text = "[Event \"Test\"]\n[Kind \"demonstration\"]\n\n1. @c3 a1-b2 2. @b3 {fine so far}\n   b2-c3 *\n";
+    let record = Record::parse(text).unwrap();
+    let e = replay(&g, &record).expect_err("b2-c3 is illegal");
+    assert_eq!((e.line, e.column), (5, 4));
+    assert!(e.legal.contains(&"b2xb4".to_string()), "{:?}", e.legal);
+    let ok =
+        Record::parse("[Event \"T\"]\n[Kind \"demonstration\"]\n1. @c3! a1-b2? 2. @b3 b2xb4 *\n")
+            .unwrap();
+    assert_eq!(ok.moves[0].annotation, "!");
+    assert_eq!(replay(&g, &ok).unwrap().moves.len(), 4);
+    let bad = Record::parse("[Event \"T\"]\n[Kind \"lecture\"]\n").unwrap_err();
+    assert_eq!((bad.line, bad.column), (2, 8));
+}
