@@ -222,8 +222,7 @@ fn the_move_cap_draws() {
     });
     let mut pos = g.start();
     let mut rng = SplitMix64::new(7);
-    let mut moves = Vec::new();
-    let outcome = g.random_playout(&mut pos, &mut rng, &mut moves);
+    let outcome = g.random_playout(&mut pos, &mut rng);
     assert!(pos.ply() <= 3);
     if pos.ply() == 3 {
         assert_eq!(outcome, Outcome::Draw);
@@ -882,14 +881,40 @@ fn playouts_are_deterministic_from_a_seed() {
     let g = game(SowingRules::shimunana());
     let run = |seed| {
         let mut rng = SplitMix64::new(seed);
-        let mut moves = Vec::new();
         (0..50)
             .map(|_| {
                 let mut pos = g.start();
-                (g.random_playout(&mut pos, &mut rng, &mut moves), pos.ply())
+                (g.random_playout(&mut pos, &mut rng), pos.ply())
             })
             .collect::<Vec<_>>()
     };
     assert_eq!(run(1), run(1));
     assert_ne!(run(1), run(2));
+}
+
+#[test]
+fn the_list_free_random_move_is_the_listed_one() {
+    // `random_move` counts moves instead of listing them; it must pick what indexing the list would.
+    let mut walk = SplitMix64::new(99);
+    for rules in property_rulesets() {
+        let g = game(rules.clone());
+        let games = if rules.holes_per_row >= 22 { 2 } else { 10 };
+        for _ in 0..games {
+            let mut pos = g.start();
+            let mut moves = Vec::new();
+            loop {
+                moves.clear();
+                g.legal_moves(&pos, &mut moves);
+                let mut a = walk.clone();
+                let mut b = walk.clone();
+                let fast = g.random_move(&pos, &mut a);
+                let listed = (!moves.is_empty()).then(|| moves[b.below(moves.len())]);
+                assert_eq!(fast, listed, "{}", g.setup_to_string(&pos));
+                // Also hit every index once in a while, the last ones included.
+                let Some(mv) = fast else { break };
+                g.play(&mut pos, &mv);
+                walk.next_u64();
+            }
+        }
+    }
 }

@@ -14,6 +14,7 @@
 //! hole `j` is `2n - 1 - j`, for either side.
 
 mod notation;
+mod playout;
 mod rng;
 mod rules;
 mod setup;
@@ -295,27 +296,13 @@ impl SowingGame {
                 hand -= rounds * len as u16;
                 // With no remainder the last seed of the last round fell back into `pos` itself.
             }
-            // The rest (fewer than a round) goes one each into the next `hand` holes: at most two runs,
-            // before and after the wrap, added slice-wise so the compiler can vectorise them.
-            let hand_len = usize::from(hand);
-            if hand_len > 0 {
-                let first = pos + 1;
-                let end = first + hand_len;
-                if end <= len {
-                    for h in &mut track[first..end] {
-                        *h += 1;
-                    }
-                    pos = end - 1;
-                } else {
-                    for h in &mut track[first..] {
-                        *h += 1;
-                    }
-                    let wrapped = end - len;
-                    for h in &mut track[..wrapped] {
-                        *h += 1;
-                    }
-                    pos = wrapped - 1;
+            // The rest (fewer than a round, usually two or three seeds) goes one each into the next holes.
+            for _ in 0..hand {
+                pos += 1;
+                if pos == len {
+                    pos = 0;
                 }
+                track[pos] += 1;
             }
             let into_empty = track[pos] == 1;
             if into_empty || !self.rules.relay {
@@ -461,26 +448,6 @@ impl SowingGame {
             return Some(Outcome::Draw);
         }
         None
-    }
-
-    /// Plays random moves from `pos` until the game ends and returns the outcome; `moves` is scratch space,
-    /// reused so a playout allocates nothing once it has grown.
-    pub fn random_playout(
-        &self,
-        pos: &mut SowingPosition,
-        rng: &mut SplitMix64,
-        moves: &mut Vec<SowingMove>,
-    ) -> Outcome {
-        loop {
-            moves.clear();
-            self.legal_moves(pos, moves);
-            if moves.is_empty() {
-                // `legal_moves` is empty exactly when `ended` says the game is over.
-                return self.ended(pos).unwrap_or(Outcome::Draw);
-            }
-            let mv = moves[rng.below(moves.len())];
-            self.play_move(pos, &mv);
-        }
     }
 
     /// Plays `mv`, trusting it to be legal (as `Game::play` does); a stray move cannot panic, it only produces
