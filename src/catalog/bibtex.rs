@@ -45,14 +45,30 @@ impl BibEntry {
 pub struct Bibliography {
     pub file: Option<FileId>,
     pub entries: Vec<BibEntry>,
+    /// Lowercase key to the index of its first entry, so that looking up every `cite` stays linear.
+    index: HashMap<String, usize>,
 }
 
 impl Bibliography {
+    pub fn new(file: Option<FileId>, entries: Vec<BibEntry>) -> Self {
+        let mut index = HashMap::new();
+        for (i, entry) in entries.iter().enumerate() {
+            index
+                .entry(entry.key.value.to_ascii_lowercase())
+                .or_insert(i);
+        }
+        Bibliography {
+            file,
+            entries,
+            index,
+        }
+    }
+
     /// The first entry with this key (keys are compared as BibTeX does: ignoring case).
     pub fn get(&self, key: &str) -> Option<&BibEntry> {
-        self.entries
-            .iter()
-            .find(|e| e.key.value.eq_ignore_ascii_case(key))
+        self.index
+            .get(&key.to_ascii_lowercase())
+            .map(|&i| &self.entries[i])
     }
 }
 
@@ -71,10 +87,7 @@ pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -
             .error_at(sources, file, error.span, "E029", error.message)
             .help = Some("see docs/record-format.md for the BibTeX accepted".into());
     }
-    Bibliography {
-        file: Some(file),
-        entries,
-    }
+    Bibliography::new(Some(file), entries)
 }
 
 /// Parse BibTeX text into entries, continuing after errors at the next `@`.

@@ -7,6 +7,7 @@ pub mod config;
 pub mod record;
 pub mod terms;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fs;
 use std::io;
@@ -237,11 +238,14 @@ pub struct Catalog {
     pub items: Vec<Item>,
     /// The text of every file read.
     pub files: SourceMap,
+    /// Identifier to the index of its first item.
+    index: HashMap<String, usize>,
 }
 
 impl Catalog {
+    /// The item with this identifier (the first one, if the identifier is duplicated).
     pub fn item(&self, id: &str) -> Option<&Item> {
-        self.items.iter().find(|i| i.id == id)
+        self.index.get(id).map(|&i| &self.items[i])
     }
 }
 
@@ -321,7 +325,12 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
     let mut items = Vec::new();
     walk(root, &mut files, diagnostics, &mut items)?;
 
+    let mut index = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        index.entry(item.id.clone()).or_insert(i);
+    }
     Ok(Catalog {
+        index,
         root: root.to_path_buf(),
         config,
         config_file,

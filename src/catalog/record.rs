@@ -6,6 +6,7 @@
 //! five XML ones and numeric character references are understood, anything else is reported.
 
 use quick_xml::NsReader;
+use quick_xml::events::attributes::AttrError;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 
@@ -79,21 +80,28 @@ impl<'a> Parser<'a> {
     }
 
     fn run(&mut self) {
-        let mut reader = NsReader::from_str(self.text);
+        // The reader drops a byte order mark without counting it in its positions, so drop it here and count
+        // positions from after it.
+        let base = if self.text.starts_with('\u{feff}') {
+            '\u{feff}'.len_utf8()
+        } else {
+            0
+        };
+        let mut reader = NsReader::from_str(&self.text[base..]);
         let mut seen_root = false;
         loop {
-            let start = reader.buffer_position() as usize;
+            let start = base + reader.buffer_position() as usize;
             let event = match reader.read_event() {
                 Ok(event) => event,
                 Err(err) => {
-                    let at = reader.error_position() as usize;
+                    let at = base + reader.error_position() as usize;
                     let message = format!("malformed XML: {err}");
                     self.error("E001", at..at + 1, message);
                     self.failed = true;
                     return;
                 }
             };
-            let end = reader.buffer_position() as usize;
+            let end = base + reader.buffer_position() as usize;
             match event {
                 Event::Decl(decl) => {
                     if let Some(Ok(encoding)) = decl.encoding() {
@@ -119,8 +127,12 @@ impl<'a> Parser<'a> {
                         "remove the DOCTYPE; ludotheca never loads DTDs or expands declared entities".into(),
                     );
                 }
-                Event::Start(e) | Event::Empty(e) => {
-                    let empty = end >= 2 && self.text.as_bytes()[end - 2] == b'/';
+                Event::Start(_) | Event::Empty(_) => {
+                    let (e, empty) = match event {
+                        Event::Empty(e) => (e, true),
+                        Event::Start(e) => (e, false),
+                        _ => unreachable!("matched Start or Empty just above"),
+                    };
                     if self.stack.is_empty() && seen_root {
                         self.error("E001", start..end, "malformed XML: a second root element");
                         self.failed = true;
@@ -424,7 +436,10 @@ impl<'a> Parser<'a> {
             let attr = match attr {
                 Ok(attr) => attr,
                 Err(err) => {
-                    self.error("E001", tag.clone(), format!("malformed XML: {err}"));
+                    let (position, message) = attribute_error(&err);
+                    // Positions count from the element name, just after `<`.
+                    let at = (tag.start + 1 + position).min(tag.end);
+                    self.error("E001", at..at + 1, format!("malformed XML: {message}"));
                     self.failed = true;
                     break;
                 }
@@ -483,6 +498,26 @@ impl Attr {
             undeclared_prefix: false,
             span: self.key_span,
         }
+    }
+}
+
+/// Where in the tag an attribute error is, and what it is, in words that do not repeat the position.
+fn attribute_error(err: &AttrError) -> (usize, String) {
+    match *err {
+        AttrError::ExpectedEq(at) => (at, "expected `=` after the attribute name".into()),
+        AttrError::ExpectedValue(at) => (at, "expected a quoted value after `=`".into()),
+        AttrError::UnquotedValue(at) => (
+            at,
+            "attribute values must be quoted with `\"` or `'`".into(),
+        ),
+        AttrError::ExpectedQuote(at, quote) => (
+            at,
+            format!("this value is not closed with `{}`", quote as char),
+        ),
+        AttrError::Duplicated(at, _) => (
+            at,
+            "this attribute is given twice in the same element".into(),
+        ),
     }
 }
 
@@ -565,6 +600,48 @@ fn normalise_space(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_text(text: &str) -> (Item, Diagnostics, SourceMap) {
+        let mut sources = SourceMap::default();
+        let file = sources.add("record.xml".into(), text.into());
+        let mut item = Item::new("a".into(), "a".into(), file);
+        let mut diagnostics = Diagnostics::new();
+        parse(&sources, file, &mut item, &mut diagnostics);
+        (item, diagnostics, sources)
+    }
+
+    #[test]
+    fn spans_survive_a_byte_order_mark_and_crlf() {
+        let text = "\u{feff}<?xml version=\"1.0\"?>\r\n<record xmlns=\"urn:ludotheca:record:1\" \
+                    xmlns:dc=\"http://purl.org/dc/elements/1.1/\" kind=\"game\">\r\n\
+                    \t<dc:title xml:lang=\"ne\">B\u{101}gh &amp; Ch\u{101}l</dc:title><dc:subject/>\r\n</record>\r\n";
+        let (item, diagnostics, sources) = parse_text(text);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert!(item.well_formed && item.root_ok);
+        assert_eq!(item.kind, Some(Kind::Game));
+        let title = &item.values[0];
+        assert_eq!(title.text, "B\u{101}gh & Ch\u{101}l");
+        assert_eq!(&text[title.span.clone()], "dc:title");
+        assert_eq!(
+            &text[title.text_span.clone()],
+            "B\u{101}gh &amp; Ch\u{101}l"
+        );
+        assert_eq!(&text[title.lang.as_ref().unwrap().span.clone()], "ne");
+        let position = sources.get(item.file).position(title.span.start);
+        assert_eq!((position.line, position.column), (3, 3));
+        // An empty element is a value with no text, not an element left open.
+        assert_eq!(item.values.len(), 2);
+        assert_eq!(item.values[1].text, "");
+    }
+
+    #[test]
+    fn entities_and_doctypes_are_refused() {
+        let (_, diagnostics, _) = parse_text(
+            "<!DOCTYPE r [<!ENTITY e \"x\">]><record xmlns=\"urn:ludotheca:record:1\" kind=\"game\">&e;</record>",
+        );
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E002", "E003"]);
+    }
 
     #[test]
     fn attribute_references() {

@@ -93,6 +93,8 @@ pub fn check_item(
 fn check_kind(cx: &mut Context<'_>) {
     let item = cx.item;
     match (&item.kind_attr, item.kind) {
+        // A start tag the reader could not finish may hold the kind; it reported that.
+        (None, _) if !item.well_formed => {}
         (None, _) => cx.push(
             Diagnostic::error("E007", format!("the record of `{}` has no `kind`", item.id))
                 .with_help(

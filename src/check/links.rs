@@ -10,17 +10,20 @@ use crate::suggest;
 /// The catalogued identifiers and their kinds, for resolving `ref` and `game`.
 pub struct Identifiers<'a> {
     kinds: HashMap<&'a str, Option<Kind>>,
+    /// Sorted, for suggestions.
+    sorted: Vec<&'a str>,
 }
 
 impl<'a> Identifiers<'a> {
     pub fn new(catalog: &'a Catalog) -> Self {
-        Identifiers {
-            kinds: catalog
-                .items
-                .iter()
-                .map(|i| (i.id.as_str(), i.kind))
-                .collect(),
-        }
+        let kinds: HashMap<&str, Option<Kind>> = catalog
+            .items
+            .iter()
+            .map(|i| (i.id.as_str(), i.kind))
+            .collect();
+        let mut sorted: Vec<&str> = kinds.keys().copied().collect();
+        sorted.sort_unstable();
+        Identifiers { kinds, sorted }
     }
 
     /// `Some(kind)` when the identifier is catalogued (the kind itself may be unknown).
@@ -29,9 +32,7 @@ impl<'a> Identifiers<'a> {
     }
 
     pub fn closest(&self, id: &str) -> Option<&'a str> {
-        let mut names: Vec<&'a str> = self.kinds.keys().copied().collect();
-        names.sort_unstable();
-        suggest::closest(id, names)
+        suggest::closest(id, self.sorted.iter().copied())
     }
 
     /// The diagnostic for an identifier that names no item.

@@ -1,0 +1,638 @@
+//! The resolved archive: a checked catalog with every relation followed both ways (a record that says it
+//! `isVersionOf` another makes the other list it among its versions), the plain names not catalogued yet, the
+//! facets (tags, places, people), each source with everything citing it, and each game's rules compiled into
+//! facts and board diagrams.
+//!
+//! This is the "resolve" step of a build: it reads only the loaded catalog (plus the modification time of each
+//! record, for "recently added"), and rendering reads only this model.
+
+pub mod rules;
+pub mod text;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use rayon::prelude::*;
+
+use crate::catalog::bibtex::BibEntry;
+use crate::catalog::{Catalog, Item, Kind, Value};
+use crate::scheme::{Scheme, date, place};
+
+pub use rules::{Diagram, DiagramPoint, Rules, Ruleset};
+
+/// A checked catalog, resolved.
+pub struct Archive<'c> {
+    pub catalog: &'c Catalog,
+    /// One entry per item with a known kind, in catalog order.
+    pub entries: Vec<Entry<'c>>,
+    pub tags: Vec<Facet>,
+    pub places: Vec<Facet>,
+    pub people: Vec<Person>,
+    pub sources: Vec<Source<'c>>,
+    by_id: HashMap<&'c str, usize>,
+}
+
+/// One catalogued item.
+pub struct Entry<'c> {
+    pub item: &'c Item,
+    pub kind: Kind,
+    pub title: String,
+    /// The page, relative to the site root: `games/terhuchu/index.html`.
+    pub url: String,
+    /// The folder of the page and its downloads: `games/terhuchu/`.
+    pub dir: String,
+    /// Relations written in this record: to catalogued items or plain names.
+    pub relations: Vec<Relation>,
+    /// Relations written in other records about this one, turned around (`isVersionOf` becomes `hasVersion`).
+    pub inverse: Vec<Relation>,
+    pub tags: Vec<usize>,
+    pub places: Vec<usize>,
+    pub people: Vec<usize>,
+    pub rules: Option<Rules>,
+    /// Games: the boards played with these rules, and which ruleset.
+    pub boards: Vec<(usize, Option<String>)>,
+    /// Games: the evidence attesting it.
+    pub evidence: Vec<usize>,
+    /// Boards: the games (and rulesets) played on it.
+    pub played_with: Vec<(usize, Option<String>)>,
+    /// Evidence: the games it attests.
+    pub attests: Vec<usize>,
+    /// The earliest year the item's dates mention, for sorting by date.
+    pub year: Option<i64>,
+    /// The dates as written, for the browse table.
+    pub date_label: String,
+    /// When the record was added or last changed, for "recently added".
+    pub added: Option<SystemTime>,
+    /// `games/*.game` beside the record.
+    pub game_records: Vec<GameRecord>,
+}
+
+/// A relation from one item to another item or to a name.
+#[derive(Clone, Debug)]
+pub struct Relation {
+    /// The term's local name as it reads from this item (`isVersionOf`, or `hasVersion` for an inverse).
+    pub term: &'static str,
+    pub target: Target,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A catalogued item: its index in [`Archive::entries`], and the name the record shows, if any.
+    Item(usize, Option<String>),
+    /// A name not catalogued yet.
+    Name(String),
+}
+
+/// A recorded game, demonstration or puzzle shipped with a game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub file: PathBuf,
+    pub file_name: String,
+    pub kind: Option<String>,
+    pub title: Option<String>,
+    pub ruleset: Option<String>,
+    pub moves: usize,
+}
+
+/// A tag or a place: a value many items share, with its own page.
+#[derive(Clone, Debug)]
+pub struct Facet {
+    pub name: String,
+    pub slug: String,
+    pub items: Vec<usize>,
+    /// Places: coordinates, when a record gives them.
+    pub point: Option<(f64, f64)>,
+}
+
+/// A person or body named by records (creator, contributor, publisher...) or by the bibliography.
+#[derive(Clone, Debug)]
+pub struct Person {
+    pub name: String,
+    pub slug: String,
+    /// (item, the term naming them: `creator`, `contributor`...)
+    pub items: Vec<(usize, &'static str)>,
+    /// Bibliography keys of works they wrote or edited.
+    pub works: Vec<String>,
+}
+
+/// A bibliography entry and everything citing it.
+pub struct Source<'c> {
+    pub entry: &'c BibEntry,
+    pub slug: String,
+    pub citations: Vec<Citation>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Citation {
+    pub item: usize,
+    /// `source`, `references`, `bibliographicCitation`, or `ruleset` for a ruleset's source.
+    pub term: &'static str,
+    pub pages: Option<String>,
+    /// For a ruleset citation: the ruleset's title.
+    pub ruleset: Option<String>,
+}
+
+/// Terms naming people or bodies.
+const PEOPLE_TERMS: [&str; 5] = [
+    "creator",
+    "contributor",
+    "publisher",
+    "rightsHolder",
+    "mediator",
+];
+
+/// Terms whose values are tags. The seed site kept tags in `conformsTo`; this archive keeps them in `subject`.
+const TAG_TERMS: [&str; 2] = ["subject", "conformsTo"];
+
+/// The relation read from the other end.
+pub fn inverse_term(term: &str) -> &'static str {
+    match term {
+        "isVersionOf" => "hasVersion",
+        "hasVersion" => "isVersionOf",
+        "isReplacedBy" => "replaces",
+        "replaces" => "isReplacedBy",
+        "isRequiredBy" => "requires",
+        "requires" => "isRequiredBy",
+        "isPartOf" => "hasPart",
+        "hasPart" => "isPartOf",
+        "isReferencedBy" => "references",
+        "references" => "isReferencedBy",
+        "isFormatOf" => "hasFormat",
+        "hasFormat" => "isFormatOf",
+        _ => "relation",
+    }
+}
+
+/// The folder of an item kind in the site.
+pub fn kind_folder(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Game => "games",
+        Kind::Board => "boards",
+        Kind::Evidence => "evidence",
+    }
+}
+
+impl<'c> Archive<'c> {
+    /// Resolve a catalog that passed `check` (a catalog with errors resolves too, as far as it can).
+    pub fn resolve(catalog: &'c Catalog) -> Archive<'c> {
+        // The expensive part, compiling rules and reading game records, is per item and runs in parallel.
+        let mut entries: Vec<Entry<'c>> = catalog
+            .items
+            .par_iter()
+            .filter_map(|item| {
+                let kind = item.kind?;
+                Some(new_entry(catalog, item, kind))
+            })
+            .collect();
+        let mut by_id = HashMap::new();
+        for (i, entry) in entries.iter().enumerate() {
+            by_id.entry(entry.item.id.as_str()).or_insert(i);
+        }
+        link_relations(&mut entries, &by_id);
+        let tags = collect_facets(&mut entries, |item| {
+            item.values
+                .iter()
+                .filter(|v| TAG_TERMS.contains(&v.term.name) && v.ref_.is_none())
+                .map(|v| (text::one_line(&v.text), None))
+                .collect()
+        });
+        for (i, facet) in tags.iter().enumerate() {
+            for &e in &facet.items {
+                entries[e].tags.push(i);
+            }
+        }
+        let places = collect_facets(&mut entries, |item| {
+            item.values_of("spatial").filter_map(place_of).collect()
+        });
+        for (i, facet) in places.iter().enumerate() {
+            for &e in &facet.items {
+                entries[e].places.push(i);
+            }
+        }
+        let people = collect_people(catalog, &mut entries);
+        let sources = collect_sources(catalog, &entries);
+        Archive {
+            catalog,
+            entries,
+            tags,
+            places,
+            people,
+            sources,
+            by_id,
+        }
+    }
+
+    pub fn entry(&self, id: &str) -> Option<&Entry<'c>> {
+        self.by_id.get(id).map(|&i| &self.entries[i])
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    pub fn source(&self, key: &str) -> Option<&Source<'c>> {
+        let key = key.to_ascii_lowercase();
+        self.sources
+            .iter()
+            .find(|s| s.entry.key.value.to_ascii_lowercase() == key)
+    }
+
+    /// Every plain name used in a relation, with the items naming it: the list of what to catalogue next.
+    pub fn uncatalogued(&self) -> Vec<(String, Vec<usize>)> {
+        let mut names: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (i, entry) in self.entries.iter().enumerate() {
+            for relation in &entry.relations {
+                if let Target::Name(name) = &relation.target {
+                    let key = text::fold(name);
+                    let at = *index.entry(key).or_insert_with(|| {
+                        names.push((name.clone(), Vec::new()));
+                        names.len() - 1
+                    });
+                    if !names[at].1.contains(&i) {
+                        names[at].1.push(i);
+                    }
+                }
+            }
+        }
+        names.sort_by_key(|(name, _)| text::fold(name));
+        names
+    }
+}
+
+fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> {
+    let title = item
+        .title()
+        .map(text::one_line)
+        .unwrap_or_else(|| item.id.clone());
+    let dir = format!("{}/{}/", kind_folder(kind), item.id);
+    let rules = match (kind, item.rules_file) {
+        (Kind::Game, Some(file)) => Some(rules::resolve(&catalog.files.get(file).text)),
+        _ => None,
+    };
+    let (year, date_label) = dates(item);
+    let added = std::fs::metadata(item.folder.join("record.xml"))
+        .and_then(|m| m.modified())
+        .ok();
+    let game_records = item
+        .game_record_files
+        .iter()
+        .map(|path| game_record(path))
+        .collect();
+    Entry {
+        item,
+        kind,
+        title,
+        url: format!("{dir}index.html"),
+        dir,
+        relations: Vec::new(),
+        inverse: Vec::new(),
+        tags: Vec::new(),
+        places: Vec::new(),
+        people: Vec::new(),
+        rules,
+        boards: Vec::new(),
+        evidence: Vec::new(),
+        played_with: Vec::new(),
+        attests: Vec::new(),
+        year,
+        date_label,
+        added,
+        game_records,
+    }
+}
+
+/// Read a game record's tags for its listing; a record that does not parse is still offered for download.
+fn game_record(path: &std::path::Path) -> GameRecord {
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let parsed = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| ludotheca_engine::record::Record::parse(&text).ok());
+    GameRecord {
+        file: path.to_path_buf(),
+        file_name,
+        kind: parsed
+            .as_ref()
+            .and_then(|r| r.tag("Kind").map(str::to_string)),
+        title: parsed.as_ref().and_then(|r| {
+            r.tag("Title")
+                .or_else(|| r.tag("Event"))
+                .map(str::to_string)
+        }),
+        ruleset: parsed
+            .as_ref()
+            .and_then(|r| r.tag("Ruleset").map(str::to_string)),
+        moves: parsed.as_ref().map_or(0, |r| r.moves.len()),
+    }
+}
+
+/// The earliest year among an item's dates, and the dates as written.
+fn dates(item: &Item) -> (Option<i64>, String) {
+    let mut year: Option<i64> = None;
+    let mut labels = Vec::new();
+    for value in item
+        .values
+        .iter()
+        .filter(|v| v.term.is_date() || v.term.name == "temporal")
+    {
+        labels.push(text::one_line(&value.text));
+        if let Some(y) = first_year(value) {
+            year = Some(year.map_or(y, |old: i64| old.min(y)));
+        }
+    }
+    (year, labels.join("; "))
+}
+
+fn first_year(value: &Value) -> Option<i64> {
+    let scheme = value
+        .scheme
+        .as_ref()
+        .and_then(|s| Scheme::from_xsi_type(&s.value));
+    let text = value.text.as_str();
+    let parsed = match scheme {
+        Some(Scheme::W3cdtf) => date::parse_w3cdtf(text).ok().map(|d| d.year),
+        Some(Scheme::Edtf) => match date::parse_edtf(text).ok()? {
+            date::Edtf::Date(d) => Some(d.year),
+            date::Edtf::Interval(start, end) => match (start, end) {
+                (date::Bound::Date(d), _) | (_, date::Bound::Date(d)) => Some(d.year),
+                _ => None,
+            },
+        },
+        Some(Scheme::Period) => date::parse_period(text)
+            .ok()
+            .and_then(|p| p.start.or(p.end))
+            .map(|d| d.year),
+        _ => None,
+    };
+    parsed.or_else(|| {
+        // An unqualified date: the first number of three or four digits reads as a year.
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if (3..=4).contains(&(i - start)) {
+                    return text[start..i].parse().ok();
+                }
+            } else {
+                i += 1;
+            }
+        }
+        None
+    })
+}
+
+/// A place's display name and coordinates: the `name` of a Point or Box, or the plain text.
+fn place_of(value: &Value) -> Option<(String, Option<(f64, f64)>)> {
+    let scheme = value
+        .scheme
+        .as_ref()
+        .and_then(|s| Scheme::from_xsi_type(&s.value));
+    match scheme {
+        Some(Scheme::Point) => {
+            let p = place::parse_point(&value.text).ok()?;
+            let name = p
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{:.2} E, {:.2} N", p.east, p.north));
+            Some((name, Some((p.east, p.north))))
+        }
+        Some(Scheme::Box) => {
+            let b = place::parse_box(&value.text).ok()?;
+            let name = b.name.clone().unwrap_or_else(|| {
+                format!("{:.2}-{:.2} E, {:.2}-{:.2} N", b.west, b.east, b.south, b.north)
+            });
+            Some((name, None))
+        }
+        _ => Some((text::one_line(&value.text), None)),
+    }
+    .filter(|(name, _)| !name.is_empty())
+}
+
+/// Group the values `of` each entry gives by their folded form into facets, sorted by name.
+fn collect_facets(
+    entries: &mut [Entry<'_>],
+    of: impl Fn(&Item) -> Vec<(String, Option<(f64, f64)>)>,
+) -> Vec<Facet> {
+    let mut facets: Vec<Facet> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (i, entry) in entries.iter().enumerate() {
+        for (name, point) in of(entry.item) {
+            let key = text::fold(&name);
+            let at = *index.entry(key).or_insert_with(|| {
+                facets.push(Facet {
+                    slug: String::new(),
+                    name: name.clone(),
+                    items: Vec::new(),
+                    point: None,
+                });
+                facets.len() - 1
+            });
+            let facet = &mut facets[at];
+            if facet.point.is_none() {
+                facet.point = point;
+            }
+            if !facet.items.contains(&i) {
+                facet.items.push(i);
+            }
+        }
+    }
+    facets.sort_by_cached_key(|f| text::fold(&f.name));
+    let slugs = unique_slugs(facets.iter().map(|f| f.name.as_str()));
+    for (facet, slug) in facets.iter_mut().zip(slugs) {
+        facet.slug = slug;
+    }
+    facets
+}
+
+/// Slugs for names, made unique by a numeric suffix where two names fold to the same slug.
+fn unique_slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    names
+        .map(|name| {
+            let base = text::slug(name);
+            let count = seen.entry(base.clone()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                base
+            } else {
+                format!("{base}-{count}")
+            }
+        })
+        .collect()
+}
+
+/// Follow every `ref`, `playedWith` and `attests`, and record each relation at both ends.
+fn link_relations(entries: &mut [Entry<'_>], by_id: &HashMap<&str, usize>) {
+    let mut inverse: Vec<(usize, Relation)> = Vec::new();
+    let mut boards: Vec<(usize, usize, Option<String>)> = Vec::new();
+    let mut evidence: Vec<(usize, usize)> = Vec::new();
+    for (i, entry) in entries.iter_mut().enumerate() {
+        let item = entry.item;
+        for value in item.values.iter().filter(|v| v.term.relation) {
+            let target = match &value.ref_ {
+                Some(r) => match by_id.get(r.value.as_str()) {
+                    Some(&t) => Target::Item(
+                        t,
+                        Some(text::one_line(&value.text)).filter(|s| !s.is_empty()),
+                    ),
+                    // A dangling ref fails check; if it got here anyway, show the name as written.
+                    None => Target::Name(r.value.clone()),
+                },
+                None if value.cite.is_some() => continue,
+                None if value.text.trim().is_empty() => continue,
+                None => Target::Name(text::one_line(&value.text)),
+            };
+            if let Target::Item(t, _) = target {
+                inverse.push((
+                    t,
+                    Relation {
+                        term: inverse_term(value.term.name),
+                        target: Target::Item(i, None),
+                    },
+                ));
+            }
+            entry.relations.push(Relation {
+                term: value.term.name,
+                target,
+            });
+        }
+        for link in &item.played_with {
+            if let Some(game) = link.game.as_ref().and_then(|g| by_id.get(g.value.as_str())) {
+                let ruleset = link.ruleset.as_ref().map(|r| r.value.clone());
+                entry.played_with.push((*game, ruleset.clone()));
+                boards.push((*game, i, ruleset));
+            }
+        }
+        for link in &item.attests {
+            if let Some(game) = link.game.as_ref().and_then(|g| by_id.get(g.value.as_str())) {
+                entry.attests.push(*game);
+                evidence.push((*game, i));
+            }
+        }
+    }
+    for (target, relation) in inverse {
+        entries[target].inverse.push(relation);
+    }
+    for (game, board, ruleset) in boards {
+        entries[game].boards.push((board, ruleset));
+    }
+    for (game, item) in evidence {
+        entries[game].evidence.push(item);
+    }
+}
+
+fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
+    let mut people: Vec<Person> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut find = |name: &str, people: &mut Vec<Person>| -> usize {
+        *index.entry(text::fold(name)).or_insert_with(|| {
+            people.push(Person {
+                name: name.to_string(),
+                slug: String::new(),
+                items: Vec::new(),
+                works: Vec::new(),
+            });
+            people.len() - 1
+        })
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        for value in entry
+            .item
+            .values
+            .iter()
+            .filter(|v| PEOPLE_TERMS.contains(&v.term.name))
+        {
+            let name = text::one_line(&value.text);
+            if name.is_empty() {
+                continue;
+            }
+            let p = find(&name, &mut people);
+            if !people[p].items.iter().any(|(e, _)| *e == i) {
+                people[p].items.push((i, value.term.name));
+            }
+        }
+    }
+    for entry in &catalog.sources.entries {
+        for name in entry.authors.iter().chain(&entry.editors) {
+            let name = text::reading_order(name);
+            if name.is_empty() || name.eq_ignore_ascii_case("others") {
+                continue;
+            }
+            let p = find(&name, &mut people);
+            if !people[p].works.contains(&entry.key.value) {
+                people[p].works.push(entry.key.value.clone());
+            }
+        }
+    }
+    // Sort by family name, as a reader of a bibliography expects.
+    let mut order: Vec<usize> = (0..people.len()).collect();
+    order.sort_by_cached_key(|&p| {
+        let name = &people[p].name;
+        let last = name.rsplit(' ').next().unwrap_or(name);
+        (text::fold(last), text::fold(name))
+    });
+    let mut sorted: Vec<Person> = order.into_iter().map(|p| people[p].clone()).collect();
+    let slugs = unique_slugs(sorted.iter().map(|p| p.name.as_str()));
+    for (person, slug) in sorted.iter_mut().zip(slugs) {
+        person.slug = slug;
+    }
+    for (p, person) in sorted.iter().enumerate() {
+        for &(e, _) in &person.items {
+            entries[e].people.push(p);
+        }
+    }
+    sorted
+}
+
+fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Source<'c>> {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let slugs = unique_slugs(catalog.sources.entries.iter().map(|e| e.key.value.as_str()));
+    let mut sources: Vec<Source<'c>> = Vec::new();
+    for (entry, slug) in catalog.sources.entries.iter().zip(slugs) {
+        let key = entry.key.value.to_ascii_lowercase();
+        if index.contains_key(&key) {
+            continue;
+        }
+        index.insert(key, sources.len());
+        sources.push(Source {
+            entry,
+            slug,
+            citations: Vec::new(),
+        });
+    }
+    for (i, entry) in entries.iter().enumerate() {
+        for value in &entry.item.values {
+            if let Some(cite) = &value.cite
+                && let Some(&s) = index.get(&cite.value.to_ascii_lowercase())
+            {
+                sources[s].citations.push(Citation {
+                    item: i,
+                    term: value.term.name,
+                    pages: value.pages.as_ref().map(|p| p.value.clone()),
+                    ruleset: None,
+                });
+            }
+        }
+        for ruleset in entry.rules.iter().flat_map(|r| &r.rulesets) {
+            if let Some(key) = &ruleset.source
+                && let Some(&s) = index.get(&key.to_ascii_lowercase())
+            {
+                sources[s].citations.push(Citation {
+                    item: i,
+                    term: "ruleset",
+                    pages: ruleset.pages.clone(),
+                    ruleset: Some(ruleset.title.clone()),
+                });
+            }
+        }
+    }
+    sources
+}

@@ -1,0 +1,205 @@
+//! A game's rules as the site shows them: each ruleset with its type and source, the facts the engine derives
+//! from it, and what its board diagram needs (points, lines, holes and the start position). Everything the page
+//! needs from the engine is taken here, so that rendering never compiles rules.
+//!
+//! A rules file that does not compile is not fatal here: `check` is the gate for rules, and a page can still say
+//! what went wrong instead of the build failing.
+
+use ludotheca_engine::lines::LinesPosition;
+use ludotheca_engine::ruleset::{Facts, Family, RulesetType};
+use ludotheca_engine::{AnyPosition, Compiled, Game, RulesFile};
+
+/// The rules of one game.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// The rules file as written, for the page and the download.
+    pub text: String,
+    pub family: Option<Family>,
+    /// Side titles in order (side 0 first).
+    pub sides: Vec<String>,
+    pub rulesets: Vec<Ruleset>,
+    /// Why the file could not be read, if it could not.
+    pub error: Option<String>,
+}
+
+/// One ruleset (or the base rules of a file that declares none).
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// The name in the rules file (`ten`); empty for the base rules.
+    pub name: String,
+    pub title: String,
+    pub kind: Option<RulesetType>,
+    /// A bibliography key.
+    pub source: Option<String>,
+    pub pages: Option<String>,
+    pub facts: Option<Facts>,
+    pub diagram: Option<Diagram>,
+    /// Why this ruleset did not compile, if it did not.
+    pub error: Option<String>,
+}
+
+/// What a board diagram draws: points (or holes) with coordinates (x east, y north), lines between them, and
+/// what stands on each point at the start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagram {
+    pub family: Family,
+    pub points: Vec<DiagramPoint>,
+    /// Each line is the indices of its points in order.
+    pub lines: Vec<Vec<usize>>,
+    /// Pieces in hand at the start, per side (placement games).
+    pub in_hand: [u32; 2],
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiagramPoint {
+    pub name: String,
+    pub x: f64,
+    pub y: f64,
+    /// Points and lines: the side and the piece kind's title standing here at the start.
+    pub piece: Option<(u8, String)>,
+    /// Sowing: the seeds in this hole at the start.
+    pub seeds: Option<u16>,
+    /// Sowing: whose hole this is.
+    pub owner: Option<u8>,
+}
+
+/// Read and compile a rules file, keeping whatever can be kept when it fails.
+pub fn resolve(text: &str) -> Rules {
+    let file = match RulesFile::parse(text) {
+        Ok(file) => file,
+        Err(err) => {
+            return Rules {
+                text: text.to_string(),
+                family: None,
+                sides: Vec::new(),
+                rulesets: Vec::new(),
+                error: Some(err.to_string()),
+            };
+        }
+    };
+    let info = file.info();
+    let mut rulesets = Vec::new();
+    if info.rulesets.is_empty() {
+        let mut base = Ruleset {
+            name: String::new(),
+            title: "Base rules".to_string(),
+            kind: None,
+            source: None,
+            pages: None,
+            facts: None,
+            diagram: None,
+            error: None,
+        };
+        fill(&mut base, file.compile(None));
+        rulesets.push(base);
+    }
+    for declared in &info.rulesets {
+        let mut ruleset = Ruleset {
+            name: declared.name.clone(),
+            title: declared.title.clone(),
+            kind: Some(declared.kind),
+            source: Some(declared.source.clone()).filter(|s| !s.is_empty()),
+            pages: declared.pages.clone(),
+            facts: None,
+            diagram: None,
+            error: None,
+        };
+        fill(&mut ruleset, file.compile(Some(&declared.name)));
+        rulesets.push(ruleset);
+    }
+    Rules {
+        text: text.to_string(),
+        family: Some(info.family),
+        sides: info.sides.into_iter().map(|(_, title)| title).collect(),
+        rulesets,
+        error: None,
+    }
+}
+
+fn fill(ruleset: &mut Ruleset, compiled: Result<Compiled, ludotheca_engine::RulesError>) {
+    match compiled {
+        Ok(game) => {
+            ruleset.facts = Some(game.facts());
+            ruleset.diagram = Some(diagram(&game));
+        }
+        Err(err) => ruleset.error = Some(err.to_string()),
+    }
+}
+
+/// The board and its start position, from the compiled rules.
+pub fn diagram(game: &Compiled) -> Diagram {
+    let geometry = game.geometry();
+    let start = game.start();
+    let mut points: Vec<DiagramPoint> = geometry
+        .points
+        .into_iter()
+        .map(|p| DiagramPoint {
+            name: p.name,
+            x: p.x,
+            y: p.y,
+            piece: None,
+            seeds: None,
+            owner: None,
+        })
+        .collect();
+    let mut in_hand = [0u32; 2];
+    match (game, &start) {
+        (Compiled::Lines(g), AnyPosition::Lines(pos)) => {
+            place_pieces(&mut points, pos, |kind| {
+                g.rules
+                    .kinds
+                    .get(usize::from(kind))
+                    .map_or_else(|| "piece".to_string(), |k| k.title.clone())
+            });
+            for (side, hand) in pos.hand.iter().enumerate() {
+                in_hand[side] = hand.iter().map(|&h| u32::from(h)).sum();
+            }
+        }
+        (Compiled::Sowing(g), AnyPosition::Sowing(pos)) => {
+            // The geometry lists South's holes then North's, each in track order (see `Compiled::geometry`).
+            let per_side = usize::from(g.holes_per_side()).max(1);
+            for (i, point) in points.iter_mut().enumerate() {
+                let side = if i < per_side { 0 } else { 1 };
+                let number = (i % per_side + 1) as u16;
+                point.seeds = Some(pos.seeds(side, number));
+                point.owner = Some(side);
+            }
+        }
+        _ => {}
+    }
+    Diagram {
+        family: game.family(),
+        points,
+        lines: geometry.lines,
+        in_hand,
+    }
+}
+
+fn place_pieces(
+    points: &mut [DiagramPoint],
+    pos: &LinesPosition,
+    kind_title: impl Fn(u8) -> String,
+) {
+    for (i, point) in points.iter_mut().enumerate() {
+        let Ok(p) = u8::try_from(i) else { break };
+        if let (Some(side), Some(kind)) = (pos.side_at(p), pos.kind_at(p)) {
+            point.piece = Some((side, kind_title(kind)));
+        }
+    }
+}
+
+/// "points" or "holes", for the facts of a family.
+pub fn point_word(family: Option<Family>) -> &'static str {
+    match family {
+        Some(Family::Sowing) => "holes",
+        _ => "points",
+    }
+}
+
+/// The family as a facet value.
+pub fn family_name(family: Family) -> &'static str {
+    match family {
+        Family::PointsAndLines => "points and lines",
+        Family::Sowing => "sowing",
+    }
+}

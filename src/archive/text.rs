@@ -1,0 +1,156 @@
+//! Text helpers shared by the resolved model and the site: folding away diacritics (so that "terhuchu" finds
+//! "Terhüchü"), URL-safe slugs for facet pages, and the words a search index keeps.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// Combining marks that folding drops after canonical decomposition. The same ranges are written in the search
+/// script (`templates/static/search.js`), so that the index and the query fold alike.
+fn is_dropped_mark(c: char) -> bool {
+    matches!(c,
+        '\u{0300}'..='\u{036F}'
+        | '\u{1AB0}'..='\u{1AFF}'
+        | '\u{1DC0}'..='\u{1DFF}'
+        | '\u{20D0}'..='\u{20FF}'
+        | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// Lowercase, without accents: `Terhüchü` -> `terhuchu`, `Sōlah` -> `solah`. Letters that do not decompose but
+/// are read as a base letter with a stroke (`ø`, `ł`, `đ`) are mapped by hand, as the search script does.
+pub fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.nfd().filter(|c| !is_dropped_mark(*c)) {
+        match c {
+            'ß' => out.push_str("ss"),
+            'æ' | 'Æ' => out.push_str("ae"),
+            'œ' | 'Œ' => out.push_str("oe"),
+            'ø' | 'Ø' => out.push('o'),
+            'ł' | 'Ł' => out.push('l'),
+            'đ' | 'Đ' => out.push('d'),
+            'ı' => out.push('i'),
+            _ => out.extend(c.to_lowercase()),
+        }
+    }
+    out
+}
+
+/// Folded words of a text, split at anything that is not a letter, a mark or a digit.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    let folded = fold(text);
+    folded
+        .split(|c: char| !(c.is_alphanumeric() || is_mark(c)))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// Marks that stay after folding (vowel signs of Indic scripts, for instance) belong to their word.
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0900}'..='\u{0DFF}' | '\u{0E00}'..='\u{0EFF}' | '\u{1000}'..='\u{109F}')
+        && !c.is_alphanumeric()
+        && !c.is_whitespace()
+        && !c.is_ascii_punctuation()
+}
+
+/// A URL-safe slug: folded ASCII letters and digits joined by single hyphens. Text without any (a name in
+/// Devanagari, say) gets a short stable hash instead, so that every facet still has a page.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in fold(text).chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out = format!("n{:08x}", fnv1a(text.as_bytes()) as u32);
+    }
+    out
+}
+
+/// FNV-1a, for stable names; nothing here needs a cryptographic hash.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Collapse runs of white space into single spaces, for values written over several lines in a record.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first sentence or so of a text, for summaries in lists and the search results.
+pub fn summary(text: &str, max_chars: usize) -> String {
+    let line = one_line(&strip_markdown(text));
+    if line.chars().count() <= max_chars {
+        return line;
+    }
+    let cut: String = line.chars().take(max_chars).collect();
+    let cut = match cut.rfind(' ') {
+        Some(at) if at > max_chars / 2 => &cut[..at],
+        _ => &cut,
+    };
+    format!("{}…", cut.trim_end_matches([',', ';', ':', '.']))
+}
+
+/// Markdown emphasis and heading markers removed, for plain-text uses (summaries, meta tags, exports).
+pub fn strip_markdown(text: &str) -> String {
+    use pulldown_cmark::{Event, Parser};
+    let mut out = String::with_capacity(text.len());
+    for event in Parser::new(text) {
+        match event {
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                out.push_str(&t)
+            }
+            Event::SoftBreak | Event::HardBreak => out.push(' '),
+            Event::End(_) => out.push(' '),
+            _ => {}
+        }
+    }
+    one_line(&out)
+}
+
+/// A BibTeX name (`Hutton, John Henry`) in reading order (`John Henry Hutton`).
+pub fn reading_order(name: &str) -> String {
+    match name.split_once(',') {
+        Some((last, first)) if !first.trim().is_empty() => {
+            format!("{} {}", first.trim(), last.trim())
+        }
+        _ => name.trim().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_diacritics() {
+        assert_eq!(fold("Terhüchü"), "terhuchu");
+        assert_eq!(fold("Sōlah guttiya"), "solah guttiya");
+        assert_eq!(fold("Sümi"), "sumi");
+        assert_eq!(fold("Bāgh Chāl"), "bagh chal");
+    }
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("North-east India"), "north-east-india");
+        assert_eq!(slug("Kohima, Nagaland"), "kohima-nagaland");
+        assert_eq!(slug("  Sümi  "), "sumi");
+        assert!(slug("बाघचाल").starts_with('n'));
+    }
+
+    #[test]
+    fn words_and_summaries() {
+        let w: Vec<String> = words("Mogol Putt'han, *fighting-eating*").collect();
+        assert_eq!(w, ["mogol", "putt", "han", "fighting", "eating"]);
+        assert_eq!(summary("A *short* text.", 40), "A short text.");
+        assert_eq!(summary("one two three four five", 12), "one two…");
+        assert_eq!(reading_order("Hutton, John Henry"), "John Henry Hutton");
+    }
+}
