@@ -2,7 +2,8 @@
 //!
 //! A diagnostic resolves its position when it is made (file, line, column, the quoted source line), so rendering
 //! needs nothing but the diagnostic itself, and code outside the catalog reader (the rules engine, later) can add
-//! diagnostics with [`Diagnostics::error_at`] / [`Diagnostics::warning_at`] given a file and a byte span.
+//! diagnostics with [`Diagnostics::error_at`] / [`Diagnostics::warning_at`] given a file and a byte span, or build
+//! one with [`Diagnostic::at_line_column`] from a line and column and [`Diagnostics::push`] it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -82,6 +83,20 @@ impl Diagnostic {
             source_line: source.line_text(position.line).to_string(),
         });
         self
+    }
+
+    /// Point at `length` characters from a 1-based line and column of a loaded file, for code that reports
+    /// positions as line:column rather than byte offsets (the rules language).
+    pub fn at_line_column(
+        self,
+        sources: &SourceMap,
+        file: FileId,
+        line: usize,
+        column: usize,
+        length: usize,
+    ) -> Self {
+        let span = sources.get(file).span_at(line, column, length);
+        self.at(sources, file, span)
     }
 
     /// Point at a whole file, for problems that have no place inside it (a missing file, an unreadable one).

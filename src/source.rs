@@ -68,6 +68,32 @@ impl SourceFile {
         }
     }
 
+    /// The byte offset of a 1-based line and column (columns in characters), for tools that report positions
+    /// that way (the rules language does). Positions past the end of a line or of the file are clamped to it.
+    pub fn offset(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let text = self.line_text(line.max(1));
+        let within = text
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(text.len(), |(i, _)| i);
+        start + within
+    }
+
+    /// The byte span of `length` characters starting at a 1-based line and column (not past the line's end).
+    pub fn span_at(&self, line: usize, column: usize, length: usize) -> Span {
+        let start = self.offset(line, column);
+        let rest = &self.text[start..];
+        let rest = &rest[..rest.find(['\r', '\n']).unwrap_or(rest.len())];
+        let end = rest
+            .char_indices()
+            .nth(length)
+            .map_or(rest.len(), |(i, _)| i);
+        start..start + end
+    }
+
     /// The text of the 1-based line `line`, without its line ending.
     pub fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
@@ -132,6 +158,18 @@ mod tests {
         assert_eq!(f.position(offset), Position { line: 2, column: 6 });
         assert_eq!(f.line_text(2), "Bāgh Chāl");
         assert_eq!(f.position(0), Position { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn line_and_column_back_to_offsets() {
+        let text = "ab\nBāgh Chāl\n";
+        let f = SourceFile::new("x".into(), text.into());
+        let offset = f.offset(2, 6);
+        assert_eq!(&text[offset..], "Chāl\n");
+        assert_eq!(f.position(offset), Position { line: 2, column: 6 });
+        assert_eq!(&text[f.span_at(2, 1, 4)], "Bāgh");
+        assert_eq!(&text[f.span_at(2, 6, 99)], "Chāl");
+        assert_eq!(f.offset(9, 1), text.len());
     }
 
     #[test]

@@ -1,0 +1,146 @@
+//! `ludotheca build`: the static archive. A build runs named, timed steps:
+//!
+//! - **load**: read the catalog (`crate::catalog::load`);
+//! - **check**: run every check; a catalog with errors is not built;
+//! - **resolve**: follow relations both ways, gather facets and citations, compile the rules
+//!   ([`crate::archive`]);
+//! - **render**: every page and data file, in parallel, into memory;
+//! - **write**: into a temporary folder beside the output, then swapped in ([`output`]).
+//!
+//! Nothing is written before everything has rendered, and the previous site is replaced only once the new one
+//! is complete on disk.
+
+pub mod board;
+pub mod cite;
+pub mod data;
+pub mod graph;
+pub mod markdown;
+pub mod meta;
+pub mod output;
+pub mod pages;
+pub mod progress;
+pub mod search;
+pub mod theme;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::archive::Archive;
+use crate::catalog::LoadError;
+use crate::diagnostic::Diagnostics;
+
+/// What `build` is asked to do.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub catalog: PathBuf,
+    pub out: PathBuf,
+    /// Replace an output folder that ludotheca did not write.
+    pub force: bool,
+    /// Show a progress bar (the caller decides: only on a terminal, and not with `--quiet`).
+    pub progress: bool,
+    /// The address the site will be published at, for the sitemap, OAI-PMH and citations. Without it those
+    /// carry addresses relative to the site.
+    pub base_url: Option<String>,
+}
+
+/// One file of the site, relative to its root.
+#[derive(Clone, Debug)]
+pub struct SiteFile {
+    pub path: String,
+    pub contents: Contents,
+}
+
+#[derive(Clone, Debug)]
+pub enum Contents {
+    Text(String),
+    Bytes(Vec<u8>),
+    /// A catalog file copied as it is (a record, a rules file, a game record).
+    Copy(PathBuf),
+}
+
+/// How a build went.
+#[derive(Debug)]
+pub struct Built {
+    /// Warnings from check (a built catalog has no errors).
+    pub diagnostics: Diagnostics,
+    pub timings: Vec<(&'static str, Duration)>,
+    pub pages: usize,
+    pub files: usize,
+    pub items: usize,
+}
+
+#[derive(Debug)]
+pub enum BuildError {
+    /// The catalog folder could not be read.
+    Load(LoadError),
+    /// The catalog has errors: they are in the diagnostics, with the warnings.
+    CatalogErrors(Diagnostics),
+    /// A template failed to load or render.
+    Template(String),
+    /// The output folder cannot be used, or writing failed.
+    Output(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Load(err) => write!(f, "{err}"),
+            BuildError::CatalogErrors(d) => write!(
+                f,
+                "the catalog has {} error(s); fix them and build again (nothing was written)",
+                d.error_count()
+            ),
+            BuildError::Template(msg) => write!(f, "template: {msg}"),
+            BuildError::Output(msg) => write!(f, "{msg}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Build the site: load, check, resolve, render, write. On any failure the output folder is left as it was.
+pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
+    let mut timings = Vec::new();
+    let mut step = |name: &'static str, since: Instant| timings.push((name, since.elapsed()));
+
+    // Refuse an unusable output folder before doing any work.
+    let target = output::Target::prepare(&options.out, &options.catalog, options.force)
+        .map_err(BuildError::Output)?;
+
+    let started = Instant::now();
+    let mut diagnostics = Diagnostics::new();
+    let catalog =
+        crate::catalog::load(&options.catalog, &mut diagnostics).map_err(BuildError::Load)?;
+    step("load", started);
+
+    let started = Instant::now();
+    crate::check::check(&catalog, &mut diagnostics);
+    step("check", started);
+    if diagnostics.has_errors() {
+        return Err(BuildError::CatalogErrors(diagnostics));
+    }
+
+    let started = Instant::now();
+    let archive = Archive::resolve(&catalog);
+    step("resolve", started);
+
+    let started = Instant::now();
+    let theme = theme::Theme::load(&options.catalog).map_err(BuildError::Template)?;
+    let files = pages::render_site(&archive, &theme, options).map_err(BuildError::Template)?;
+    step("render", started);
+
+    let started = Instant::now();
+    let page_count = files.iter().filter(|f| f.path.ends_with(".html")).count();
+    let file_count = files.len();
+    target.write(files).map_err(BuildError::Output)?;
+    step("write", started);
+
+    Ok(Built {
+        diagnostics,
+        timings,
+        pages: page_count,
+        files: file_count,
+        items: archive.entries.len(),
+    })
+}
