@@ -168,8 +168,17 @@ pub struct Item {
     pub game_record_files: Vec<PathBuf>,
     pub unknown_elements: Vec<Unknown>,
     pub unknown_attributes: Vec<Unknown>,
-    /// Text or elements where a record allows none (text between terms, markup inside a value).
-    pub stray_content: Vec<Span>,
+    /// Text or elements where a record allows none.
+    pub stray_content: Vec<Stray>,
+}
+
+/// Content a record does not allow, kept for [`crate::check`] to report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stray {
+    /// Text between terms, directly inside `<record>`.
+    Text(Span),
+    /// An element inside a value: the span of its name.
+    Element(Span),
 }
 
 impl Item {

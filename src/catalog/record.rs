@@ -11,7 +11,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 
 use super::terms::{self, DC_NS, DCTERMS_NS, Namespace, RECORD_NS, XML_NS, XSI_NS};
-use super::{GameLink, Item, Kind, Spanned, Unknown, Value};
+use super::{GameLink, Item, Kind, Spanned, Stray, Unknown, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 
@@ -231,7 +231,7 @@ impl<'a> Parser<'a> {
                         );
                         self.failed = true;
                     } else {
-                        self.item.stray_content.push(trimmed);
+                        self.item.stray_content.push(Stray::Text(trimmed));
                     }
                 }
             }
@@ -315,7 +315,7 @@ impl<'a> Parser<'a> {
             2 => {
                 // Markup inside a value; deeper levels are covered by this report.
                 if let Some(Open::Value(..) | Open::Confidence(..)) = self.open {
-                    self.item.stray_content.push(name_span);
+                    self.item.stray_content.push(Stray::Element(name_span));
                 }
             }
             _ => {}
@@ -332,6 +332,8 @@ impl<'a> Parser<'a> {
             if attr.ns.is_none() && attr.local == "kind" {
                 self.item.kind = Kind::parse(&attr.value.value);
                 self.item.kind_attr = Some(attr.value);
+            } else if attr.ns.as_deref() == Some(XSI_NS) && attr.local == "schemaLocation" {
+                // Editors add it to validate records against a schema; it changes nothing here.
             } else {
                 self.item.unknown_attributes.push(attr.unknown());
             }
@@ -450,13 +452,13 @@ impl<'a> Parser<'a> {
             let key_span = self.span_of(attr.key.as_ref(), tag);
             let value_span = self.span_of(attr.value.as_ref(), tag);
             let (resolved, local) = reader.resolver().resolve_attribute(attr.key);
-            let ns = match resolved {
-                ResolveResult::Bound(ns) => Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
-                ResolveResult::Unbound => None,
-                ResolveResult::Unknown(prefix) => Some(format!(
-                    "undeclared prefix `{}`",
-                    String::from_utf8_lossy(&prefix)
-                )),
+            let (ns, undeclared_prefix) = match resolved {
+                ResolveResult::Bound(ns) => (
+                    Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
+                    false,
+                ),
+                ResolveResult::Unbound => (None, false),
+                ResolveResult::Unknown(_) => (None, true),
             };
             let raw = String::from_utf8_lossy(attr.value.as_ref()).into_owned();
             let value = match unescape_attribute(&raw) {
@@ -471,6 +473,7 @@ impl<'a> Parser<'a> {
             };
             out.push(Attr {
                 ns,
+                undeclared_prefix,
                 local: String::from_utf8_lossy(local.as_ref()).into_owned(),
                 name: self.text[key_span.clone()].to_string(),
                 key_span,
@@ -484,6 +487,7 @@ impl<'a> Parser<'a> {
 /// An attribute as read: its namespace, local name, name as written, and value.
 struct Attr {
     ns: Option<String>,
+    undeclared_prefix: bool,
     local: String,
     name: String,
     key_span: Span,
@@ -495,7 +499,7 @@ impl Attr {
         Unknown {
             ns: self.ns,
             name: self.name,
-            undeclared_prefix: false,
+            undeclared_prefix: self.undeclared_prefix,
             span: self.key_span,
         }
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::links::Identifiers;
 use crate::catalog::terms::{self, DC_NS, DCTERMS_NS, RECORD_NS};
-use crate::catalog::{Catalog, GameLink, Item, Kind, Value, parse_confidence};
+use crate::catalog::{Catalog, GameLink, Item, Kind, Stray, Value, parse_confidence};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::scheme::{Scheme, language, uri};
 use crate::source::Span;
@@ -199,23 +199,35 @@ fn check_elements(cx: &mut Context<'_>) {
         cx.push(d, unknown.span.clone());
     }
     for stray in &item.stray_content {
-        let text = &cx.catalog.files.get(item.file).text[stray.clone()];
-        let d = if text.starts_with(|c: char| c.is_alphabetic() || c == '_')
-            && !stray.is_empty()
-            && cx.catalog.files.get(item.file).text[..stray.start].ends_with('<')
-        {
-            Diagnostic::error("E036", format!("element `{text}` inside a value"))
-                .with_help("a value is plain text; write Markdown in the text instead of markup")
-        } else {
-            Diagnostic::error("E036", "text outside any term").with_help(
-                "put the text inside a Dublin Core element, or in a comment `<!-- ... -->`",
-            )
+        let (d, span) = match stray {
+            Stray::Element(span) => {
+                let name = &cx.catalog.files.get(item.file).text[span.clone()];
+                let d = Diagnostic::error("E036", format!("element `{name}` inside a value"))
+                    .with_help(
+                        "a value is plain text; write Markdown in the text instead of markup",
+                    );
+                (d, span)
+            }
+            Stray::Text(span) => {
+                let d = Diagnostic::error("E036", "text outside any term").with_help(
+                    "put the text inside a Dublin Core element, or in a comment `<!-- ... -->`",
+                );
+                (d, span)
+            }
         };
-        cx.push(d, stray.clone());
+        cx.push(d, span.clone());
     }
     for attr in &item.unknown_attributes {
+        let message = if attr.undeclared_prefix {
+            format!(
+                "the prefix of attribute `{}` is not declared; the attribute is ignored",
+                attr.name
+            )
+        } else {
+            format!("unknown attribute `{}` is ignored", attr.name)
+        };
         cx.push(
-            Diagnostic::warning("W006", format!("unknown attribute `{}` is ignored", attr.name)).with_help(
+            Diagnostic::warning("W006", message).with_help(
                 "values take `xml:lang`, `xsi:type`, and `ref`, `cite` or `pages` where allowed; see \
                  docs/record-format.md",
             ),

@@ -1,0 +1,244 @@
+//! Board diagrams as inline SVG, drawn from a ruleset's compiled geometry and start position: points and lines
+//! with the pieces standing at the start, or for a sowing game its rows of holes with their seeds.
+//!
+//! The same drawing is what the interactive board of issue 6 will take over: every point carries
+//! `data-point="<name>"`, and the pieces' shapes differ by side (disc and square) as well as by colour.
+
+use std::fmt::Write as _;
+
+use ludotheca_engine::ruleset::Family;
+
+use super::theme::escape_html;
+use crate::archive::Diagram;
+
+/// Pixels per unit of the geometry (grid points are one unit apart).
+const UNIT: f64 = 64.0;
+const MARGIN: f64 = 28.0;
+
+/// The diagram as an `<svg>` element labelled by `title`; `id` makes its element ids unique on the page.
+pub fn svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
+    match diagram.family {
+        Family::Sowing => sowing_svg(diagram, id, title, sides),
+        Family::PointsAndLines => lines_svg(diagram, id, title, sides),
+    }
+}
+
+struct Frame {
+    min_x: f64,
+    max_y: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Frame {
+    fn of(diagram: &Diagram) -> Frame {
+        let finite = diagram
+            .points
+            .iter()
+            .filter(|p| p.x.is_finite() && p.y.is_finite());
+        let (mut min_x, mut max_x, mut min_y, mut max_y) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        for (i, p) in finite.enumerate() {
+            if i == 0 {
+                (min_x, max_x, min_y, max_y) = (p.x, p.x, p.y, p.y);
+            } else {
+                min_x = min_x.min(p.x);
+                max_x = max_x.max(p.x);
+                min_y = min_y.min(p.y);
+                max_y = max_y.max(p.y);
+            }
+        }
+        Frame {
+            min_x,
+            max_y,
+            width: (max_x - min_x) * UNIT + 2.0 * MARGIN,
+            height: (max_y - min_y) * UNIT + 2.0 * MARGIN,
+        }
+    }
+
+    /// SVG coordinates: x grows to the east, y downwards (so north is up).
+    fn at(&self, x: f64, y: f64) -> (f64, f64) {
+        let x = if x.is_finite() { x } else { self.min_x };
+        let y = if y.is_finite() { y } else { self.max_y };
+        ((x - self.min_x) * UNIT + MARGIN, (self.max_y - y) * UNIT + MARGIN)
+    }
+}
+
+fn side_name(sides: &[String], side: u8) -> String {
+    sides
+        .get(usize::from(side))
+        .cloned()
+        .unwrap_or_else(|| format!("Side {}", side + 1))
+}
+
+fn open(out: &mut String, frame: &Frame, id: &str, title: &str, desc: &str, class: &str) {
+    let _ = write!(
+        out,
+        "<svg class=\"board {class}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0} {:.0}\" \
+         width=\"{:.0}\" height=\"{:.0}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\
+         <title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>",
+        frame.width,
+        frame.height,
+        frame.width,
+        frame.height,
+        escape_html(title),
+        escape_html(desc),
+    );
+}
+
+fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
+    let frame = Frame::of(diagram);
+    let mut desc = format!("{} points.", diagram.points.len());
+    for side in 0..2u8 {
+        let on: Vec<&str> = diagram
+            .points
+            .iter()
+            .filter(|p| p.piece.as_ref().is_some_and(|(s, _)| *s == side))
+            .map(|p| p.name.as_str())
+            .collect();
+        let hand = diagram.in_hand[usize::from(side)];
+        let _ = write!(desc, " {}:", side_name(sides, side));
+        if on.is_empty() && hand == 0 {
+            desc.push_str(" no pieces.");
+            continue;
+        }
+        if !on.is_empty() {
+            let _ = write!(desc, " on {}", on.join(" "));
+        }
+        if hand > 0 {
+            let _ = write!(desc, "{} {hand} in hand", if on.is_empty() { "" } else { ";" });
+        }
+        desc.push('.');
+    }
+    let mut out = String::with_capacity(4096);
+    open(&mut out, &frame, id, title, &desc, "lines");
+    out.push_str("<g class=\"lines\">");
+    for line in &diagram.lines {
+        let coords: Vec<String> = line
+            .iter()
+            .filter_map(|&i| diagram.points.get(i))
+            .map(|p| {
+                let (x, y) = frame.at(p.x, p.y);
+                format!("{x:.1},{y:.1}")
+            })
+            .collect();
+        if coords.len() >= 2 {
+            let _ = write!(out, "<polyline points=\"{}\"/>", coords.join(" "));
+        }
+    }
+    out.push_str("</g><g class=\"points\">");
+    for p in &diagram.points {
+        let (x, y) = frame.at(p.x, p.y);
+        let name = escape_html(&p.name);
+        let _ = write!(
+            out,
+            "<g data-point=\"{name}\"><circle class=\"point\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\"/>"
+        );
+        match &p.piece {
+            Some((0, kind)) => {
+                let _ = write!(
+                    out,
+                    "<circle class=\"piece side-0\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"15\"><title>{name}: {} {}</title></circle>",
+                    escape_html(&side_name(sides, 0)),
+                    escape_html(kind)
+                );
+            }
+            Some((side, kind)) => {
+                let _ = write!(
+                    out,
+                    "<rect class=\"piece side-{}\" x=\"{:.1}\" y=\"{:.1}\" width=\"26\" height=\"26\" rx=\"3\"><title>{name}: {} {}</title></rect>",
+                    side.min(&1),
+                    x - 13.0,
+                    y - 13.0,
+                    escape_html(&side_name(sides, *side)),
+                    escape_html(kind)
+                );
+            }
+            None => {}
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g></svg>");
+    out
+}
+
+fn sowing_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
+    let frame = Frame::of(diagram);
+    let mut desc = format!("{} holes in rows.", diagram.points.len());
+    for side in 0..2u8 {
+        let seeds: u32 = diagram
+            .points
+            .iter()
+            .filter(|p| p.owner == Some(side))
+            .map(|p| u32::from(p.seeds.unwrap_or(0)))
+            .sum();
+        let _ = write!(desc, " {}: {seeds} seeds.", side_name(sides, side));
+    }
+    let mut out = String::with_capacity(4096);
+    open(&mut out, &frame, id, title, &desc, "sowing");
+    let _ = write!(
+        out,
+        "<rect class=\"frame\" x=\"4\" y=\"4\" width=\"{:.0}\" height=\"{:.0}\" rx=\"18\"/>",
+        frame.width - 8.0,
+        frame.height - 8.0
+    );
+    // Between the two players' halves.
+    let middle = frame.height / 2.0;
+    let _ = write!(
+        out,
+        "<line class=\"divider\" x1=\"12\" y1=\"{middle:.1}\" x2=\"{:.1}\" y2=\"{middle:.1}\"/>",
+        frame.width - 12.0
+    );
+    for p in &diagram.points {
+        let (x, y) = frame.at(p.x, p.y);
+        let owner = p.owner.unwrap_or(0).min(1);
+        let seeds = p.seeds.unwrap_or(0);
+        let _ = write!(
+            out,
+            "<g data-point=\"{}\"><circle class=\"hole side-{owner}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"24\">\
+             <title>{}: {seeds} seed{}</title></circle>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{seeds}</text></g>",
+            escape_html(&p.name),
+            escape_html(&p.name),
+            if seeds == 1 { "" } else { "s" },
+            y + 6.0
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::DiagramPoint;
+
+    fn point(name: &str, x: f64, y: f64, piece: Option<(u8, &str)>) -> DiagramPoint {
+        DiagramPoint {
+            name: name.into(),
+            x,
+            y,
+            piece: piece.map(|(s, k)| (s, k.to_string())),
+            seeds: None,
+            owner: None,
+        }
+    }
+
+    #[test]
+    fn draws_points_lines_and_pieces() {
+        let diagram = Diagram {
+            family: Family::PointsAndLines,
+            points: vec![
+                point("a1", 0.0, 0.0, Some((0, "Man"))),
+                point("b1", 1.0, 0.0, Some((1, "<Man>"))),
+            ],
+            lines: vec![vec![0, 1]],
+            in_hand: [0, 3],
+        };
+        let svg = svg(&diagram, "b", "Board", &["White".into(), "Black".into()]);
+        assert!(svg.contains("<polyline points=\"28.0,28.0 92.0,28.0\"/>"), "{svg}");
+        assert!(svg.contains("data-point=\"a1\""));
+        assert!(svg.contains("&lt;Man&gt;"));
+        assert!(svg.contains("White: on a1."));
+        assert!(svg.contains("Black: on b1; 3 in hand."));
+    }
+}

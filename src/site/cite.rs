@@ -1,0 +1,233 @@
+//! Citations: "cite this page" in BibTeX, RIS and CSL-JSON, and the way a bibliography entry is written on a
+//! page (short form in lists, full form on its source page).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::json;
+
+use crate::archive::text::reading_order;
+use crate::catalog::bibtex::BibEntry;
+
+/// What a page citation needs.
+pub struct PageCitation<'a> {
+    pub key: &'a str,
+    pub title: &'a str,
+    /// Authors in reading order; for a record, its creators of the record text (contributors).
+    pub authors: &'a [String],
+    pub site_title: &'a str,
+    /// The page's address, when the site's address is known.
+    pub url: Option<String>,
+    pub accessed: (i64, u32, u32),
+}
+
+/// Today's date (UTC), for "accessed" fields.
+pub fn today() -> (i64, u32, u32) {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    civil_from_days((secs / 86_400) as i64)
+}
+
+/// Year, month and day of a count of days since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// BibTeX braces protect a value; braces inside it would unbalance the entry, so they are dropped.
+fn bib_value(text: &str) -> String {
+    text.chars().filter(|c| !matches!(c, '{' | '}')).collect()
+}
+
+pub fn bibtex(c: &PageCitation) -> String {
+    let (y, m, d) = c.accessed;
+    let mut out = format!("@misc{{{},\n", c.key);
+    out.push_str(&format!("  title        = {{{}}},\n", bib_value(c.title)));
+    if !c.authors.is_empty() {
+        let names: Vec<String> = c
+            .authors
+            .iter()
+            .map(|a| format!("{{{}}}", bib_value(a)))
+            .collect();
+        out.push_str(&format!("  author       = {{{}}},\n", names.join(" and ")));
+    }
+    out.push_str(&format!(
+        "  howpublished = {{{}}},\n",
+        bib_value(c.site_title)
+    ));
+    out.push_str(&format!("  year         = {{{y}}},\n"));
+    if let Some(url) = &c.url {
+        out.push_str(&format!("  url          = {{{}}},\n", bib_value(url)));
+    }
+    out.push_str(&format!("  urldate      = {{{y:04}-{m:02}-{d:02}}},\n"));
+    out.push_str("}\n");
+    out
+}
+
+/// RIS lines may not span lines: values are put on one.
+fn ris_value(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub fn ris(c: &PageCitation) -> String {
+    let (y, m, d) = c.accessed;
+    let mut out = String::from("TY  - ELEC\n");
+    out.push_str(&format!("TI  - {}\n", ris_value(c.title)));
+    for a in c.authors {
+        out.push_str(&format!("AU  - {}\n", ris_value(a)));
+    }
+    out.push_str(&format!("T2  - {}\n", ris_value(c.site_title)));
+    out.push_str(&format!("PY  - {y}\n"));
+    out.push_str(&format!("Y2  - {y:04}/{m:02}/{d:02}\n"));
+    if let Some(url) = &c.url {
+        out.push_str(&format!("UR  - {}\n", ris_value(url)));
+    }
+    out.push_str("ER  - \n");
+    out
+}
+
+pub fn csl_json(c: &PageCitation) -> String {
+    let (y, m, d) = c.accessed;
+    let mut item = json!({
+        "id": c.key,
+        "type": "webpage",
+        "title": c.title,
+        "container-title": c.site_title,
+        "issued": { "date-parts": [[y]] },
+        "accessed": { "date-parts": [[y, m, d]] },
+    });
+    if !c.authors.is_empty() {
+        item["author"] = c
+            .authors
+            .iter()
+            .map(|a| json!({ "literal": a }))
+            .collect();
+    }
+    if let Some(url) = &c.url {
+        item["URL"] = json!(url);
+    }
+    serde_json::to_string_pretty(&json!([item])).unwrap_or_default() + "\n"
+}
+
+/// Authors (or editors) of an entry in reading order, joined for a line of text.
+pub fn entry_authors(entry: &BibEntry) -> String {
+    let names: Vec<String> = if entry.authors.is_empty() {
+        entry.editors.iter().map(|n| reading_order(n)).collect()
+    } else {
+        entry.authors.iter().map(|n| reading_order(n)).collect()
+    };
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        2 => format!("{} and {}", names[0], names[1]),
+        _ => format!("{} et al.", names[0]),
+    }
+}
+
+/// "Hutton 1921, The Angami Nagas": how a citing list names a work.
+pub fn short(entry: &BibEntry) -> String {
+    let family = entry
+        .authors
+        .first()
+        .or(entry.editors.first())
+        .map(|n| n.split(',').next().unwrap_or(n).trim().to_string())
+        .unwrap_or_default();
+    let year = entry.get("year").unwrap_or("n.d.");
+    let title = entry.get("title").unwrap_or(&entry.key.value);
+    if family.is_empty() {
+        format!("{title} ({year})")
+    } else {
+        format!("{family} {year}, {title}")
+    }
+}
+
+/// The full reference, as a reader expects it in a bibliography.
+pub fn full(entry: &BibEntry) -> String {
+    let mut parts = Vec::new();
+    let authors = entry_authors(entry);
+    if !authors.is_empty() {
+        parts.push(authors);
+    }
+    if let Some(year) = entry.get("year") {
+        parts.push(format!("({year})"));
+    }
+    let mut line = parts.join(" ");
+    if let Some(title) = entry.get("title") {
+        line.push_str(if line.is_empty() { "" } else { ". " });
+        line.push_str(title);
+    }
+    for field in ["journal", "booktitle", "howpublished"] {
+        if let Some(v) = entry.get(field) {
+            line.push_str(". ");
+            line.push_str(v);
+        }
+    }
+    if let Some(volume) = entry.get("volume") {
+        line.push_str(&format!(" {volume}"));
+        if let Some(number) = entry.get("number") {
+            line.push_str(&format!("({number})"));
+        }
+    }
+    let place: Vec<&str> = ["address", "publisher"]
+        .iter()
+        .filter_map(|f| entry.get(f))
+        .collect();
+    if !place.is_empty() {
+        line.push_str(". ");
+        line.push_str(&place.join(": "));
+    }
+    if let Some(pages) = entry.get("pages") {
+        line.push_str(&format!(", pp. {}", pages.replace("--", "–")));
+    }
+    line.push('.');
+    line
+}
+
+/// "p. 140" or "pp. 110–111".
+pub fn pages(pages: &str) -> String {
+    let pages = pages.replace("--", "–").replace('-', "–");
+    if pages.contains(['–', ',']) {
+        format!("pp. {pages}")
+    } else {
+        format!("p. {pages}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+    }
+
+    #[test]
+    fn page_citations() {
+        let authors = vec!["ludotheca editors".to_string()];
+        let c = PageCitation {
+            key: "ludotheca-terhuchu",
+            title: "Terhuchu {x}",
+            authors: &authors,
+            site_title: "Ludotheca",
+            url: None,
+            accessed: (2026, 11, 29),
+        };
+        let bib = bibtex(&c);
+        assert!(bib.starts_with("@misc{ludotheca-terhuchu,"));
+        assert!(bib.contains("title        = {Terhuchu x},"));
+        assert!(ris(&c).contains("AU  - ludotheca editors\n"));
+        assert!(csl_json(&c).contains("\"type\": \"webpage\""));
+        assert_eq!(pages("110-111"), "pp. 110–111");
+        assert_eq!(pages("140"), "p. 140");
+    }
+}

@@ -1,0 +1,348 @@
+//! The catalog as data: `catalog.json` (every value with its term, language, scheme, reference and citation,
+//! plus the relations computed from other records and the facts derived from the rules), `catalog.csv` (one row
+//! per item, one column per term), `sitemap.xml`, and `oai-pmh.xml`, an OAI-PMH static repository in `oai_dc`.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value as Json, json};
+
+use super::meta::value_text;
+use super::theme::escape_html;
+use crate::archive::{Archive, Entry, Target, kind_folder};
+use crate::catalog::terms::TERMS;
+
+pub fn catalog_json(archive: &Archive) -> String {
+    let config = &archive.catalog.config;
+    let items: Vec<Json> = archive
+        .entries
+        .iter()
+        .map(|entry| {
+            let values: Vec<Json> = entry
+                .item
+                .values
+                .iter()
+                .map(|v| {
+                    let mut o = json!({
+                        "term": format!("dcterms:{}", v.term.name),
+                        "label": config.label(v.term),
+                        "text": v.text,
+                    });
+                    if let Some(l) = &v.lang {
+                        o["lang"] = json!(l.value);
+                    }
+                    if let Some(s) = &v.scheme {
+                        o["scheme"] = json!(s.value);
+                    }
+                    if let Some(r) = &v.ref_ {
+                        o["ref"] = json!(r.value);
+                    }
+                    if let Some(c) = &v.cite {
+                        o["cite"] = json!(c.value);
+                    }
+                    if let Some(p) = &v.pages {
+                        o["pages"] = json!(p.value);
+                    }
+                    o
+                })
+                .collect();
+            let computed: Vec<Json> = entry
+                .inverse
+                .iter()
+                .filter_map(|r| match r.target {
+                    Target::Item(i, _) => Some(json!({
+                        "term": format!("dcterms:{}", r.term),
+                        "ref": archive.entries[i].item.id,
+                    })),
+                    Target::Name(_) => None,
+                })
+                .collect();
+            let mut o = json!({
+                "id": entry.item.id,
+                "kind": entry.kind.as_str(),
+                "title": entry.title,
+                "page": entry.url,
+                "values": values,
+                "computed": computed,
+            });
+            if !entry.played_with.is_empty() {
+                o["playedWith"] = entry
+                    .played_with
+                    .iter()
+                    .map(|(g, r)| json!({ "game": archive.entries[*g].item.id, "ruleset": r }))
+                    .collect();
+            }
+            if !entry.attests.is_empty() {
+                o["attests"] = entry
+                    .attests
+                    .iter()
+                    .map(|g| json!(archive.entries[*g].item.id))
+                    .collect();
+            }
+            if let Some(c) = entry.item.confidence_value() {
+                o["confidence"] = json!(c);
+            }
+            if let Some(rules) = &entry.rules {
+                o["rulesets"] = rules
+                    .rulesets
+                    .iter()
+                    .map(|r| {
+                        let mut rs = json!({
+                            "name": r.name,
+                            "title": r.title,
+                            "type": r.kind.map(|k| k.as_str()),
+                            "source": r.source,
+                            "pages": r.pages,
+                        });
+                        if let Some(f) = &r.facts {
+                            rs["facts"] = json!({
+                                "players": f.players,
+                                "points": f.points,
+                                "piecesPerSide": f.pieces_per_side,
+                                "moves": f.move_kinds,
+                                "captures": f.capture_rules,
+                                "ends": f.end_conditions,
+                            });
+                        }
+                        rs
+                    })
+                    .collect();
+            }
+            o
+        })
+        .collect();
+    let doc = json!({
+        "title": config.title,
+        "description": config.description,
+        "items": items,
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// One row per item; one column per term any record uses, in the configured order; repeated values joined by
+/// ` | `. References and citations are written as the text a reader sees.
+pub fn catalog_csv(archive: &Archive) -> String {
+    let config = &archive.catalog.config;
+    let used: Vec<&'static str> = config
+        .labels
+        .iter()
+        .map(|l| l.term.name)
+        .filter(|name| {
+            archive
+                .entries
+                .iter()
+                .any(|e| e.item.values_of(name).next().is_some())
+        })
+        .collect();
+    let mut out = String::from("id,kind,page");
+    for name in &used {
+        out.push(',');
+        out.push_str(&csv_field(&format!("dcterms:{name}")));
+    }
+    out.push_str("\r\n");
+    for entry in &archive.entries {
+        out.push_str(&csv_field(&entry.item.id));
+        out.push(',');
+        out.push_str(entry.kind.as_str());
+        out.push(',');
+        out.push_str(&csv_field(&entry.url));
+        for name in &used {
+            let values: Vec<String> = entry
+                .item
+                .values_of(name)
+                .map(|v| value_text(archive, v))
+                .collect();
+            out.push(',');
+            out.push_str(&csv_field(&values.join(" | ")));
+        }
+        out.push_str("\r\n");
+    }
+    out
+}
+
+pub fn sitemap(pages: &[String], base_url: Option<&str>) -> String {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for page in pages {
+        out.push_str(&format!(
+            "  <url><loc>{}{}</loc></url>\n",
+            escape_html(base_url.unwrap_or("")),
+            escape_html(page)
+        ));
+    }
+    out.push_str("</urlset>\n");
+    out
+}
+
+/// The oai_dc element a term is written as, and a label to put before the value when the term has no element
+/// of its own (so that it is not silently dropped).
+fn oai_element(name: &str) -> (&'static str, Option<&'static str>) {
+    match name {
+        "instructionalMethod" => ("description", Some("Rules")),
+        "accrualMethod" => ("description", Some("Accrual method")),
+        "accrualPeriodicity" => ("description", Some("Accrual periodicity")),
+        "accrualPolicy" => ("description", Some("Accrual policy")),
+        "audience" | "educationLevel" | "mediator" => ("description", Some("Audience")),
+        "provenance" => ("description", Some("Provenance")),
+        "rightsHolder" => ("rights", Some("Rights holder")),
+        // Tags: conformsTo names a standard, but the seed site used it for tags, which are subjects.
+        "conformsTo" => ("subject", None),
+        _ => {
+            let mut term = TERMS.iter().find(|t| t.name == name);
+            // Walk up the refinements to one of the fifteen elements.
+            for _ in 0..4 {
+                match term {
+                    Some(t) if t.in_dc => return (t.name, None),
+                    Some(t) => term = t.refines.and_then(|p| TERMS.iter().find(|u| u.name == p)),
+                    None => break,
+                }
+            }
+            ("description", None)
+        }
+    }
+}
+
+fn datestamp(time: Option<SystemTime>) -> String {
+    let secs = time
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = days_to_date(secs / 86_400);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+fn days_to_date(days: u64) -> (i64, u32, u32) {
+    // Reuse the civil calendar conversion through a fixed "today" shape.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mut String) {
+    out.push_str("    <oai:record>\n      <oai:header>\n");
+    out.push_str(&format!(
+        "        <oai:identifier>oai:ludotheca:{}</oai:identifier>\n        <oai:datestamp>{}</oai:datestamp>\n",
+        escape_html(&entry.item.id),
+        datestamp(entry.added)
+    ));
+    out.push_str(&format!(
+        "        <oai:setSpec>{}</oai:setSpec>\n      </oai:header>\n      <oai:metadata>\n",
+        kind_folder(entry.kind)
+    ));
+    out.push_str(
+        "        <oai_dc:dc xmlns:oai_dc=\"http://www.openarchives.org/OAI/2.0/oai_dc/\" \
+         xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
+         xsi:schemaLocation=\"http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd\">\n",
+    );
+    let mut element = |name: &str, text: &str, lang: Option<&str>| {
+        let lang = lang
+            .map(|l| format!(" xml:lang=\"{}\"", escape_html(l)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "          <dc:{name}{lang}>{}</dc:{name}>\n",
+            escape_html(text)
+        ));
+    };
+    for v in &entry.item.values {
+        let (name, label) = oai_element(v.term.name);
+        let text = value_text(archive, v);
+        let text = match label {
+            Some(label) => format!("{label}: {text}"),
+            None => text,
+        };
+        element(name, &text, v.lang.as_ref().map(|l| l.value.as_str()));
+    }
+    for r in &entry.inverse {
+        if let Target::Item(i, _) = r.target {
+            element("relation", &archive.entries[i].title, None);
+        }
+    }
+    for (g, _) in entry.played_with.iter() {
+        element("relation", &archive.entries[*g].title, None);
+    }
+    for g in &entry.attests {
+        element("relation", &archive.entries[*g].title, None);
+    }
+    if let Some(base) = base_url {
+        element("identifier", &format!("{base}{}", entry.url), None);
+    }
+    out.push_str("        </oai_dc:dc>\n      </oai:metadata>\n    </oai:record>\n");
+}
+
+pub fn oai_pmh(archive: &Archive, base_url: Option<&str>) -> String {
+    let config = &archive.catalog.config;
+    let earliest = archive.entries.iter().filter_map(|e| e.added).min();
+    let mut out = String::with_capacity(2048 * archive.entries.len() + 2048);
+    out.push_str(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <Repository xmlns=\"http://www.openarchives.org/OAI/2.0/static-repository\"\n\
+         \x20           xmlns:oai=\"http://www.openarchives.org/OAI/2.0/\"\n\
+         \x20           xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n\
+         \x20           xsi:schemaLocation=\"http://www.openarchives.org/OAI/2.0/static-repository \
+         http://www.openarchives.org/OAI/2.0/static-repository.xsd\">\n  <Identify>\n",
+    );
+    out.push_str(&format!(
+        "    <oai:repositoryName>{}</oai:repositoryName>\n",
+        escape_html(&config.title)
+    ));
+    out.push_str(&format!(
+        "    <oai:baseURL>{}oai-pmh.xml</oai:baseURL>\n",
+        escape_html(base_url.unwrap_or(""))
+    ));
+    out.push_str("    <oai:protocolVersion>2.0</oai:protocolVersion>\n");
+    // The catalog configuration has no contact address; the static-repository schema requires one.
+    out.push_str("    <oai:adminEmail>editors@example.invalid</oai:adminEmail>\n");
+    out.push_str(&format!(
+        "    <oai:earliestDatestamp>{}</oai:earliestDatestamp>\n",
+        datestamp(earliest)
+    ));
+    out.push_str("    <oai:deletedRecord>no</oai:deletedRecord>\n    <oai:granularity>YYYY-MM-DD</oai:granularity>\n  </Identify>\n");
+    out.push_str(
+        "  <ListMetadataFormats>\n    <oai:metadataFormat>\n      <oai:metadataPrefix>oai_dc</oai:metadataPrefix>\n\
+         \x20     <oai:schema>http://www.openarchives.org/OAI/2.0/oai_dc.xsd</oai:schema>\n\
+         \x20     <oai:metadataNamespace>http://www.openarchives.org/OAI/2.0/oai_dc/</oai:metadataNamespace>\n\
+         \x20   </oai:metadataFormat>\n  </ListMetadataFormats>\n  <ListRecords metadataPrefix=\"oai_dc\">\n",
+    );
+    for entry in &archive.entries {
+        oai_record(archive, entry, base_url, &mut out);
+    }
+    out.push_str("  </ListRecords>\n</Repository>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_dumb_down_without_loss() {
+        assert_eq!(oai_element("alternative"), ("title", None));
+        assert_eq!(oai_element("isVersionOf"), ("relation", None));
+        assert_eq!(oai_element("spatial"), ("coverage", None));
+        assert_eq!(oai_element("creator"), ("creator", None));
+        assert_eq!(oai_element("source"), ("source", None));
+        assert_eq!(oai_element("instructionalMethod"), ("description", Some("Rules")));
+        assert_eq!(oai_element("accrualMethod").0, "description");
+        assert_eq!(oai_element("bibliographicCitation"), ("identifier", None));
+        assert_eq!(oai_element("license"), ("rights", None));
+    }
+
+    #[test]
+    fn csv_quotes() {
+        assert_eq!(csv_field("a"), "a");
+        assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+    }
+}
