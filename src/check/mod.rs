@@ -4,6 +4,7 @@
 mod bibliography;
 mod item;
 mod links;
+mod value;
 
 use std::collections::HashSet;
 
