@@ -4,7 +4,9 @@
 //! move with that index is rebuilt, in the same order as `legal_moves` lists them: a playout from the same
 //! generator state makes exactly the choices that picking `moves[rng.below(moves.len())]` would.
 
-use super::{MAX_EXTRA_HOLES, MAX_TRACK, SowingGame, SowingMove, SowingPosition, SplitMix64};
+use super::{
+    MAX_EXTRA_HOLES, MAX_TRACK, SowingEnding, SowingGame, SowingMove, SowingPosition, SplitMix64,
+};
 use crate::game::Outcome;
 
 /// Ways to choose `k` (at most 3) of `m` items.
@@ -39,14 +41,14 @@ impl SowingGame {
         let me = usize::from(pos.side & 1);
         let track = &pos.board[me][..self.len];
         let opp = &pos.board[1 - me][..self.len];
-        let mut occupied = [0u8; MAX_TRACK];
-        let mut occupied_len = 0;
-        for (j, &seeds) in opp.iter().enumerate() {
-            occupied[occupied_len] = j as u8;
-            occupied_len += usize::from(seeds > 0);
-        }
+        // The opponent's occupied holes are counted on the first capture only: most turns capture nothing.
+        let mut occupied_len = usize::MAX;
         // Per starting hole, in order: how many moves it offers (1, or the choices of extra holes).
-        let mut offers = [0u64; MAX_TRACK];
+        // At most C(78, 3) moves per hole, so u32 suffices and halves the array set up on every ply.
+        let mut offers = [0u32; MAX_TRACK];
+        // Where each sowing ended: the hole, with bit 7 set when it was empty. Kept so the chosen hole need not
+        // be sown again here (on 4x4 a turn sows only two or three holes, so one more sowing shows).
+        let mut endings = [0u8; MAX_TRACK];
         let mut total = 0u64;
         let mut starts = self.start_mask(track);
         while starts != 0 {
@@ -57,12 +59,16 @@ impl SowingGame {
             let count = match self.file_capture(&ending, opp) {
                 None => 1,
                 Some(fc) => {
-                    // The inner hole is occupied by definition; the outer is listed only when taken.
+                    if occupied_len == usize::MAX {
+                        occupied_len = opp.iter().filter(|&&s| s > 0).count();
+                    }
+                    // The inner hole is occupied by definition; the outer is counted only when taken.
                     let left = occupied_len - 1 - usize::from(fc.outer.is_some());
                     choose(left, usize::from(fc.extras).min(left))
                 }
             };
-            offers[i] = count;
+            offers[i] = count as u32;
+            endings[i] = ending.last as u8 | (u8::from(ending.into_empty) << 7);
             total += count;
         }
         if total == 0 {
@@ -70,6 +76,7 @@ impl SowingGame {
         }
         let mut r = (rng.below(total as usize)) as u64;
         let i = offers[..self.len].iter().position(|&c| {
+            let c = u64::from(c);
             if r < c {
                 true
             } else {
@@ -82,16 +89,19 @@ impl SowingGame {
             extras: [0; MAX_EXTRA_HOLES as usize],
             extra_count: 0,
         };
-        // Sowing the chosen hole again costs less than keeping every hole's ending for the one that is used.
-        let mut scratch = pos.board[me];
-        let ending = self.sow(&mut scratch[..self.len], i);
+        // A sowing stopped by the lap cap ended in an occupied hole, so it reads as "not empty": no capture.
+        let ending = SowingEnding {
+            last: usize::from(endings[i] & 0x7f),
+            into_empty: endings[i] & 0x80 != 0,
+            capped: false,
+        };
         if let Some(fc) = self.file_capture(&ending, opp) {
             let outer = fc.outer.unwrap_or(usize::MAX);
             let mut candidates = [0u8; MAX_TRACK];
             let mut m = 0;
-            for &h in &occupied[..occupied_len] {
-                candidates[m] = h;
-                m += usize::from(usize::from(h) != fc.inner && usize::from(h) != outer);
+            for (h, &seeds) in opp.iter().enumerate() {
+                candidates[m] = h as u8;
+                m += usize::from(seeds > 0 && h != fc.inner && h != outer);
             }
             let k = usize::from(fc.extras).min(m);
             // Unrank `r` among the k-subsets in lexicographic order, the order `legal_moves` uses.
