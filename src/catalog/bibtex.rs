@@ -195,7 +195,7 @@ impl Parser<'_> {
         match kind.as_str() {
             "comment" | "preamble" => {
                 self.pos = open_at;
-                self.balanced(close)?;
+                self.balanced()?;
                 Ok(None)
             }
             "string" => {
@@ -293,7 +293,7 @@ impl Parser<'_> {
             self.skip_space();
             match self.peek() {
                 Some(b'{') => {
-                    let span = self.balanced(b'}')?;
+                    let span = self.balanced()?;
                     raw.push_str(&self.text[span.start + 1..span.end - 1]);
                 }
                 Some(b'"') => {
@@ -332,27 +332,28 @@ impl Parser<'_> {
         }
     }
 
-    /// From an opening `{` or `(` at `pos` to its matching closer; returns the span including both.
-    fn balanced(&mut self, close: u8) -> Result<Span, SyntaxError> {
+    /// From the `{` or `(` at `pos` to the one that closes it; returns the span including both.
+    fn balanced(&mut self) -> Result<Span, SyntaxError> {
         let start = self.pos;
+        let (open, close) = if self.peek() == Some(b'(') {
+            (b'(', b')')
+        } else {
+            (b'{', b'}')
+        };
         let mut depth = 0usize;
         while let Some(b) = self.peek() {
             self.pos += 1;
-            match b {
-                b'{' | b'(' if depth == 0 || b == b'{' => depth += 1,
-                b'}' | b')' if b == close || b == b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Ok(start..self.pos);
-                    }
+            if b == open {
+                depth += 1;
+            } else if b == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Ok(start..self.pos);
                 }
-                _ => {}
             }
         }
-        self.error(
-            start..start + 1,
-            "unbalanced braces: this `{` is never closed",
-        )
+        let message = format!("unbalanced: this `{}` is never closed", open as char);
+        self.error(start..start + 1, message)
     }
 
     /// A `"..."` value, in which braces may hide quotes.
@@ -655,6 +656,16 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec!["c"]
         );
+    }
+
+    #[test]
+    fn comments_and_preambles_are_skipped() {
+        let (entries, errors) = parse_str(
+            "@comment(a (b) c) @preamble{ \"x\" } @comment{ {nested} @book{no} }\n@misc{k, title={T}}",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].key.value, "k");
     }
 
     #[test]
