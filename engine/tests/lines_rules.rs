@@ -561,3 +561,30 @@ fn records_report_illegal_moves_with_position_and_legal_moves() {
     let bad = Record::parse("[Event \"T\"]\n[Kind \"lecture\"]\n").unwrap_err();
     assert_eq!((bad.line, bad.column), (2, 8));
 }
+
+#[test]
+fn sowing_sections_compile_to_the_sowing_rules_of_the_sources() {
+    use ludotheca_engine::sowing::SowingRules;
+    let tchouba = include_str!("../../catalog/games/tchouba/rules.txt");
+    let shimunana = include_str!("../../catalog/games/shimunana/rules.txt");
+    let rules = |src: &str, r: &str| match compile(src, Some(r)) {
+        Ok(Compiled::Sowing(g)) => g.rules().clone(),
+        Ok(_) => panic!("not a sowing game"),
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(rules(tchouba, "4x40"), SowingRules::tchouba(40));
+    assert_eq!(rules(tchouba, "4x16"), SowingRules::tchouba(16));
+    assert_eq!(rules(tchouba, "4x8"), SowingRules::tchouba(8));
+    assert_eq!(
+        rules(tchouba, "reconstruction"),
+        SowingRules::tchouba_reconstruction(16)
+    );
+    assert_eq!(rules(shimunana, "shimunana"), SowingRules::shimunana());
+    assert_eq!(
+        rules(shimunana, "reconstruction"),
+        SowingRules::tchouba_reconstruction(4)
+    );
+    // An odd width is refused where it is written.
+    let e = RulesFile::parse(&shimunana.replace("holes 4", "holes 5")).unwrap_err();
+    assert_eq!((e.line, e.column), (11, 9));
+}
