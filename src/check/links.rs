@@ -37,6 +37,12 @@ impl<'a> Identifiers<'a> {
 
     /// The diagnostic for an identifier that names no item.
     pub fn unknown(&self, id: &str) -> (String, String) {
+        if id.trim().is_empty() {
+            return (
+                "the identifier is empty".to_string(),
+                "write the identifier (the folder name) of a catalogued item".to_string(),
+            );
+        }
         let message = format!("no item has the identifier `{id}`");
         let help = match self.closest(id) {
             Some(best) => format!("did you mean `{best}`?"),

@@ -50,13 +50,20 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
                 .iter()
                 .map(|e| e.key.value.as_str());
             let help = match suggest::closest(&c.value, keys) {
+                _ if c.value.trim().is_empty() => {
+                    "write the key of an entry of sources.bib".to_string()
+                }
                 Some(best) => format!("did you mean `{best}`?"),
                 None => "add an entry with this key to sources.bib".to_string(),
             };
             cx.push(
                 Diagnostic::error(
                     "E018",
-                    format!("the bibliography has no entry `{}`", c.value),
+                    if c.value.trim().is_empty() {
+                        "`cite` is empty".to_string()
+                    } else {
+                        format!("the bibliography has no entry `{}`", c.value)
+                    },
                 )
                 .with_help(help),
                 c.span.clone(),
