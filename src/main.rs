@@ -65,9 +65,14 @@ fn check(args: CheckArgs) -> ExitCode {
     };
     let stdout = io::stdout();
     let color = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    if let Err(err) = report::write(&diagnostics, format, color, &mut stdout.lock()) {
-        eprintln!("error: cannot write the report: {err}");
-        return ExitCode::from(EXIT_FAILURE);
+    match report::write(&diagnostics, format, color, &mut stdout.lock()) {
+        // The reader went away (`| head`): nothing more to say, and the outcome stands.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(err) => {
+            eprintln!("error: cannot write the report: {err}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+        Ok(()) => {}
     }
     if diagnostics.has_errors() {
         ExitCode::from(EXIT_ERRORS)

@@ -138,6 +138,17 @@ impl<'a> Parser<'a> {
                         self.failed = true;
                         return;
                     }
+                    // quick-xml reads `a < b` in text as a tag with an empty name; XML says it is an error.
+                    if e.name().as_ref().is_empty() {
+                        self.error(
+                            "E001",
+                            start..start + 1,
+                            "malformed XML: `<` must be followed by a name",
+                        )
+                        .help = Some("to write `<` as text, write `&lt;`".into());
+                        self.failed = true;
+                        return;
+                    }
                     seen_root = true;
                     self.open_element(&reader, &e, start, end);
                     if !empty {
@@ -636,6 +647,20 @@ mod tests {
         // An empty element is a value with no text, not an element left open.
         assert_eq!(item.values.len(), 2);
         assert_eq!(item.values[1].text, "");
+    }
+
+    #[test]
+    fn a_bare_less_than_is_malformed() {
+        let (item, diagnostics, _) = parse_text(
+            "<record xmlns=\"urn:ludotheca:record:1\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
+             kind=\"game\"><dc:title>a < b</dc:title></record>",
+        );
+        let found: Vec<(&str, usize)> = diagnostics
+            .iter()
+            .map(|d| (d.code, d.location.as_ref().map_or(0, |l| l.column)))
+            .collect();
+        assert_eq!(found, [("E001", 108)]);
+        assert!(!item.well_formed);
     }
 
     #[test]
