@@ -244,22 +244,29 @@ impl SowingGame {
         track.iter().any(|&s| s >= min)
     }
 
-    /// The holes of `track` that may start a turn, as a bit set (bit `i` for hole `i + 1`; 80 holes fit in a
-    /// u128). Built without a branch per hole: whether a hole holds enough seeds is random in play, so a
-    /// branch there would be mispredicted half the time.
+    /// The holes of `track` (a side's whole array, zero past the track's end) that may start a turn, as a bit
+    /// set: bit `i` for hole `i + 1`. Built without a branch per hole, since whether a hole holds enough seeds is
+    /// random in play; blocks of 16 holes of fixed length let the compiler compare a block at once, and only the
+    /// blocks the track covers are read (one on 4x4, five on 4x40).
     #[inline]
-    fn start_mask(&self, track: &[u16]) -> u128 {
+    fn start_mask(&self, track: &[u16; MAX_TRACK]) -> u128 {
         let min = self.rules.min_seeds_to_start;
+        let blocks = self.len.div_ceil(16);
         let mut gula = 0u128;
-        for (i, &s) in track.iter().enumerate() {
-            gula |= u128::from(s >= min) << i;
+        for (b, block) in track.chunks_exact(16).take(blocks).enumerate() {
+            let mut bits = 0u16;
+            for (i, &s) in block.iter().enumerate() {
+                bits |= u16::from(s >= min) << i;
+            }
+            gula |= u128::from(bits) << (16 * b);
         }
+        // `min` is at least 1, so the zero padding past the track never counts.
         if gula != 0 || !self.rules.singleton_rule {
             return gula;
         }
         // The tchonga: a lone seed, only when nothing bigger can move, and only onto an empty hole.
         let mut singles = 0u128;
-        for (i, &s) in track.iter().enumerate() {
+        for (i, &s) in track[..self.len].iter().enumerate() {
             singles |= u128::from(s == 1 && track[self.next(i)] == 0) << i;
         }
         singles
@@ -272,7 +279,7 @@ impl SowingGame {
 
     /// Whether `side` has a legal start anywhere (ignoring the end of the game).
     fn can_move(&self, pos: &SowingPosition, side: Side) -> bool {
-        self.start_mask(&pos.board[usize::from(side & 1)][..self.len]) != 0
+        self.start_mask(&pos.board[usize::from(side & 1)]) != 0
     }
 
     /// Sows from `start` on `track` (the mover's holes, in track order), relaying as the rules say.
@@ -513,12 +520,11 @@ impl Game for SowingGame {
             return;
         }
         let me = usize::from(pos.side & 1);
-        let track = &pos.board[me][..self.len];
         let opp = &pos.board[1 - me][..self.len];
         // The opponent's occupied holes, listed on the first capture only: most turns capture nothing.
         let mut occupied = [0u8; MAX_TRACK];
         let mut occupied_len = usize::MAX;
-        let mut starts = self.start_mask(track);
+        let mut starts = self.start_mask(&pos.board[me]);
         while starts != 0 {
             let i = starts.trailing_zeros() as usize;
             starts &= starts - 1;

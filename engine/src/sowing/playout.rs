@@ -39,7 +39,6 @@ impl SowingGame {
             return None;
         }
         let me = usize::from(pos.side & 1);
-        let track = &pos.board[me][..self.len];
         let opp = &pos.board[1 - me][..self.len];
         // The opponent's occupied holes are counted on the first capture only: most turns capture nothing.
         let mut occupied_len = usize::MAX;
@@ -50,7 +49,7 @@ impl SowingGame {
         // be sown again here (on 4x4 a turn sows only two or three holes, so one more sowing shows).
         let mut endings = [0u8; MAX_TRACK];
         let mut total = 0u64;
-        let mut starts = self.start_mask(track);
+        let mut starts = self.start_mask(&pos.board[me]);
         while starts != 0 {
             let i = starts.trailing_zeros() as usize;
             starts &= starts - 1;
