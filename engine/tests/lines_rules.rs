@@ -588,3 +588,40 @@ fn sowing_sections_compile_to_the_sowing_rules_of_the_sources() {
     let e = RulesFile::parse(&shimunana.replace("holes 4", "holes 5")).unwrap_err();
     assert_eq!((e.line, e.column), (11, 9));
 }
+
+#[test]
+fn every_catalogued_record_replays_under_its_ruleset() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games");
+    let mut count = 0;
+    for (id, src) in CATALOG {
+        let file = RulesFile::parse(src).unwrap();
+        let dir = format!("{root}/{id}/games");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "game"))
+        {
+            let text = std::fs::read_to_string(path).unwrap();
+            let record = Record::parse(&text).unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+            let ruleset = record.tag("Ruleset");
+            let game = file
+                .compile(ruleset)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let replayed =
+                replay(&game, &record).unwrap_or_else(|e| panic!("{}:{e}", path.display()));
+            if record.tag("Kind") == Some("illustrative") {
+                assert!(
+                    replayed.outcome.is_some(),
+                    "{}: an illustrative game is played to its end",
+                    path.display()
+                );
+            }
+            count += 1;
+        }
+    }
+    assert!(count >= 30, "only {count} records found");
+}
