@@ -3,11 +3,13 @@
 //! The library reads a catalog folder ([`catalog::load`]), validates it ([`check::check`]) into
 //! [`diagnostic::Diagnostics`], and renders those for people or machines ([`report`]).
 
+pub mod archive;
 pub mod catalog;
 pub mod check;
 pub mod diagnostic;
 pub mod report;
 pub mod scheme;
+pub mod site;
 pub mod source;
 pub mod suggest;
 

@@ -407,7 +407,10 @@ fn place_of(value: &Value) -> Option<(String, Option<(f64, f64)>)> {
         Some(Scheme::Box) => {
             let b = place::parse_box(&value.text).ok()?;
             let name = b.name.clone().unwrap_or_else(|| {
-                format!("{:.2}-{:.2} E, {:.2}-{:.2} N", b.west, b.east, b.south, b.north)
+                format!(
+                    "{:.2}-{:.2} E, {:.2}-{:.2} N",
+                    b.west, b.east, b.south, b.north
+                )
             });
             Some((name, None))
         }

@@ -100,7 +100,7 @@ pub fn summary(text: &str, max_chars: usize) -> String {
 
 /// Markdown emphasis and heading markers removed, for plain-text uses (summaries, meta tags, exports).
 pub fn strip_markdown(text: &str) -> String {
-    use pulldown_cmark::{Event, Parser};
+    use pulldown_cmark::{Event, Parser, TagEnd};
     let mut out = String::with_capacity(text.len());
     for event in Parser::new(text) {
         match event {
@@ -108,7 +108,16 @@ pub fn strip_markdown(text: &str) -> String {
                 out.push_str(&t)
             }
             Event::SoftBreak | Event::HardBreak => out.push(' '),
-            Event::End(_) => out.push(' '),
+            // Blocks are separated by a space; inline markup (emphasis, links) joins its text as written.
+            Event::End(
+                TagEnd::Paragraph
+                | TagEnd::Heading(_)
+                | TagEnd::Item
+                | TagEnd::BlockQuote(_)
+                | TagEnd::CodeBlock
+                | TagEnd::HtmlBlock
+                | TagEnd::TableCell,
+            ) => out.push(' '),
             _ => {}
         }
     }

@@ -59,7 +59,10 @@ impl Frame {
     fn at(&self, x: f64, y: f64) -> (f64, f64) {
         let x = if x.is_finite() { x } else { self.min_x };
         let y = if y.is_finite() { y } else { self.max_y };
-        ((x - self.min_x) * UNIT + MARGIN, (self.max_y - y) * UNIT + MARGIN)
+        (
+            (x - self.min_x) * UNIT + MARGIN,
+            (self.max_y - y) * UNIT + MARGIN,
+        )
     }
 }
 
@@ -105,7 +108,11 @@ fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Stri
             let _ = write!(desc, " on {}", on.join(" "));
         }
         if hand > 0 {
-            let _ = write!(desc, "{} {hand} in hand", if on.is_empty() { "" } else { ";" });
+            let _ = write!(
+                desc,
+                "{} {hand} in hand",
+                if on.is_empty() { "" } else { ";" }
+            );
         }
         desc.push('.');
     }
@@ -235,7 +242,10 @@ mod tests {
             in_hand: [0, 3],
         };
         let svg = svg(&diagram, "b", "Board", &["White".into(), "Black".into()]);
-        assert!(svg.contains("<polyline points=\"28.0,28.0 92.0,28.0\"/>"), "{svg}");
+        assert!(
+            svg.contains("<polyline points=\"28.0,28.0 92.0,28.0\"/>"),
+            "{svg}"
+        );
         assert!(svg.contains("data-point=\"a1\""));
         assert!(svg.contains("&lt;Man&gt;"));
         assert!(svg.contains("White: on a1."));

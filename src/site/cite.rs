@@ -105,11 +105,7 @@ pub fn csl_json(c: &PageCitation) -> String {
         "accessed": { "date-parts": [[y, m, d]] },
     });
     if !c.authors.is_empty() {
-        item["author"] = c
-            .authors
-            .iter()
-            .map(|a| json!({ "literal": a }))
-            .collect();
+        item["author"] = c.authors.iter().map(|a| json!({ "literal": a })).collect();
     }
     if let Some(url) = &c.url {
         item["URL"] = json!(url);
@@ -160,14 +156,19 @@ pub fn full(entry: &BibEntry) -> String {
         parts.push(format!("({year})"));
     }
     let mut line = parts.join(" ");
+    // Join sentences without doubling a full stop a value already ends with ("Co.").
+    let sentence = |line: &mut String, text: &str| {
+        if !line.is_empty() {
+            line.push_str(if line.ends_with('.') { " " } else { ". " });
+        }
+        line.push_str(text.trim());
+    };
     if let Some(title) = entry.get("title") {
-        line.push_str(if line.is_empty() { "" } else { ". " });
-        line.push_str(title);
+        sentence(&mut line, title);
     }
     for field in ["journal", "booktitle", "howpublished"] {
         if let Some(v) = entry.get(field) {
-            line.push_str(". ");
-            line.push_str(v);
+            sentence(&mut line, v);
         }
     }
     if let Some(volume) = entry.get("volume") {
@@ -181,13 +182,14 @@ pub fn full(entry: &BibEntry) -> String {
         .filter_map(|f| entry.get(f))
         .collect();
     if !place.is_empty() {
-        line.push_str(". ");
-        line.push_str(&place.join(": "));
+        sentence(&mut line, &place.join(": "));
     }
     if let Some(pages) = entry.get("pages") {
         line.push_str(&format!(", pp. {}", pages.replace("--", "–")));
     }
-    line.push('.');
+    if !line.ends_with('.') {
+        line.push('.');
+    }
     line
 }
 

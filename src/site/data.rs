@@ -334,7 +334,10 @@ mod tests {
         assert_eq!(oai_element("spatial"), ("coverage", None));
         assert_eq!(oai_element("creator"), ("creator", None));
         assert_eq!(oai_element("source"), ("source", None));
-        assert_eq!(oai_element("instructionalMethod"), ("description", Some("Rules")));
+        assert_eq!(
+            oai_element("instructionalMethod"),
+            ("description", Some("Rules"))
+        );
         assert_eq!(oai_element("accrualMethod").0, "description");
         assert_eq!(oai_element("bibliographicCitation"), ("identifier", None));
         assert_eq!(oai_element("license"), ("rights", None));

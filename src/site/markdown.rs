@@ -48,7 +48,9 @@ pub fn to_html(text: &str, demote: u8) -> String {
             classes,
             attrs,
         })),
-        Event::End(TagEnd::Heading(level)) => Some(Event::End(TagEnd::Heading(lower(level, demote)))),
+        Event::End(TagEnd::Heading(level)) => {
+            Some(Event::End(TagEnd::Heading(lower(level, demote))))
+        }
         Event::FootnoteReference(name) => Some(Event::Text(CowStr::from(format!("[{name}]")))),
         other => Some(other),
     });

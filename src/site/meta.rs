@@ -35,7 +35,10 @@ pub fn value_text(archive: &Archive, value: &crate::catalog::Value) -> String {
             .entry(&r.value)
             .map_or_else(|| r.value.clone(), |e| e.title.clone());
     }
-    if matches!(value.term.name, "description" | "instructionalMethod" | "abstract") {
+    if matches!(
+        value.term.name,
+        "description" | "instructionalMethod" | "abstract"
+    ) {
         strip_markdown(&value.text)
     } else {
         one_line(&value.text)

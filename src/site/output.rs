@@ -20,7 +20,8 @@ use super::{Contents, SiteFile};
 /// The file that marks a folder as a site ludotheca wrote.
 pub const MARKER: &str = ".ludotheca-site";
 
-const MARKER_TEXT: &str = "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
+const MARKER_TEXT: &str =
+    "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
 /// A checked output folder, ready to receive a site.
 #[derive(Debug)]
@@ -67,7 +68,8 @@ impl Target {
             Err(err) => return Err(format!("cannot read `{shown}`: {err}")),
         };
         // Replacing the output must never remove the catalog (or the folder holding it).
-        if let (Ok(parent_abs), Ok(catalog_abs)) = (fs::canonicalize(&parent), fs::canonicalize(catalog))
+        if let (Ok(parent_abs), Ok(catalog_abs)) =
+            (fs::canonicalize(&parent), fs::canonicalize(catalog))
         {
             let out_abs = parent_abs.join(&name);
             if catalog_abs.starts_with(&out_abs) {
@@ -77,7 +79,8 @@ impl Target {
             }
         }
         if exists && !force {
-            let mut entries = fs::read_dir(out).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+            let mut entries =
+                fs::read_dir(out).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
             let empty = entries.next().is_none();
             let marked = fs::symlink_metadata(out.join(MARKER)).is_ok_and(|m| m.is_file());
             if !empty && !marked {
@@ -122,7 +125,10 @@ impl Target {
         if self.exists {
             let old = self.sibling("old");
             fs::rename(&self.out, &old).map_err(|e| {
-                format!("cannot move the previous site `{}` aside: {e}", self.out.display())
+                format!(
+                    "cannot move the previous site `{}` aside: {e}",
+                    self.out.display()
+                )
             })?;
             if let Err(err) = fs::rename(&temp, &self.out) {
                 // Put the previous site back, so a failed build changes nothing.
@@ -133,8 +139,12 @@ impl Target {
                 ));
             }
             guard.disarm();
-            fs::remove_dir_all(&old)
-                .map_err(|e| format!("cannot remove the previous site at `{}`: {e}", old.display()))?;
+            fs::remove_dir_all(&old).map_err(|e| {
+                format!(
+                    "cannot remove the previous site at `{}`: {e}",
+                    old.display()
+                )
+            })?;
         } else {
             fs::rename(&temp, &self.out)
                 .map_err(|e| format!("cannot create `{}`: {e}", self.out.display()))?;

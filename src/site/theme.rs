@@ -18,7 +18,10 @@ const TEMPLATES: [(&str, &str); 14] = [
     ("person.html", include_str!("../../templates/person.html")),
     ("source.html", include_str!("../../templates/source.html")),
     ("list.html", include_str!("../../templates/list.html")),
-    ("variants.html", include_str!("../../templates/variants.html")),
+    (
+        "variants.html",
+        include_str!("../../templates/variants.html"),
+    ),
     ("rules.html", include_str!("../../templates/rules.html")),
     ("about.html", include_str!("../../templates/about.html")),
     ("search.html", include_str!("../../templates/search.html")),
@@ -30,9 +33,18 @@ const TEMPLATES: [(&str, &str); 14] = [
 
 /// The default static files, by path under `static/`.
 const STATIC: [(&str, &[u8]); 3] = [
-    ("style.css", include_bytes!("../../templates/static/style.css")),
-    ("search.js", include_bytes!("../../templates/static/search.js")),
-    ("browse.js", include_bytes!("../../templates/static/browse.js")),
+    (
+        "style.css",
+        include_bytes!("../../templates/static/style.css"),
+    ),
+    (
+        "search.js",
+        include_bytes!("../../templates/static/search.js"),
+    ),
+    (
+        "browse.js",
+        include_bytes!("../../templates/static/browse.js"),
+    ),
 ];
 
 pub struct Theme {

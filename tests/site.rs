@@ -1,0 +1,711 @@
+//! `ludotheca build` end to end: the shipped catalog builds into a complete, self-contained site whose every
+//! internal link and anchor resolves; every Dublin Core value of every record is on its page; hostile values
+//! cannot inject markup or script; and the output folder is handled safely (a failed build changes nothing, a
+//! folder of someone else's files is refused).
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ludotheca::catalog::Kind;
+use ludotheca::diagnostic::Diagnostics;
+use ludotheca::site::{BuildError, BuildOptions, build};
+
+const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
+
+/// A fresh folder under the system temp dir, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "ludotheca-site-test-{}-{name}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).unwrap();
+        Scratch(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn options(catalog: &Path, out: &Path) -> BuildOptions {
+    BuildOptions {
+        catalog: catalog.to_path_buf(),
+        out: out.to_path_buf(),
+        force: false,
+        progress: false,
+        base_url: None,
+    }
+}
+
+/// Every file under `dir`, by relative path with `/`, and its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A small HTML reader: enough to list tags with their attributes and the text, for pages this crate writes.
+
+#[derive(Debug)]
+struct Tag {
+    name: String,
+    attrs: Vec<(String, String)>,
+}
+
+impl Tag {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn decode(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Start tags (with decoded attribute values) and the text outside tags. The contents of `<script>` elements
+/// are skipped to their end tag, as a browser does.
+fn parse_html(html: &str) -> (Vec<Tag>, String) {
+    let bytes = html.as_bytes();
+    let mut tags = Vec::new();
+    let mut text = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'<' {
+            let next = html[i..].find('<').map_or(html.len(), |n| i + n);
+            text.push_str(&html[i..next]);
+            i = next;
+            continue;
+        }
+        if html[i..].starts_with("<!--") {
+            i = html[i..].find("-->").map_or(html.len(), |n| i + n + 3);
+            continue;
+        }
+        if html[i..].starts_with("</") || html[i..].starts_with("<!") {
+            let end = html[i..].find('>').map_or(html.len(), |n| i + n + 1);
+            if !is_inline(&html[(i + 2).min(end)..end.saturating_sub(1)]) {
+                text.push(' ');
+            }
+            i = end;
+            continue;
+        }
+        // A start tag: name, then attributes until `>`.
+        let mut j = i + 1;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-') {
+            j += 1;
+        }
+        let name = html[i + 1..j].to_ascii_lowercase();
+        let mut attrs = Vec::new();
+        loop {
+            while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
+                j += 1;
+            }
+            if j >= bytes.len() || bytes[j] == b'>' {
+                j += 1;
+                break;
+            }
+            let start = j;
+            while j < bytes.len() && !b" \t\n=>/".contains(&bytes[j]) {
+                j += 1;
+            }
+            let attr = html[start..j].to_ascii_lowercase();
+            let mut value = String::new();
+            if j < bytes.len() && bytes[j] == b'=' {
+                j += 1;
+                let quote = bytes[j];
+                if quote == b'"' || quote == b'\'' {
+                    let end = html[j + 1..]
+                        .find(quote as char)
+                        .map_or(html.len(), |n| j + 1 + n);
+                    value = decode(&html[j + 1..end]);
+                    j = end + 1;
+                } else {
+                    let start = j;
+                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
+                        j += 1;
+                    }
+                    value = decode(&html[start..j]);
+                }
+            }
+            attrs.push((attr, value));
+        }
+        i = j.min(html.len());
+        if name == "script" {
+            let end = html[i..].find("</script").map_or(html.len(), |n| i + n);
+            i = end;
+        }
+        if !is_inline(&name) {
+            text.push(' ');
+        }
+        tags.push(Tag { name, attrs });
+    }
+    (tags, decode(&text))
+}
+
+/// Inline elements join their text to what surrounds it; everything else separates words.
+fn is_inline(name: &str) -> bool {
+    matches!(
+        name.trim().to_ascii_lowercase().as_str(),
+        "a" | "em" | "strong" | "span" | "code" | "i" | "b" | "del" | "abbr"
+    )
+}
+
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn html_files(site: &BTreeMap<String, Vec<u8>>) -> Vec<(&String, String)> {
+    site.iter()
+        .filter(|(p, _)| p.ends_with(".html"))
+        .map(|(p, b)| (p, String::from_utf8(b.clone()).unwrap()))
+        .collect()
+}
+
+/// Resolve `href` (relative, without fragment) against the page at `page`.
+fn resolve(page: &str, href: &str) -> Option<String> {
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop();
+    for segment in href.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn is_external(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    lower.starts_with("http:")
+        || lower.starts_with("https:")
+        || lower.starts_with("mailto:")
+        || lower.starts_with("//")
+        || lower.starts_with("data:")
+        || lower.starts_with("javascript:")
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+fn build_shipped() -> (Scratch, BTreeMap<String, Vec<u8>>) {
+    let scratch = Scratch::new("shipped");
+    let out = scratch.0.join("site");
+    let built = build(&options(Path::new(CATALOG), &out)).expect("the shipped catalog builds");
+    assert!(built.pages > 20);
+    let site = snapshot(&out);
+    (scratch, site)
+}
+
+#[test]
+fn every_item_has_a_page_and_every_link_resolves() {
+    let (_scratch, site) = build_shipped();
+    let mut diagnostics = Diagnostics::new();
+    let catalog = ludotheca::catalog::load(Path::new(CATALOG), &mut diagnostics).unwrap();
+    for item in &catalog.items {
+        let folder = match item.kind.unwrap() {
+            Kind::Game => "games",
+            Kind::Board => "boards",
+            Kind::Evidence => "evidence",
+        };
+        let page = format!("{folder}/{}/index.html", item.id);
+        assert!(site.contains_key(&page), "no page for {}", item.id);
+        assert!(site.contains_key(&format!("{folder}/{}/record.xml", item.id)));
+    }
+    for required in [
+        "index.html",
+        "browse/index.html",
+        "search/index.html",
+        "about/index.html",
+        "variants/index.html",
+        "rules/index.html",
+        "search-index.js",
+        "sitemap.xml",
+        "catalog.json",
+        "catalog.csv",
+        "oai-pmh.xml",
+        "static/style.css",
+        ".ludotheca-site",
+        "sources/hutton-1921-sema/index.html",
+        "games/terhuchu/rules.txt",
+    ] {
+        assert!(site.contains_key(required), "missing {required}");
+    }
+
+    let pages = html_files(&site);
+    let ids: BTreeMap<&str, HashSet<String>> = pages
+        .iter()
+        .map(|(p, html)| {
+            let (tags, _) = parse_html(html);
+            let ids = tags
+                .iter()
+                .filter_map(|t| t.attr("id").map(str::to_string))
+                .collect();
+            (p.as_str(), ids)
+        })
+        .collect();
+    let mut checked = 0;
+    for (page, html) in &pages {
+        let (tags, _) = parse_html(html);
+        for tag in &tags {
+            for attr in ["href", "src"] {
+                let Some(url) = tag.attr(attr) else { continue };
+                // `<link rel="schema.DC">` names a vocabulary; only links the browser fetches count.
+                let fetched = match tag.name.as_str() {
+                    "script" | "img" | "iframe" | "source" | "video" | "audio" | "embed" => true,
+                    "link" => tag.attr("rel").is_some_and(|r| {
+                        r.split_whitespace().any(|r| {
+                            matches!(
+                                r,
+                                "stylesheet"
+                                    | "icon"
+                                    | "preload"
+                                    | "modulepreload"
+                                    | "manifest"
+                                    | "prefetch"
+                            )
+                        })
+                    }),
+                    _ => false,
+                };
+                if is_external(url) {
+                    assert!(
+                        !fetched,
+                        "{page}: <{}> loads {url} from elsewhere",
+                        tag.name
+                    );
+                    assert!(
+                        !url.to_ascii_lowercase().starts_with("javascript:"),
+                        "{page}: a javascript: link"
+                    );
+                    continue;
+                }
+                assert!(!url.is_empty(), "{page}: an empty {attr} on <{}>", tag.name);
+                assert!(!url.starts_with('/'), "{page}: {url} is not relative");
+                let (path, fragment) = url.split_once('#').unwrap_or((url, ""));
+                let path = path.split('?').next().unwrap();
+                let target = if path.is_empty() {
+                    page.to_string()
+                } else {
+                    assert!(!path.ends_with('/'), "{page}: {url} links to a folder");
+                    let target = resolve(page, path)
+                        .unwrap_or_else(|| panic!("{page}: {url} leaves the site"));
+                    assert!(
+                        site.contains_key(&target),
+                        "{page}: {url} -> {target} does not exist"
+                    );
+                    target
+                };
+                // Fragments with `=` are filter states of the browse page, not anchors.
+                if !fragment.is_empty() && !fragment.contains('=') && target.ends_with(".html") {
+                    assert!(
+                        ids[target.as_str()].contains(fragment),
+                        "{page}: {url}: no id {fragment} in {target}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} links checked");
+}
+
+#[test]
+fn every_dublin_core_value_is_on_its_page() {
+    let (_scratch, site) = build_shipped();
+    let mut diagnostics = Diagnostics::new();
+    let catalog = ludotheca::catalog::load(Path::new(CATALOG), &mut diagnostics).unwrap();
+    let bib_titles: BTreeMap<String, String> = catalog
+        .sources
+        .entries
+        .iter()
+        .map(|e| {
+            (
+                e.key.value.clone(),
+                e.get("title").unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let mut values = 0;
+    for item in &catalog.items {
+        let folder = match item.kind.unwrap() {
+            Kind::Game => "games",
+            Kind::Board => "boards",
+            Kind::Evidence => "evidence",
+        };
+        let html =
+            String::from_utf8(site[&format!("{folder}/{}/index.html", item.id)].clone()).unwrap();
+        // Only the record section: the value must be shown there with its label, not merely somewhere.
+        let start = html.find("id=\"record\"").expect("a record section");
+        let end = html[start..]
+            .find("</section>")
+            .map_or(html.len(), |n| start + n);
+        let (_, text) = parse_html(&html[start..end]);
+        let text = squash(&text).replace('*', "");
+        for value in &item.values {
+            let label = catalog.config.label(value.term);
+            assert!(text.contains(label), "{}: label {label} missing", item.id);
+            let expected = if let Some(cite) = &value.cite {
+                bib_titles[&cite.value].clone()
+            } else if let Some(r) = value.ref_.as_ref().filter(|_| value.text.is_empty()) {
+                catalog.item(&r.value).unwrap().title().unwrap().to_string()
+            } else {
+                squash(&value.text).replace('*', "")
+            };
+            assert!(
+                text.contains(&squash(&expected)),
+                "{}: {} value {expected:?} is not on the page",
+                item.id,
+                value.qualified_name()
+            );
+            if let Some(pages) = &value.pages {
+                let shown = pages.value.replace('-', "–");
+                assert!(text.contains(&shown), "{}: pages {shown} missing", item.id);
+            }
+            if let Some(lang) = &value.lang {
+                assert!(html[start..end].contains(&format!("lang=\"{}\"", lang.value)));
+            }
+            values += 1;
+        }
+        // Inverse relations are computed: a game that others call their original lists them.
+        if item.id == "mogol-putthan" {
+            for version in ["Terhuchu", "Dam pursi", "Permainan-Tabal"] {
+                assert!(
+                    text.contains(version),
+                    "mogol-putthan does not list {version}"
+                );
+            }
+        }
+    }
+    assert!(values > 150, "only {values} values checked");
+}
+
+#[test]
+fn pages_carry_data_for_machines_and_search() {
+    let (_scratch, site) = build_shipped();
+    let page = String::from_utf8(site["games/terhuchu/index.html"].clone()).unwrap();
+    assert!(page.contains("<meta name=\"DC.title\" content=\"Terhuchu\">"));
+    assert!(page.contains("<meta name=\"DCTERMS.alternative\" content=\"Terhüchü\" lang=\"njm\">"));
+    assert!(page.contains("<script type=\"application/ld+json\">"));
+    assert!(page.contains("data-widget-slot=\"board\""));
+    assert!(page.contains("<svg class=\"board lines\""));
+    assert!(page.contains("@misc{ludotheca-terhuchu,"));
+    assert!(page.contains("TY  - ELEC"));
+    let sowing = String::from_utf8(site["games/tchouba/index.html"].clone()).unwrap();
+    assert!(
+        sowing.contains("<svg class=\"board sowing\""),
+        "tchouba has no sowing diagram"
+    );
+
+    let index = String::from_utf8(site["search-index.js"].clone()).unwrap();
+    assert!(index.starts_with("/*") && index.contains("window.LUDOTHECA_SEARCH = {"));
+    assert!(index.contains("terhuchu"), "folded names are indexed");
+    assert!(
+        index.contains("Terhüchü"),
+        "alternative titles are shown as written"
+    );
+
+    let json: serde_json::Value = serde_json::from_slice(&site["catalog.json"]).unwrap();
+    assert_eq!(json["items"].as_array().unwrap().len(), 10);
+    let csv = String::from_utf8(site["catalog.csv"].clone()).unwrap();
+    assert_eq!(csv.lines().count(), 11);
+
+    let oai = String::from_utf8(site["oai-pmh.xml"].clone()).unwrap();
+    assert!(oai.contains("<oai_dc:dc"));
+    assert!(oai.contains("<dc:description>Rules: Two players each set out"));
+    assert!(!oai.contains("<dc:alternative") && !oai.contains("<dcterms:"));
+    let sitemap = String::from_utf8(site["sitemap.xml"].clone()).unwrap();
+    assert!(sitemap.contains("<loc>games/terhuchu/index.html</loc>"));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Escaping.
+
+const HOSTILE_RECORD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<record xmlns="urn:ludotheca:record:1" xmlns:dcterms="http://purl.org/dc/terms/" kind="game">
+  <dcterms:title>&lt;script&gt;alert("title")&lt;/script&gt; Evil "game" &amp; co</dcterms:title>
+  <dcterms:alternative>"&gt;&lt;img src=x onerror=alert(1)&gt;</dcterms:alternative>
+  <dcterms:description>Intro &lt;script&gt;alert(2)&lt;/script&gt; and [a link](javascript:alert(3)) and
+[another](  JaVaScRiPt:alert(3)) and &lt;a href="javascript:alert(4)"&gt;raw&lt;/a&gt; ![img](javascript:alert(5))
+
+&lt;div onclick="alert(14)"&gt;block html&lt;/div&gt;</dcterms:description>
+  <dcterms:instructionalMethod>Rules &lt;/script&gt;&lt;script&gt;alert(6)&lt;/script&gt;</dcterms:instructionalMethod>
+  <dcterms:source cite="evil"/>
+  <dcterms:subject>&lt;script&gt;tag&lt;/script&gt;</dcterms:subject>
+  <dcterms:spatial>javascript:alert(7)</dcterms:spatial>
+  <dcterms:relation>&lt;/script&gt;&lt;script&gt;alert(8)&lt;/script&gt;</dcterms:relation>
+  <dcterms:contributor>&lt;/textarea&gt;&lt;svg onload=alert(15)&gt;</dcterms:contributor>
+</record>
+"#;
+
+const HOSTILE_BIB: &str = r#"@book{evil,
+  author = {<script>alert(9)</script>},
+  title = {</script><script>alert(10)</script>},
+  year = {2020},
+  url = {javascript:alert(11)},
+}
+"#;
+
+fn hostile_catalog(root: &Path) {
+    fs::create_dir_all(root.join("games/evil")).unwrap();
+    fs::write(
+        root.join("ludotheca.toml"),
+        "title = \"<script>alert('site')</script>\"\ndescription = \"[x](javascript:alert(16)) <script>alert(17)</script>\"\n",
+    )
+    .unwrap();
+    fs::write(root.join("sources.bib"), HOSTILE_BIB).unwrap();
+    fs::write(
+        root.join("about.md"),
+        "# About <script>alert(12)</script>\n\n[x](javascript:alert(13)) <img src=x onerror=alert(18)>\n",
+    )
+    .unwrap();
+    fs::write(root.join("games/evil/record.xml"), HOSTILE_RECORD).unwrap();
+    fs::copy(
+        Path::new(CATALOG).join("games/bagh-chal/rules.txt"),
+        root.join("games/evil/rules.txt"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn hostile_values_produce_no_script() {
+    let scratch = Scratch::new("hostile");
+    let catalog = scratch.0.join("catalog");
+    hostile_catalog(&catalog);
+    let out = scratch.0.join("site");
+    match build(&options(&catalog, &out)) {
+        Ok(_) => {}
+        Err(BuildError::CatalogErrors(d)) => panic!("the hostile catalog must pass check: {d:?}"),
+        Err(e) => panic!("{e}"),
+    }
+    let site = snapshot(&out);
+    let mut scripts = 0;
+    for (page, html) in html_files(&site) {
+        let (tags, _) = parse_html(&html);
+        for tag in &tags {
+            for (name, value) in &tag.attrs {
+                assert!(
+                    !name.starts_with("on"),
+                    "{page}: event handler attribute {name} on <{}>",
+                    tag.name
+                );
+                if !matches!(
+                    name.as_str(),
+                    "href" | "src" | "action" | "formaction" | "xlink:href"
+                ) {
+                    continue;
+                }
+                assert!(
+                    !value
+                        .trim()
+                        .to_ascii_lowercase()
+                        .replace(['\t', '\n'], "")
+                        .starts_with("javascript:"),
+                    "{page}: {name}={value:?}"
+                );
+            }
+            assert!(
+                !matches!(
+                    tag.name.as_str(),
+                    "img" | "iframe" | "object" | "embed" | "textarea"
+                ),
+                "{page}: <{}>",
+                tag.name
+            );
+            if tag.name == "script" {
+                scripts += 1;
+                let src = tag.attr("src");
+                let ok = tag.attr("type") == Some("application/ld+json")
+                    || src.is_some_and(|s| {
+                        s.ends_with("static/search.js") || s.ends_with("static/browse.js")
+                    });
+                assert!(ok, "{page}: unexpected script {tag:?}");
+            }
+        }
+        assert!(
+            !html.contains("alert(") || !html.contains("<script>alert"),
+            "{page}"
+        );
+        for json_ld in html.split("<script type=\"application/ld+json\">").skip(1) {
+            let body = &json_ld[..json_ld.find("</script>").unwrap()];
+            assert!(!body.contains('<'), "{page}: JSON-LD holds a raw `<`");
+            serde_json::from_str::<serde_json::Value>(body).expect("JSON-LD parses");
+        }
+    }
+    assert!(scripts > 0);
+    let page = String::from_utf8(site["games/evil/index.html"].clone()).unwrap();
+    assert!(
+        page.contains("&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;"),
+        "the title is shown, escaped"
+    );
+    // The search index is a script: values in it must not be able to close it or start another.
+    let index = String::from_utf8(site["search-index.js"].clone()).unwrap();
+    assert!(!index.contains("</script") && !index.contains('<'));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The output folder.
+
+#[test]
+fn a_failed_build_leaves_the_previous_site_untouched() {
+    let scratch = Scratch::new("failed");
+    let out = scratch.0.join("site");
+    build(&options(Path::new(CATALOG), &out)).unwrap();
+    let before = snapshot(&out);
+
+    // A catalog with errors: check refuses it, through the command line with exit code 1.
+    let broken = scratch.0.join("broken");
+    copy_tree(Path::new(CATALOG), &broken);
+    let record = broken.join("games/terhuchu/record.xml");
+    let text = fs::read_to_string(&record)
+        .unwrap()
+        .replace("ref=\"mogol-putthan\"", "ref=\"mogol-puthan\"");
+    fs::write(&record, text).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--quiet", "--catalog"])
+        .arg(&broken)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        status.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    assert!(String::from_utf8_lossy(&status.stderr).contains("mogol-puthan"));
+    assert_eq!(snapshot(&out), before);
+
+    // A template that fails to render: the build fails after loading and checking, still changing nothing.
+    let themed = scratch.0.join("themed");
+    copy_tree(Path::new(CATALOG), &themed);
+    fs::create_dir_all(themed.join("templates")).unwrap();
+    fs::write(themed.join("templates/item.html"), "{% extends \"base.html\" %}{% block content %}{{ page.nope.deeper }}{% endblock content %}").unwrap();
+    match build(&options(&themed, &out)) {
+        Err(BuildError::Template(_)) => {}
+        other => panic!("expected a template error, got {other:?}"),
+    }
+    assert_eq!(snapshot(&out), before);
+
+    // Nothing is left beside the output.
+    let leftovers: Vec<String> = fs::read_dir(&scratch.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("ludotheca-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // A catalog's own templates take precedence.
+    fs::write(themed.join("templates/item.html"), "{% extends \"base.html\" %}{% block content %}<p>custom {{ page.title }}</p>{% endblock content %}").unwrap();
+    build(&options(&themed, &out)).unwrap();
+    let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
+    assert!(page.contains("<p>custom Terhuchu</p>"));
+}
+
+#[test]
+fn a_folder_of_other_files_is_refused_unless_forced() {
+    let scratch = Scratch::new("foreign");
+    let out = scratch.0.join("mine");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("thesis.tex"), "precious").unwrap();
+    let err = build(&options(Path::new(CATALOG), &out)).unwrap_err();
+    assert!(matches!(err, BuildError::Output(_)), "{err:?}");
+    assert!(err.to_string().contains("--force"));
+    assert_eq!(
+        fs::read_to_string(out.join("thesis.tex")).unwrap(),
+        "precious"
+    );
+
+    let status = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--quiet", "--catalog", CATALOG, "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+
+    // An empty folder is fine, and so is one ludotheca wrote before.
+    let empty = scratch.0.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    build(&options(Path::new(CATALOG), &empty)).unwrap();
+    build(&options(Path::new(CATALOG), &empty)).unwrap();
+
+    let mut forced = options(Path::new(CATALOG), &out);
+    forced.force = true;
+    build(&forced).unwrap();
+    assert!(!out.join("thesis.tex").exists());
+    assert!(out.join("index.html").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_and_the_catalog_itself_are_refused() {
+    let scratch = Scratch::new("links");
+    let real = scratch.0.join("real");
+    fs::create_dir_all(&real).unwrap();
+    fs::write(real.join("keep.txt"), "keep").unwrap();
+    let link = scratch.0.join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let mut forced = options(Path::new(CATALOG), &link);
+    forced.force = true;
+    assert!(build(&forced).is_err());
+    assert!(real.join("keep.txt").exists());
+
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let mut over = options(&catalog, &catalog);
+    over.force = true;
+    assert!(build(&over).is_err());
+    let mut parent = options(&catalog, &scratch.0);
+    parent.force = true;
+    assert!(build(&parent).is_err());
+    assert!(catalog.join("ludotheca.toml").exists());
+}
