@@ -244,37 +244,46 @@ impl SowingGame {
         track.iter().any(|&s| s >= min)
     }
 
-    /// The holes of `track` (a side's whole array, zero past the track's end) that may start a turn, as a bit
-    /// set: bit `i` for hole `i + 1`. Built without a branch per hole, since whether a hole holds enough seeds is
-    /// random in play; blocks of 16 holes of fixed length let the compiler compare a block at once, and only the
-    /// blocks the track covers are read (one on 4x4, five on 4x40).
+    /// The holes of `track` (a side's whole array, zero past the track's end) that satisfy `test`, as a bit set:
+    /// bit `i` for hole `i + 1`. Built without a branch per hole, since seed counts are random in play; blocks
+    /// of 16 holes of fixed length let the compiler test a block at once, and only the blocks the track covers
+    /// are read (one on 4x4, five on 4x40). Bits past the track are cleared.
     #[inline]
-    fn start_mask(&self, track: &[u16; MAX_TRACK]) -> u128 {
-        let min = self.rules.min_seeds_to_start;
+    fn hole_set(&self, track: &[u16; MAX_TRACK], test: impl Fn(u16) -> bool) -> u128 {
         let blocks = self.len.div_ceil(16);
-        let mut gula = 0u128;
+        let mut set = 0u128;
         for (b, block) in track.chunks_exact(16).take(blocks).enumerate() {
             let mut bits = 0u16;
             for (i, &s) in block.iter().enumerate() {
-                bits |= u16::from(s >= min) << i;
+                bits |= u16::from(test(s)) << i;
             }
-            gula |= u128::from(bits) << (16 * b);
+            set |= u128::from(bits) << (16 * b);
         }
-        // `min` is at least 1, so the zero padding past the track never counts.
+        set & self.track_bits()
+    }
+
+    /// The bits of the holes on a track.
+    #[inline]
+    fn track_bits(&self) -> u128 {
+        // `len` is at most 80, so the shift is in range.
+        (1u128 << self.len) - 1
+    }
+
+    /// The holes of `track` that may start a turn, as a bit set (see `hole_set`).
+    #[inline]
+    fn start_mask(&self, track: &[u16; MAX_TRACK]) -> u128 {
+        let min = self.rules.min_seeds_to_start;
+        let gula = self.hole_set(track, |s| s >= min);
         if gula != 0 || !self.rules.singleton_rule {
             return gula;
         }
-        // The tchonga: a lone seed, only when nothing bigger can move, and only onto an empty hole.
-        let mut singles = 0u128;
-        for (i, &s) in track[..self.len].iter().enumerate() {
-            singles |= u128::from(s == 1 && track[self.next(i)] == 0) << i;
-        }
-        singles
-    }
-
-    #[inline]
-    fn next(&self, i: usize) -> usize {
-        if i + 1 == self.len { 0 } else { i + 1 }
+        // The tchonga: a lone seed, only when nothing bigger can move, and only onto an empty hole. Such
+        // positions fill long endgames, so they get the same block treatment: hole `i` qualifies when it holds
+        // one seed and hole `i + 1` (round the track) is empty, i.e. the empty set turned back by one hole.
+        let ones = self.hole_set(track, |s| s == 1);
+        let empty = self.hole_set(track, |s| s == 0);
+        let next_empty = (empty >> 1) | ((empty & 1) << (self.len - 1));
+        ones & next_empty
     }
 
     /// Whether `side` has a legal start anywhere (ignoring the end of the game).

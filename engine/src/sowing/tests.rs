@@ -80,3 +80,36 @@ fn extra_hole_choices_are_all_subsets() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].extra_holes().count(), 0);
 }
+
+#[test]
+fn the_start_set_matches_a_hole_by_hole_reading() {
+    // Random small counts on every width, so that gula-free positions (the tchonga case, with its wrap from
+    // the last hole to the first) come up often.
+    let mut rng = SplitMix64::new(3);
+    for n in (4..=40).step_by(2) {
+        for rules in [
+            SowingRules::tchouba(n),
+            SowingRules::tchouba_reconstruction(n),
+        ] {
+            let g = SowingGame::new(rules).unwrap();
+            let len = g.len;
+            for _ in 0..300 {
+                let mut track = [0u16; MAX_TRACK];
+                let big = rng.below(4) == 0;
+                for h in &mut track[..len] {
+                    *h = rng.below(if big { 4 } else { 2 }) as u16;
+                }
+                let min = g.rules.min_seeds_to_start;
+                let gula = track[..len].iter().any(|&s| s >= min);
+                let mut want = 0u128;
+                for i in 0..len {
+                    let next = (i + 1) % len;
+                    let ok = track[i] >= min
+                        || (g.rules.singleton_rule && !gula && track[i] == 1 && track[next] == 0);
+                    want |= u128::from(ok) << i;
+                }
+                assert_eq!(g.start_mask(&track), want, "{:?}", &track[..len]);
+            }
+        }
+    }
+}
