@@ -733,6 +733,12 @@ fn perft_tchouba_4x8_to_depth_3() {
 }
 
 #[test]
+fn perft_tchouba_4x16_to_depth_2() {
+    // The smallest board of the full game; deeper would take the brute force too long in a debug build.
+    check_perft(SowingRules::tchouba(16), &[496, 145_846]);
+}
+
+#[test]
 fn perft_variants_agree_with_the_brute_force() {
     // No table here: the point is agreement on rules the presets do not use.
     for rules in [
