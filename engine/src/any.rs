@@ -29,7 +29,125 @@ pub enum AnyMove {
     Sowing(SowingMove),
 }
 
+/// A move described for programs (the CLI's JSON, the page): its notation and the points it involves, by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveInfo {
+    pub notation: String,
+    /// Where the piece starts (none for a placement or a pass; the starting hole for a sowing).
+    pub from: Option<String>,
+    /// Where it ends.
+    pub to: Option<String>,
+    /// Every point the piece stands on, start and landings included.
+    pub path: Vec<String>,
+    /// Captured points (a huffed piece first), or for a sowing the extra holes chosen.
+    pub captured: Vec<String>,
+}
+
 impl Compiled {
+    /// Perft from the start position, on the family's own game type (no dispatch per node).
+    pub fn perft(&self, depth: u32) -> u64 {
+        match self {
+            Compiled::Lines(g) => crate::perft::perft(g.as_ref(), &mut g.start(), depth),
+            Compiled::Sowing(g) => crate::perft::perft(g.as_ref(), &mut g.start(), depth),
+        }
+    }
+
+    /// Random playouts from the start, on the family's own game type.
+    pub fn playouts(&self, n: u64, seed: u64, max_plies: u32) -> crate::playout::PlayoutStats {
+        match self {
+            Compiled::Lines(g) => crate::playout::playouts(g.as_ref(), n, seed, max_plies),
+            Compiled::Sowing(g) => crate::playout::playouts(g.as_ref(), n, seed, max_plies),
+        }
+    }
+
+    /// The notation and points of a legal move in `pos`.
+    pub fn describe_move(&self, pos: &AnyPosition, mv: &AnyMove) -> MoveInfo {
+        let notation = self.format_move(pos, mv);
+        match (self, mv) {
+            (Compiled::Lines(g), AnyMove::Lines(m)) => {
+                let name = |p: u8| {
+                    g.rules
+                        .board
+                        .points
+                        .get(p as usize)
+                        .map(|p| p.name.clone())
+                        .unwrap_or_default()
+                };
+                let route = m.route();
+                let mut captured: Vec<String> = Vec::new();
+                if m.huff != crate::lines::NO_POINT {
+                    captured.push(name(m.huff));
+                }
+                captured.extend(m.captured().iter().map(|&p| name(p)));
+                MoveInfo {
+                    notation,
+                    from: (route.len() > 1).then(|| name(route[0])),
+                    to: route.last().map(|&p| name(p)),
+                    path: route.iter().map(|&p| name(p)).collect(),
+                    captured,
+                }
+            }
+            (Compiled::Sowing(_), AnyMove::Sowing(m)) => MoveInfo {
+                notation,
+                from: Some(m.hole().to_string()),
+                to: None,
+                path: vec![m.hole().to_string()],
+                captured: m.extra_holes().map(|h| h.to_string()).collect(),
+            },
+            _ => MoveInfo {
+                notation,
+                from: None,
+                to: None,
+                path: vec![],
+                captured: vec![],
+            },
+        }
+    }
+
+    /// The position as text for a terminal: for points and lines a map of the board (one letter per piece, the
+    /// first letter of its kind, capitals for the first side, `.` for an empty point) and the setup line; for
+    /// sowing the setup line.
+    pub fn diagram(&self, pos: &AnyPosition) -> String {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => {
+                let pts = &g.rules.board.points;
+                let (minx, maxx) = pts
+                    .iter()
+                    .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.x), b.max(p.x)));
+                let (miny, maxy) = pts
+                    .iter()
+                    .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.y), b.max(p.y)));
+                // Four columns and two rows per unit keep the grid square-ish and separate triangle points.
+                let col = |x: f64| ((x - minx) * 4.0).round() as usize;
+                let row = |y: f64| ((maxy - y) * 2.0).round() as usize;
+                let mut canvas = vec![vec![' '; col(maxx) + 1]; row(miny) + 1];
+                for (i, pt) in pts.iter().enumerate() {
+                    let c = match (p.side_at(i as u8), p.kind_at(i as u8)) {
+                        (Some(s), Some(k)) => {
+                            let letter =
+                                g.rules.kinds[k as usize].name.chars().next().unwrap_or('?');
+                            if s == 0 {
+                                letter.to_ascii_uppercase()
+                            } else {
+                                letter.to_ascii_lowercase()
+                            }
+                        }
+                        _ => '.',
+                    };
+                    canvas[row(pt.y)][col(pt.x)] = c;
+                }
+                let mut out: Vec<String> = canvas
+                    .into_iter()
+                    .map(|r| r.into_iter().collect::<String>().trim_end().to_string())
+                    .collect();
+                out.retain(|l| !l.is_empty());
+                out.push(g.format_position(p));
+                out.join("\n")
+            }
+            _ => self.format_position(pos),
+        }
+    }
+
     pub(crate) fn from_sowing(spec: SowingSpec) -> Result<Compiled, String> {
         let rules = SowingRules {
             rows: spec.rows,

@@ -625,3 +625,28 @@ fn every_catalogued_record_replays_under_its_ruleset() {
     }
     assert!(count >= 30, "only {count} records found");
 }
+
+#[test]
+fn moves_are_described_for_programs_and_positions_drawn() {
+    let any = compile(BAGH_CHAL, None).unwrap();
+    let pos = any
+        .parse_position(
+            "tigers tiger a1 e1 a5 e5; goats goat a2; goats hand goat 19; to-move tigers",
+        )
+        .unwrap();
+    let mut moves = Vec::new();
+    any.legal_moves(&pos, &mut moves);
+    let jump = moves
+        .iter()
+        .map(|m| any.describe_move(&pos, m))
+        .find(|i| i.notation == "a1xa3")
+        .unwrap();
+    assert_eq!(jump.from.as_deref(), Some("a1"));
+    assert_eq!(jump.to.as_deref(), Some("a3"));
+    assert_eq!(jump.path, ["a1", "a3"]);
+    assert_eq!(jump.captured, ["a2"]);
+    let diagram = any.diagram(&pos);
+    assert!(diagram.starts_with("T   .   .   .   T\n"), "{diagram}");
+    assert!(diagram.contains("\ng   .   .   .   .\n"), "{diagram}");
+    assert_eq!(any.perft(3), 5_052);
+}

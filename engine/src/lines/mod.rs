@@ -173,6 +173,8 @@ struct PointMoves {
     slides: Vec<(u32, u8)>,
     /// Short jumps: (over, land, direction id).
     jumps: Vec<(u8, u8, u8)>,
+    /// The points the short jumps pass over: no enemy there, no short jump.
+    jump_over: u128,
     /// Long jumps: (start in the ray pool, length, direction id).
     long: Vec<(u32, u8, u8)>,
 }
@@ -274,6 +276,7 @@ impl LinesGame {
                                         && !t.jumps.iter().any(|j| j.1 == ray[1] && j.0 == ray[0])
                                     {
                                         t.jumps.push((ray[0], ray[1], id));
+                                        t.jump_over |= bit(ray[0]);
                                     }
                                 }
                                 MoveRule::LongJump { dirs } => {
@@ -314,6 +317,17 @@ impl LinesGame {
 
     pub fn points(&self) -> usize {
         self.n
+    }
+
+    /// The pieces of side `s` with their kinds, kind by kind (no per-point kind lookup).
+    #[inline]
+    fn pieces(&self, pos: &LinesPosition, s: u8) -> Pieces {
+        let own = pos.side[s as usize];
+        Pieces {
+            masks: pos.kind.map(|k| k & own),
+            k: 0,
+            kinds: self.rules.kinds.len(),
+        }
     }
 
     #[inline]
@@ -388,22 +402,23 @@ impl LinesGame {
     fn quiet(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
         let s = pos.to_move;
         let occ = pos.side[0] | pos.side[1];
-        for p in points(pos.side[s as usize]) {
-            let k = pos.kind_at(p).unwrap_or(0);
-            let t = self.table(k, s, p);
-            let mut targets = t.step & !occ;
-            for &(start, len) in &t.slides {
-                for &q in &self.pool[start as usize..start as usize + len as usize] {
-                    if occ & bit(q) != 0 {
-                        break;
+        for k in 0..self.rules.kinds.len() as u8 {
+            for p in points(pos.side[s as usize] & pos.kind[k as usize]) {
+                let t = self.table(k, s, p);
+                let mut targets = t.step & !occ;
+                for &(start, len) in &t.slides {
+                    for &q in &self.pool[start as usize..start as usize + len as usize] {
+                        if occ & bit(q) != 0 {
+                            break;
+                        }
+                        targets |= bit(q);
                     }
-                    targets |= bit(q);
                 }
-            }
-            for q in points(targets) {
-                let mut m = LinesMove::new(Action::Move, k, p, q, huff);
-                m.promotes = self.promotion(k, s, q);
-                out.push(m);
+                for q in points(targets) {
+                    let mut m = LinesMove::new(Action::Move, k, p, q, huff);
+                    m.promotes = self.promotion(k, s, q);
+                    out.push(m);
+                }
             }
         }
     }
@@ -412,8 +427,7 @@ impl LinesGame {
         let s = pos.to_move;
         let own = pos.side[s as usize];
         let enemy = pos.side[1 - s as usize];
-        for p in points(own) {
-            let k = pos.kind_at(p).unwrap_or(0);
+        for (k, p) in self.pieces(pos, s) {
             if self.capturing[s as usize] & (1 << k) == 0 {
                 continue;
             }
@@ -449,7 +463,12 @@ impl LinesGame {
         }
         let t = self.table(k, s, cur);
         let mut found = false;
-        for &(over, land, dir) in &t.jumps {
+        let jumps: &[(u8, u8, u8)] = if t.jump_over & enemy != 0 {
+            &t.jumps
+        } else {
+            &[]
+        };
+        for &(over, land, dir) in jumps {
             if enemy & bit(over) != 0
                 && occ & bit(land) == 0
                 && (self.rules.turns || last == NO_DIR || last == dir)
@@ -540,8 +559,7 @@ impl LinesGame {
         let enemy = pos.side[1 - s as usize];
         let occ = own | enemy;
         let mut set = 0;
-        for p in points(own) {
-            let k = pos.kind_at(p).unwrap_or(0);
+        for (k, p) in self.pieces(pos, s) {
             let t = self.table(k, s, p);
             let short = t
                 .jumps
@@ -578,8 +596,7 @@ impl LinesGame {
         if self.capturers(pos) != 0 {
             return true;
         }
-        points(pos.side[s as usize]).any(|p| {
-            let k = pos.kind_at(p).unwrap_or(0);
+        self.pieces(pos, s).any(|(k, p)| {
             let t = self.table(k, s, p);
             t.step & !occ != 0
                 || t.slides
@@ -634,6 +651,31 @@ impl LinesGame {
             m += weight * ((pos.kind[k] & pos.side[s]).count_ones() as i32 + pos.hand[s][k] as i32);
         }
         m
+    }
+}
+
+/// Iterates (kind, point) over one side's pieces.
+struct Pieces {
+    masks: [u128; MAX_KINDS],
+    k: usize,
+    kinds: usize,
+}
+
+impl Iterator for Pieces {
+    type Item = (u8, u8);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u8, u8)> {
+        while self.k < self.kinds {
+            let m = &mut self.masks[self.k];
+            if *m != 0 {
+                let p = m.trailing_zeros() as u8;
+                *m &= *m - 1;
+                return Some((self.k as u8, p));
+            }
+            self.k += 1;
+        }
+        None
     }
 }
 
