@@ -781,6 +781,80 @@ fn perft_variants_agree_with_the_brute_force() {
     }
 }
 
+/// The brute force's node for a position, read from the setup text's rows (top row first, each from South's
+/// left), so that the engine's own numbering plays no part in the comparison.
+fn brute_node(g: &SowingGame, pos: &SowingPosition) -> brute::Node {
+    let text = g.setup_to_string(pos);
+    let mut fields = text.split_whitespace();
+    let rows: Vec<Vec<u16>> = fields
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|r| r.split(',').map(|c| c.parse().unwrap()).collect())
+        .collect();
+    let side = if fields.next() == Some("S") { 0 } else { 1 };
+    let mut grid = Vec::new();
+    for row in rows.iter().rev() {
+        grid.extend(row);
+    }
+    brute::Node {
+        grid,
+        side,
+        capped: pos.lap_capped(),
+    }
+}
+
+#[test]
+fn perft_from_random_middle_and_end_positions_agrees_with_the_brute_force() {
+    // From the start the tchonga and sparse captures are out of reach at shallow depths; positions met along
+    // random games bring them in.
+    let mut rng = SplitMix64::new(0x00de_ad11);
+    for rules in [
+        SowingRules::shimunana(),
+        SowingRules::tchouba(8),
+        SowingRules::tchouba_reconstruction(6),
+        SowingRules {
+            capture: Some(SowingCapture {
+                take_outer: true,
+                extra_holes: 2,
+                extra_always: false,
+            }),
+            ..SowingRules::tchouba(6)
+        },
+    ] {
+        let g = game(rules.clone());
+        let br = brute_rules(&rules);
+        let mut checked = 0;
+        for _ in 0..30 {
+            let mut pos = g.start();
+            let mut moves = Vec::new();
+            loop {
+                if pos.ply() % 7 == 3 {
+                    let node = brute_node(&g, &pos);
+                    for depth in 1..=3 {
+                        let mut p = pos.clone();
+                        assert_eq!(
+                            perft(&g, &mut p, depth),
+                            brute::perft(&br, &node, depth),
+                            "{} depth {depth}",
+                            g.setup_to_string(&pos)
+                        );
+                    }
+                    checked += 1;
+                }
+                moves.clear();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                g.play(&mut pos, &mv);
+            }
+        }
+        assert!(checked > 30, "{rules:?}: only {checked} positions checked");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Property tests over seeded random games.
 
