@@ -130,6 +130,13 @@ impl SourceMap {
         id
     }
 
+    /// Move every file of `other` to the end of this map; returns how to turn `other`'s ids into ids here.
+    pub fn append(&mut self, other: SourceMap) -> impl Fn(FileId) -> FileId + use<> {
+        let offset = self.files.len() as u32;
+        self.files.extend(other.files);
+        move |id| FileId(id.0 + offset)
+    }
+
     pub fn get(&self, id: FileId) -> &SourceFile {
         // FileIds are only made by `add` on this map, so the index exists.
         &self.files[id.0 as usize]
@@ -170,6 +177,18 @@ mod tests {
         assert_eq!(&text[f.span_at(2, 1, 4)], "Bāgh");
         assert_eq!(&text[f.span_at(2, 6, 99)], "Chāl");
         assert_eq!(f.offset(9, 1), text.len());
+    }
+
+    #[test]
+    fn appended_maps_renumber_their_files() {
+        let mut a = SourceMap::default();
+        a.add("a".into(), "1".into());
+        let mut b = SourceMap::default();
+        let b0 = b.add("b".into(), "2".into());
+        let b1 = b.add("c".into(), "3".into());
+        let renumber = a.append(b);
+        assert_eq!(a.path(renumber(b0)), Path::new("b"));
+        assert_eq!(a.get(renumber(b1)).text, "3");
     }
 
     #[test]

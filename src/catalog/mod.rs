@@ -13,6 +13,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 
@@ -331,8 +333,9 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
         Bibliography::default()
     };
 
-    let mut items = Vec::new();
-    walk(root, &mut files, diagnostics, &mut items)?;
+    let mut folders = Vec::new();
+    walk(root, &mut folders)?;
+    let items = load_items(folders, &mut files, diagnostics)?;
 
     let mut index = HashMap::new();
     for (i, item) in items.iter().enumerate() {
@@ -365,25 +368,57 @@ fn sorted_entries(dir: &Path) -> Result<Vec<(String, PathBuf, bool)>, LoadError>
     Ok(entries)
 }
 
-/// Every folder holding `record.xml` is an item; every other folder is a group to look inside.
-fn walk(
-    dir: &Path,
-    files: &mut SourceMap,
-    diagnostics: &mut Diagnostics,
-    items: &mut Vec<Item>,
-) -> Result<(), LoadError> {
+/// Every folder holding `record.xml` is an item; every other folder is a group to look inside. Collects the item
+/// folders (identifier and path) in path order.
+fn walk(dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(), LoadError> {
     for (name, path, is_dir) in sorted_entries(dir)? {
         if !is_dir {
             continue;
         }
-        let record_path = path.join("record.xml");
-        if record_path.is_file() {
-            items.push(load_item(name, &path, &record_path, files, diagnostics)?);
+        if path.join("record.xml").is_file() {
+            found.push((name, path));
         } else {
-            walk(&path, files, diagnostics, items)?;
+            walk(&path, found)?;
         }
     }
     Ok(())
+}
+
+/// Read every item folder. Items are independent, so they are read in parallel, each into its own source map
+/// and diagnostics, then gathered in path order so that file ids and output do not depend on scheduling.
+fn load_items(
+    folders: Vec<(String, PathBuf)>,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<Vec<Item>, LoadError> {
+    let loaded: Vec<Result<(Item, SourceMap, Diagnostics), LoadError>> = folders
+        .into_par_iter()
+        .map(|(id, folder)| {
+            let mut own_files = SourceMap::default();
+            let mut own_diagnostics = Diagnostics::new();
+            let record_path = folder.join("record.xml");
+            let item = load_item(
+                id,
+                &folder,
+                &record_path,
+                &mut own_files,
+                &mut own_diagnostics,
+            )?;
+            Ok((item, own_files, own_diagnostics))
+        })
+        .collect();
+    let mut items = Vec::with_capacity(loaded.len());
+    for result in loaded {
+        let (mut item, own_files, own_diagnostics) = result?;
+        let renumber = files.append(own_files);
+        item.file = renumber(item.file);
+        item.rules_file = item.rules_file.map(renumber);
+        for diagnostic in own_diagnostics.into_vec() {
+            diagnostics.push(diagnostic);
+        }
+        items.push(item);
+    }
+    Ok(items)
 }
 
 fn load_item(
