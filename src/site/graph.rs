@@ -94,7 +94,7 @@ pub fn svg(nodes: &[Node], edges: &[Edge]) -> String {
     let _ = write!(
         out,
         "<svg class=\"variants-graph\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" \
-         width=\"{width:.0}\" height=\"{height:.0}\" role=\"img\" aria-labelledby=\"graph-title\">\
+         width=\"{width:.0}\" height=\"{height:.0}\" role=\"group\" aria-labelledby=\"graph-title\">\
          <title id=\"graph-title\">How the catalogued games relate: each arrow points from a version to the game \
          it is a version of</title>\
          <defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"8\" \

@@ -1021,6 +1021,8 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
 
     // Rulesets, with their board diagrams.
     let mut rulesets = Vec::new();
+    // The board slot shows the first ruleset's start position, drawn again with ids of its own.
+    let mut first_svg: Option<(String, String)> = None;
     let mut rules_error = None;
     let mut rules_text = None;
     if let Some(rules) = &entry.rules {
@@ -1046,6 +1048,17 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
                     &rules.sides,
                 )
             });
+            if first_svg.is_none()
+                && let Some(d) = &r.diagram
+            {
+                let svg = board::svg(
+                    d,
+                    "board-start",
+                    &format!("{}, {}: the board at the start", entry.title, r.title),
+                    &rules.sides,
+                );
+                first_svg = Some((svg, r.name.clone()));
+            }
             let boards: Vec<Link> = entry
                 .boards
                 .iter()
@@ -1072,11 +1085,6 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
             }));
         }
     }
-    let first_svg = rulesets.iter().find_map(|r| {
-        r["svg"]
-            .as_str()
-            .map(|s| (s.to_string(), r["name"].clone()))
-    });
 
     // A board shows the diagram of the ruleset it is played with.
     let mut played_with = Vec::new();

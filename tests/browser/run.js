@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+/* Browser tests of a built site (scripts/browser-test builds it and calls this with its folder):
+ *   1. the Nu HTML Checker (vnu-jar, Java) reports no error on any page;
+ *   2. headless Chromium (Debian's, driven by playwright-core) opens index.html from file://, types "terhuchu"
+ *      in the search box and reaches the Terhuchu page with the arrow keys and Enter, with no console error and
+ *      no failed request; browse filters come from the URL;
+ *   3. axe-core finds no serious or critical violation on the home page, a game page, browse, and the search
+ *      box showing results (and the search results page).
+ * Usage: node run.js SITE_DIR */
+'use strict';
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { chromium } = require('playwright-core');
+
+const site = path.resolve(process.argv[2] || path.join(__dirname, '..', '..', 'site'));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+let failures = 0;
+
+function fail(message) {
+  failures++;
+  console.error('FAIL ' + message);
+}
+function pass(message) {
+  console.log('ok   ' + message);
+}
+
+function validateHtml() {
+  const jar = require('vnu-jar');
+  const result = spawnSync('java', ['-jar', jar, '--errors-only', '--format', 'json', '--skip-non-html', site], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error) {
+    fail('vnu could not run: ' + result.error.message);
+    return;
+  }
+  let messages = [];
+  try {
+    messages = JSON.parse(result.stderr || '{"messages":[]}').messages;
+  } catch (e) {
+    fail('vnu output is not JSON: ' + (result.stderr || '').slice(0, 500));
+    return;
+  }
+  const errors = messages.filter((m) => m.type === 'error' || m.subType === 'fatal');
+  const pages = countPages(site);
+  if (errors.length > 0) {
+    for (const e of errors.slice(0, 40)) {
+      fail(`vnu: ${path.relative(site, decodeURIComponent(new URL(e.url).pathname))}:${e.lastLine}: ${e.message}`);
+    }
+  } else {
+    pass(`vnu: no errors in ${pages} pages`);
+  }
+}
+
+function countPages(dir) {
+  let n = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) n += countPages(p);
+    else if (entry.name.endsWith('.html')) n++;
+  }
+  return n;
+}
+
+function url(rel) {
+  return pathToFileURL(path.join(site, rel)).href;
+}
+
+/* Console errors, uncaught exceptions and failed requests of a page, collected as they happen. */
+function watch(page, problems) {
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push('console error: ' + msg.text());
+  });
+  page.on('pageerror', (err) => problems.push('uncaught: ' + err.message));
+  page.on('requestfailed', (req) => problems.push('request failed: ' + req.url() + ' ' + (req.failure() || {}).errorText));
+}
+
+async function axeCheck(page, label) {
+  const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'], preload: false });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+  });
+  const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length > 0) {
+    for (const v of bad) fail(`axe ${label}: ${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+  } else {
+    const minor = result.map((v) => `${v.impact} ${v.id}`).join(', ');
+    pass(`axe ${label}: no serious or critical violation${minor ? ' (minor: ' + minor + ')' : ''}`);
+  }
+}
+
+async function browserTests() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ludotheca-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = context.pages()[0] || (await context.newPage());
+    const problems = [];
+    watch(page, problems);
+
+    // Search by keyboard, from disk.
+    await page.goto(url('index.html'));
+    await axeCheck(page, 'home');
+    const box = page.getByRole('combobox', { name: 'Search the archive' });
+    await box.focus();
+    await page.keyboard.type('terhuchu', { delay: 30 });
+    await page.waitForSelector('#site-search-results [role="option"][data-href]');
+    const expanded = await box.getAttribute('aria-expanded');
+    if (expanded !== 'true') fail('the search box does not say its list is open');
+    await axeCheck(page, 'search suggestions');
+    await page.keyboard.press('ArrowDown');
+    const activeId = await box.getAttribute('aria-activedescendant');
+    const activeText = activeId ? await page.locator('#' + activeId).innerText() : '';
+    if (!/Terhuchu/.test(activeText)) fail('ArrowDown did not select Terhuchu, got: ' + activeText);
+    await Promise.all([page.waitForURL(/games\/terhuchu\/index\.html$/), page.keyboard.press('Enter')]);
+    const heading = await page.locator('h1').innerText();
+    if (heading.trim() !== 'Terhuchu') fail('Enter led to a page headed ' + heading);
+    else pass('typing "terhuchu" and pressing ArrowDown, Enter opens the Terhuchu page');
+    await axeCheck(page, 'game page (Terhuchu)');
+
+    await page.goto(url('games/tchouba/index.html'));
+    await axeCheck(page, 'game page (Tchouba, sowing)');
+
+    // Browse: the filter state comes from the URL.
+    await page.goto(url('browse/index.html') + '#kind=board');
+    await page.waitForFunction(() => document.querySelector('[data-status]').textContent.includes('shown'));
+    const visible = await page.locator('table.browse tbody tr:not([hidden])').count();
+    const total = await page.locator('table.browse tbody tr').count();
+    const checked = await page.locator('input[name="kind"][value="board"]').isChecked();
+    if (visible < 1 || visible >= total || !checked) fail(`browse #kind=board shows ${visible} of ${total} rows (checkbox ${checked})`);
+    else pass(`browse filter from the URL: ${visible} of ${total} rows`);
+    await page.locator('input[name="kind"][value="game"]').check();
+    if (!/kind=game/.test(page.url())) fail('checking a filter does not update the URL: ' + page.url());
+    await axeCheck(page, 'browse');
+
+    // The search results page.
+    await page.goto(url('search/index.html') + '?q=naga');
+    await page.waitForSelector('[data-search-list] li');
+    await axeCheck(page, 'search results page');
+
+    await page.goto(url('rules/index.html'));
+    await axeCheck(page, 'rules');
+    await page.goto(url('variants/index.html'));
+    await axeCheck(page, 'variants');
+
+    if (problems.length > 0) for (const p of problems) fail(p);
+    else pass('no console error and no failed request');
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+(async () => {
+  if (!fs.existsSync(path.join(site, 'index.html'))) {
+    console.error(`no site at ${site}: build it first`);
+    process.exit(2);
+  }
+  validateHtml();
+  await browserTests();
+  if (failures > 0) {
+    console.error(`${failures} browser test failure(s)`);
+    process.exit(1);
+  }
+  console.log('browser tests passed');
+})().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
