@@ -650,3 +650,40 @@ fn moves_are_described_for_programs_and_positions_drawn() {
     assert!(diagram.contains("\ng   .   .   .   .\n"), "{diagram}");
     assert_eq!(any.perft(3), 5_052);
 }
+
+#[test]
+fn damaged_rules_files_and_records_give_errors_never_panics() {
+    let mut rng = Rng::new(99);
+    let noise = ['x', '"', ':', ',', '#', '\n', ' ', '9', '-', 'é', '@', 'e'];
+    for (_, src) in CATALOG {
+        let chars: Vec<char> = src.chars().collect();
+        for _ in 0..300 {
+            let mut c = chars.clone();
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(c.len());
+                match rng.below(3) {
+                    0 => {
+                        c.remove(i);
+                    }
+                    1 => c.insert(i, noise[rng.below(noise.len())]),
+                    _ => c[i] = noise[rng.below(noise.len())],
+                }
+            }
+            let text: String = c.into_iter().collect();
+            if let Err(e) = RulesFile::parse(&text) {
+                assert!(e.line >= 1 && e.column >= 1);
+            }
+        }
+    }
+    let g = lines_game(BAGH_CHAL, None);
+    let record: Vec<char> = "[Event \"T\"]\n[Kind \"demonstration\"]\n[Position \"tigers tiger a1 e1 a5 e5; goats hand goat 3\"]\n1. @c3! a1-b2 {x} 2. @b3 b2xb4 *\n".chars().collect();
+    for _ in 0..2000 {
+        let mut c = record.clone();
+        let i = rng.below(c.len());
+        c[i] = noise[rng.below(noise.len())];
+        let text: String = c.into_iter().collect();
+        if let Ok(r) = Record::parse(&text) {
+            let _ = replay(&g, &r);
+        }
+    }
+}

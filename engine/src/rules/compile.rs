@@ -180,6 +180,23 @@ const TRIANGLE_HELP: &str =
 const POINT_HELP: &str = "write `point NAME at X Y`, e.g. `point k1 at 0 2.5`";
 const REGION_HELP: &str = "write `region NAME: POINT POINT ...`, e.g. `region far: E4 E5 E6`";
 
+/// Point names must read unambiguously in move notation, where `x` and `-` separate points.
+fn notation_safe(name: &str) -> bool {
+    !name.contains('x') && !name.contains('-')
+}
+
+fn safe_prefix((p, pos): (&str, Pos)) -> Result<String, RulesError> {
+    if notation_safe(p) {
+        Ok(p.to_string())
+    } else {
+        Err(RulesError::new(
+            pos,
+            format!("`{p}` cannot start point names"),
+            "a prefix contains no `x` or `-`, which mark captures and steps in notation",
+        ))
+    }
+}
+
 fn point_of(board: &Board, name: &str, pos: Pos) -> Result<u8, RulesError> {
     board.find(name).ok_or_else(|| {
         let close: Vec<&str> = board.points.iter().map(|p| p.name.as_str()).filter(|n| n.eq_ignore_ascii_case(name)).collect();
@@ -280,7 +297,7 @@ fn board(block: &Item) -> Result<Board, RulesError> {
                     if c.eat("depth") {
                         depth = c.number::<usize>("the number of rows", TRIANGLE_HELP)?.0;
                     } else if c.eat("names") {
-                        prefix = c.word("a name prefix", TRIANGLE_HELP)?.0.to_string();
+                        prefix = safe_prefix(c.word("a name prefix", TRIANGLE_HELP)?)?;
                     } else {
                         c.done(TRIANGLE_HELP)?;
                     }
@@ -291,10 +308,8 @@ fn board(block: &Item) -> Result<Board, RulesError> {
             "star" => {
                 let mut prefix = "k".to_string();
                 if c.eat("names") {
-                    prefix = c
-                        .word("a name prefix", "write `star` or `star names k`")?
-                        .0
-                        .to_string();
+                    prefix =
+                        safe_prefix(c.word("a name prefix", "write `star` or `star names k`")?)?;
                 }
                 c.done("write `star` or `star names k`")?;
                 b.star(&prefix)
@@ -302,11 +317,11 @@ fn board(block: &Item) -> Result<Board, RulesError> {
             }
             "point" => {
                 let (name, npos) = c.word("the point's name", POINT_HELP)?;
-                if name.contains('x') || name.parse::<f64>().is_ok() || name == "pass" {
+                if !notation_safe(name) || name.parse::<f64>().is_ok() || name == "pass" {
                     return Err(RulesError::new(
                         npos,
                         format!("`{name}` cannot name a point"),
-                        "point names contain no `x` (it marks captures in notation) and are not numbers",
+                        "point names contain no `x` or `-` (they mark captures and steps in notation) and are not numbers",
                     ));
                 }
                 c.expect("at", POINT_HELP)?;
