@@ -119,8 +119,19 @@ impl Record {
         self.tag("Kind").and_then(RecordKind::parse)
     }
 
-    /// Reads a record. Tags must come first, one per line.
+    /// Reads a record. Tags must come first, one per line; `Event` and `Kind` are required.
     pub fn parse(src: &str) -> Result<Record, RecordError> {
+        let record = Record::parse_text(src)?;
+        record.validate()?;
+        Ok(record)
+    }
+
+    /// Reads bare move text (tags allowed but none required), e.g. a command line's `--after "1. @c3 a1-b2"`.
+    pub fn parse_moves(src: &str) -> Result<Record, RecordError> {
+        Record::parse_text(src)
+    }
+
+    fn parse_text(src: &str) -> Result<Record, RecordError> {
         let chars: Vec<char> = src.chars().collect();
         let mut i = 0;
         let (mut line, mut col) = (1u32, 1u32);

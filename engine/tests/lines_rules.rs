@@ -687,3 +687,27 @@ fn damaged_rules_files_and_records_give_errors_never_panics() {
         }
     }
 }
+
+#[test]
+fn a_chain_can_be_built_click_by_click() {
+    let g = alquerque("chain may-stop");
+    let pos = position(&g, CHAIN_POSITION);
+    let p = |n: &str| g.rules.board.find(n).unwrap();
+    let names = |v: Vec<u8>| {
+        v.into_iter()
+            .map(|q| g.rules.board.points[q as usize].name.clone())
+            .collect::<Vec<_>>()
+    };
+    let (next, done) = g.continuations(&pos, &[]);
+    assert_eq!(names(next), ["a1"]);
+    assert!(done.is_empty());
+    let (next, done) = g.continuations(&pos, &[p("a1")]);
+    assert_eq!(names(next), ["a3", "c3"]);
+    assert!(done.is_empty());
+    let (next, done) = g.continuations(&pos, &[p("a1"), p("a3")]);
+    assert_eq!(names(next), ["a5", "c1"]);
+    assert_eq!(done.len(), 1, "the chain may stop at a3");
+    let (next, done) = g.continuations(&pos, &[p("a1"), p("a3"), p("c1")]);
+    assert!(next.is_empty());
+    assert_eq!(g.format_move(&pos, &done[0]), "a1xa3xc1");
+}

@@ -319,6 +319,30 @@ impl LinesGame {
         self.n
     }
 
+    /// For building a move click by click: given the points clicked so far (`route`: the start, then landing
+    /// points; a huff is not part of the route), the points that may be clicked next, and the legal moves that
+    /// `route` already completes (several only when they differ by a huff, or a chain may stop or go on).
+    /// An empty route gives every point a move can start from (or be placed on).
+    pub fn continuations(&self, pos: &LinesPosition, route: &[u8]) -> (Vec<u8>, Vec<LinesMove>) {
+        let mut legal = Vec::new();
+        self.legal_moves(pos, &mut legal);
+        let mut next = Vec::new();
+        let mut complete = Vec::new();
+        for mv in legal {
+            let r = mv.route();
+            if r.len() < route.len() || r[..route.len()] != *route {
+                continue;
+            }
+            if r.len() == route.len() {
+                complete.push(mv);
+            } else if !next.contains(&r[route.len()]) {
+                next.push(r[route.len()]);
+            }
+        }
+        next.sort_unstable();
+        (next, complete)
+    }
+
     /// The pieces of side `s` with their kinds, kind by kind (no per-point kind lookup).
     #[inline]
     fn pieces(&self, pos: &LinesPosition, s: u8) -> Pieces {

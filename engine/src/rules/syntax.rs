@@ -226,3 +226,46 @@ fn parse_items(
         None => Ok(items),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let lines = tokenize("game \"Sümi Naga\" # a comment\n  side goats: x\n").unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].tokens.len(), 2);
+        let side = &lines[1].tokens;
+        assert_eq!(side[0].pos, Pos { line: 2, column: 3 });
+        assert_eq!(side[1].pos, Pos { line: 2, column: 8 });
+        assert!(side[2].is_punct(':'));
+        assert_eq!(
+            side[3].pos,
+            Pos {
+                line: 2,
+                column: 15
+            }
+        );
+        let e = tokenize("side \"Süm\nend").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 6));
+        let e = tokenize("side  goats * 2").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 13));
+    }
+
+    #[test]
+    fn blocks_nest_and_close() {
+        let items =
+            parse("ruleset r \"R\"\n  setup\n    first a\n  end\nend\nboard\nend\n").unwrap();
+        assert_eq!(items.len(), 2);
+        match &items[0] {
+            Item::Block { head, items } => {
+                assert_eq!(head.keyword(), "ruleset");
+                assert!(matches!(&items[0], Item::Block { .. }));
+            }
+            Item::Stmt(_) => panic!("a ruleset is a block"),
+        }
+        let e = parse("setup\n  first a\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
+    }
+}
