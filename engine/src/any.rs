@@ -371,6 +371,11 @@ fn lines_facts(g: &LinesGame) -> Facts {
         }
         .into(),
     );
+    if let Some(n) = r.no_progress {
+        end_conditions.push(format!(
+            "drawn after {n} plies without a capture, placement or promotion"
+        ));
+    }
     if let Some(n) = r.move_cap {
         end_conditions.push(format!("drawn after {n} plies"));
     }

@@ -711,3 +711,16 @@ fn a_chain_can_be_built_click_by_click() {
     assert!(next.is_empty());
     assert_eq!(g.format_move(&pos, &done[0]), "a1xa3xc1");
 }
+
+#[test]
+fn no_progress_draws_after_quiet_plies() {
+    let g = alquerque("outcome no-progress 3 draws");
+    let mut pos = position(&g, "white man a1; black man e5; quiet 1; to-move white");
+    for text in ["a1-a2", "e5-e4"] {
+        assert_eq!(g.outcome(&pos), None);
+        let mv = g.parse_move(&pos, text).unwrap();
+        g.play(&mut pos, &mv);
+    }
+    assert_eq!(g.outcome(&pos), Some(Outcome::Draw));
+    assert!(sorted_moves(&g, &pos).is_empty());
+}

@@ -50,6 +50,8 @@ pub struct LinesPosition {
     pub huffable: u128,
     /// The previous turn was a pass.
     pub passed: bool,
+    /// Plies since the last capture, placement or promotion (for `outcome no-progress N draws`).
+    pub quiet: u16,
 }
 
 impl LinesPosition {
@@ -380,6 +382,11 @@ impl LinesGame {
                 }
             }
         }
+        if let Some(n) = self.rules.no_progress
+            && pos.quiet >= n
+        {
+            return Some(Outcome::Draw);
+        }
         if let Some(cap) = self.rules.move_cap
             && pos.ply >= cap
         {
@@ -652,6 +659,7 @@ impl LinesGame {
             ply: 0,
             huffable: 0,
             passed: false,
+            quiet: 0,
         };
         for &(s, k, p) in &self.rules.setup.pieces {
             pos.put(s, k, p);
@@ -783,6 +791,14 @@ impl Game for LinesGame {
             Action::Pass => {}
         }
         pos.passed = mv.action == Action::Pass;
+        let progress = matches!(mv.action, Action::Place | Action::Capture)
+            || mv.promotes
+            || mv.huff != NO_POINT;
+        pos.quiet = if progress {
+            0
+        } else {
+            pos.quiet.saturating_add(1)
+        };
         pos.huffable = huffable;
         pos.ply += 1;
         pos.to_move = o;

@@ -155,7 +155,7 @@ pub fn parse(game: &LinesGame, pos: &LinesPosition, text: &str) -> Result<LinesM
 }
 
 /// Writes a position as `;`-separated clauses: `SIDE KIND POINT...`, `SIDE hand KIND COUNT`,
-/// `SIDE captured COUNT`, `huffable POINT...`, `ply N`, `to-move SIDE`.
+/// `SIDE captured COUNT`, `huffable POINT...`, `quiet N`, `ply N`, `to-move SIDE`.
 pub fn format_position(game: &LinesGame, pos: &LinesPosition) -> String {
     let mut clauses = Vec::new();
     for s in 0..2 {
@@ -178,6 +178,9 @@ pub fn format_position(game: &LinesGame, pos: &LinesPosition) -> String {
         let names: Vec<&str> = points(pos.huffable).map(|p| name(game, p)).collect();
         clauses.push(format!("huffable {}", names.join(" ")));
     }
+    if pos.quiet > 0 {
+        clauses.push(format!("quiet {}", pos.quiet));
+    }
     if pos.ply > 0 {
         clauses.push(format!("ply {}", pos.ply));
     }
@@ -198,6 +201,7 @@ pub fn parse_position(game: &LinesGame, text: &str) -> Result<LinesPosition, Str
         ply: 0,
         huffable: 0,
         passed: false,
+        quiet: 0,
     };
     let side_of = |w: &str| {
         game.rules
@@ -230,6 +234,9 @@ pub fn parse_position(game: &LinesGame, text: &str) -> Result<LinesPosition, Str
                     .ok_or("`to-move` needs a side name")?;
             }
             "ply" => pos.ply = number(words.get(1).copied(), "ply")?,
+            "quiet" => {
+                pos.quiet = number(words.get(1).copied(), "quiet")?.min(u16::MAX as u32) as u16
+            }
             "huffable" => {
                 for w in &words[1..] {
                     let p = game

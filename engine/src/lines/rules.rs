@@ -115,4 +115,6 @@ pub struct LinesRules {
     pub capture_goal: Option<u16>,
     /// After this many plies the game is drawn.
     pub move_cap: Option<u32>,
+    /// After this many plies without a capture, placement or promotion the game is drawn.
+    pub no_progress: Option<u16>,
 }

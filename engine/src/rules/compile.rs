@@ -712,6 +712,7 @@ fn lines(game: &str, items: &[(String, Item)]) -> Result<LinesRules, RulesError>
         no_move: NoMove::Loses,
         capture_goal: None,
         move_cap: None,
+        no_progress: None,
     };
     for (k, item) in items {
         let kw = item.head().keyword();
@@ -790,7 +791,7 @@ fn c_done(line: &Line, len: usize) -> Result<(), RulesError> {
     }
 }
 
-const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws`";
+const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws` or `outcome no-progress N draws`";
 
 fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
@@ -835,6 +836,11 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
             let (n, _) = c.number::<u32>("a number of plies", OUTCOME_HELP)?;
             c.expect("draws", OUTCOME_HELP)?;
             rules.move_cap = Some(n);
+        }
+        "no-progress" => {
+            let (n, _) = c.number::<u16>("a number of plies", OUTCOME_HELP)?;
+            c.expect("draws", OUTCOME_HELP)?;
+            rules.no_progress = Some(n);
         }
         _ => {
             return Err(RulesError::new(
