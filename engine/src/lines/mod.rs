@@ -462,6 +462,11 @@ impl LinesGame {
             if self.capturing[s as usize] & (1 << k) == 0 {
                 continue;
             }
+            let t = self.table(k, s, p);
+            // Most pieces have no enemy on a point they could jump over, and no flying capture: skip them.
+            if t.jump_over & enemy == 0 && t.long.is_empty() {
+                continue;
+            }
             let mut mv = LinesMove::new(Action::Capture, k, p, p, huff);
             self.chain(
                 k,
