@@ -597,6 +597,9 @@ impl LinesGame {
         let mut set = 0;
         for (k, p) in self.pieces(pos, s) {
             let t = self.table(k, s, p);
+            if t.jump_over & enemy == 0 && t.long.is_empty() {
+                continue;
+            }
             let short = t
                 .jumps
                 .iter()
