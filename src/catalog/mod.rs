@@ -168,6 +168,9 @@ pub struct Item {
     pub rules_file: Option<FileId>,
     /// `games/*.game`, sorted.
     pub game_record_files: Vec<PathBuf>,
+    /// The same game records, read into the source map (in the same order) so that replaying them can report
+    /// into them; a record that is not UTF-8 is reported by the reader and left out here.
+    pub game_records: Vec<FileId>,
     pub unknown_elements: Vec<Unknown>,
     pub unknown_attributes: Vec<Unknown>,
     /// Text or elements where a record allows none.
@@ -201,6 +204,7 @@ impl Item {
             has_rules_file: false,
             rules_file: None,
             game_record_files: Vec::new(),
+            game_records: Vec::new(),
             unknown_elements: Vec::new(),
             unknown_attributes: Vec::new(),
             stray_content: Vec::new(),
@@ -412,7 +416,8 @@ fn load_items(
         let (mut item, own_files, own_diagnostics) = result?;
         let renumber = files.append(own_files);
         item.file = renumber(item.file);
-        item.rules_file = item.rules_file.map(renumber);
+        item.rules_file = item.rules_file.map(&renumber);
+        item.game_records = item.game_records.iter().map(|&f| renumber(f)).collect();
         for diagnostic in own_diagnostics.into_vec() {
             diagnostics.push(diagnostic);
         }
@@ -463,6 +468,10 @@ fn load_item(
     if games_dir.is_dir() {
         for (name, path, is_dir) in sorted_entries(&games_dir)? {
             if !is_dir && name.ends_with(".game") {
+                let (file, utf8) = read_text(&path, files, diagnostics)?;
+                if utf8 {
+                    item.game_records.push(file);
+                }
                 item.game_record_files.push(path);
             }
         }

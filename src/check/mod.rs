@@ -4,6 +4,7 @@
 mod bibliography;
 mod item;
 mod links;
+mod rules;
 mod value;
 
 use std::collections::HashSet;
@@ -20,13 +21,14 @@ pub fn check(catalog: &Catalog, diagnostics: &mut Diagnostics) {
         item::check_item(catalog, &ids, item, diagnostics);
     }
     links::check_identifiers(catalog, diagnostics);
-    let cited: HashSet<String> = catalog
+    let mut cited: HashSet<String> = catalog
         .items
         .iter()
         .flat_map(|i| &i.values)
         .filter_map(|v| v.cite.as_ref())
         .map(|c| c.value.to_ascii_lowercase())
         .collect();
+    cited.extend(rules::check_rules(catalog, diagnostics));
     bibliography::check_bibliography(catalog, &cited, diagnostics);
     diagnostics.sort();
 }
