@@ -724,3 +724,34 @@ fn no_progress_draws_after_quiet_plies() {
     assert_eq!(g.outcome(&pos), Some(Outcome::Draw));
     assert!(sorted_moves(&g, &pos).is_empty());
 }
+
+/// Perft of every catalogued ruleset. Only Bagh-Chal's counts are checked against other programs; these are the
+/// engine's own counts, kept so that a change in move generation cannot pass unnoticed.
+#[test]
+fn perft_regression_table_of_the_catalogued_rulesets() {
+    let table: [(&str, &str, &[u64]); 11] = [
+        ("terhuchu", "ten", &[9, 69, 1_407, 33_181]),
+        ("terhuchu", "eight", &[11, 115, 2_165, 45_021]),
+        ("terhuchu", "nine", &[11, 115, 2_328, 50_400]),
+        ("terhuchu", "large", &[9, 11, 57, 377, 2_784]),
+        ("sumi-naga-hunt", "hutton", &[21, 252, 5_052, 68_204]),
+        ("sumi-naga-hunt", "sequences", &[21, 252, 5_052, 69_084]),
+        ("mogol-putthan", "murray", &[9, 69, 1_407, 33_181]),
+        ("mogol-putthan", "strict", &[9, 21, 65, 323, 1_804]),
+        ("dam-pursi", "murray", &[4, 8, 49, 739, 16_297]),
+        ("permainan-tabal", "dlp", &[9, 21, 61, 263, 1_320]),
+        ("permainan-tabal", "huffing", &[9, 69, 1_297, 27_963]),
+    ];
+    for (id, ruleset, counts) in table {
+        let src = CATALOG.iter().find(|(i, _)| *i == id).unwrap().1;
+        let g = lines_game(src, Some(ruleset));
+        for (d, &n) in counts.iter().enumerate() {
+            assert_eq!(
+                perft(&g, &mut g.start(), d as u32 + 1),
+                n,
+                "{id} {ruleset} depth {}",
+                d + 1
+            );
+        }
+    }
+}
