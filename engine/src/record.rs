@@ -319,7 +319,6 @@ impl Record {
             moves,
             result,
         };
-        record.validate()?;
         Ok(record)
     }
 
