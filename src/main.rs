@@ -1,11 +1,12 @@
 //! The `ludotheca` command line: parse arguments, call the library, map the outcome to an exit code
 //! (0 ok, 1 the catalog has errors, 2 usage or I/O error).
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use ludotheca::play::{self, RulesSource};
 use ludotheca::report::{self, Format};
 
 #[derive(Parser)]
@@ -25,6 +26,98 @@ enum Command {
     Check(CheckArgs),
     /// Build the static site: check the catalog, then write every page, the search index and the data exports.
     Build(BuildArgs),
+    /// Count the move sequences of each length from the start position (tests the rules engine).
+    Perft(PerftArgs),
+    /// List the legal moves of a position: the start, or after some moves.
+    Moves(MovesArgs),
+    /// Measure random playouts per second and moves per second from the start position.
+    Bench(BenchArgs),
+    /// Print the position of a game record at a ply, with the moves that led there.
+    Show(ShowArgs),
+}
+
+/// Which game, and which of its rulesets: a catalog identifier or a rules file.
+#[derive(Args)]
+struct GameArgs {
+    /// A game of the catalog, by identifier (e.g. `bagh-chal`).
+    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
+    game: Option<String>,
+    /// A rules file to use instead of a catalogued game.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    /// The ruleset to play (default: the first the rules declare).
+    #[arg(long, value_name = "NAME")]
+    ruleset: Option<String>,
+    /// The catalog folder.
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
+}
+
+impl GameArgs {
+    fn source(&self) -> RulesSource {
+        match (&self.rules, &self.game) {
+            (Some(file), _) => RulesSource::File(file.clone()),
+            (None, game) => RulesSource::Catalog {
+                catalog: self.catalog.clone(),
+                // clap requires GAME when --rules is absent.
+                game: game.clone().unwrap_or_default(),
+            },
+        }
+    }
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The deepest depth to count; every depth from 1 is printed.
+    #[arg(long, value_name = "N")]
+    depth: u32,
+}
+
+#[derive(Args)]
+struct MovesArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Moves to play from the start first, in the game's notation (`"1. @c3 a1-b2 2. @b3"`).
+    #[arg(long, value_name = "MOVETEXT")]
+    after: Option<String>,
+    /// One move per line, or a JSON array with each move's points.
+    #[arg(long, value_enum, default_value_t = MovesFormat::Text)]
+    format: MovesFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MovesFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// How long to run.
+    #[arg(long, value_name = "S", default_value_t = 3.0)]
+    seconds: f64,
+    /// The seed of the random playouts.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    /// A game of the catalog, by identifier.
+    game: String,
+    /// A game record of that game: its file name in the game's `games/` folder (with or without `.game`), or a
+    /// path.
+    record: String,
+    /// The ply to show (0: the start; default: the end of the record).
+    #[arg(long, value_name = "N")]
+    ply: Option<usize>,
+    /// The catalog folder.
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
 }
 
 #[derive(Args)]
@@ -74,6 +167,56 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check(args),
         Command::Build(args) => build(args),
+        Command::Perft(args) => play_command(&args.game, |loaded, out| {
+            play::perft(&loaded.game, args.depth, out)
+        }),
+        Command::Moves(args) => play_command(&args.game, |loaded, out| {
+            let pos = play::position_after(&loaded.game, args.after.as_deref())?;
+            play::moves(loaded, &pos, matches!(args.format, MovesFormat::Json), out)
+        }),
+        Command::Bench(args) => play_command(&args.game, |loaded, out| {
+            let result = play::bench(&loaded.game, args.seconds, args.seed);
+            writeln!(
+                out,
+                "{} playouts in {:.2} s: {:.0} playouts/s, {:.0} moves/s",
+                result.games,
+                result.elapsed.as_secs_f64(),
+                result.games_per_second(),
+                result.plies_per_second()
+            )?;
+            Ok(())
+        }),
+        Command::Show(args) => {
+            let game = GameArgs {
+                game: Some(args.game.clone()),
+                rules: None,
+                ruleset: None,
+                catalog: args.catalog.clone(),
+            };
+            play_command(&game, |loaded, out| {
+                play::show(loaded, &args.record, args.ply, out)
+            })
+        }
+    }
+}
+
+/// Load a game's rules and run one of the engine's commands on them; every failure is the user's to fix
+/// (a wrong name, a bad move), so it exits with 2.
+fn play_command(
+    game: &GameArgs,
+    run: impl FnOnce(&play::LoadedRules, &mut io::StdoutLock) -> Result<(), play::PlayError>,
+) -> ExitCode {
+    let result = play::load_rules(&game.source(), game.ruleset.as_deref())
+        .and_then(|loaded| run(&loaded, &mut io::stdout().lock()));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(play::PlayError::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_FAILURE)
+        }
     }
 }
 

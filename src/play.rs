@@ -1,0 +1,391 @@
+//! The engine's commands for people who write rules: `perft`, `moves`, `bench` and `show`. Each finds a game's
+//! rules (by catalog identifier, or a rules file given directly), compiles the chosen ruleset and prints plain
+//! text (or JSON) that scripts can read.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ludotheca_engine::record::{self, Record, RecordError};
+use ludotheca_engine::ruleset::Family;
+use ludotheca_engine::{AnyPosition, Compiled, Game, Outcome, RulesFile};
+
+use crate::catalog::{self, Kind};
+use crate::diagnostic::Diagnostics;
+
+/// Where a game's rules come from.
+pub enum RulesSource {
+    /// A game of the catalog, by identifier.
+    Catalog { catalog: PathBuf, game: String },
+    /// A rules file, for trying rules out before they are catalogued.
+    File(PathBuf),
+}
+
+/// A game's rules, read and compiled for one ruleset.
+pub struct LoadedRules {
+    pub game: Compiled,
+    /// The whole rules file, for records that name another ruleset.
+    pub rules: RulesFile,
+    /// Where it was read from, for messages.
+    pub path: PathBuf,
+    /// The game's folder, when it came from the catalog: its `games/` hold the records `show` reads.
+    pub folder: Option<PathBuf>,
+    /// The sides' titles, the first side first.
+    pub sides: Vec<String>,
+}
+
+/// Why a command could not run. All of these are the user's to fix (a wrong name, an unreadable file, a move
+/// that is not legal), so the CLI reports them and exits with 2.
+#[derive(Debug)]
+pub enum PlayError {
+    Io(PathBuf, io::Error),
+    NoSuchGame {
+        game: String,
+        catalog: PathBuf,
+        suggestion: Option<String>,
+    },
+    Rules(PathBuf, ludotheca_engine::RulesError),
+    Record(String, RecordError),
+    NoSuchRecord {
+        record: String,
+        available: Vec<String>,
+    },
+    NoSuchPly {
+        ply: usize,
+        plies: usize,
+    },
+    Output(io::Error),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Io(path, err) => write!(f, "{}: {err}", path.display()),
+            PlayError::NoSuchGame {
+                game,
+                catalog,
+                suggestion,
+            } => {
+                write!(f, "no game `{game}` in {}", catalog.display())?;
+                if let Some(s) = suggestion {
+                    write!(f, " (did you mean `{s}`?)")?;
+                }
+                Ok(())
+            }
+            PlayError::Rules(path, err) => write!(
+                f,
+                "{}:{}:{}: {} (help: {})",
+                path.display(),
+                err.line,
+                err.column,
+                err.message,
+                err.help
+            ),
+            PlayError::Record(what, err) => {
+                write!(
+                    f,
+                    "{what}:{}:{}: {} (help: {})",
+                    err.line, err.column, err.message, err.help
+                )?;
+                if !err.legal.is_empty() {
+                    write!(f, "\nlegal moves here: {}", err.legal.join(" "))?;
+                }
+                Ok(())
+            }
+            PlayError::NoSuchRecord { record, available } => write!(
+                f,
+                "no game record `{record}`; this game has: {}",
+                if available.is_empty() {
+                    "none".to_string()
+                } else {
+                    available.join(", ")
+                }
+            ),
+            PlayError::NoSuchPly { ply, plies } => {
+                write!(f, "ply {ply} is past the end of the record ({plies} plies)")
+            }
+            PlayError::Output(err) => write!(f, "cannot write the output: {err}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+impl From<io::Error> for PlayError {
+    fn from(err: io::Error) -> Self {
+        PlayError::Output(err)
+    }
+}
+
+/// Read and compile a game's rules for `ruleset` (`None`: the first ruleset the file declares).
+pub fn load_rules(source: &RulesSource, ruleset: Option<&str>) -> Result<LoadedRules, PlayError> {
+    let (path, folder) = match source {
+        RulesSource::File(path) => (path.clone(), None),
+        RulesSource::Catalog { catalog, game } => {
+            let folder = find_game(catalog, game)?;
+            (folder.join("rules.txt"), Some(folder))
+        }
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| PlayError::Io(path.clone(), e))?;
+    let rules = RulesFile::parse(&text).map_err(|e| PlayError::Rules(path.clone(), e))?;
+    let game = rules
+        .compile(ruleset)
+        .map_err(|e| PlayError::Rules(path.clone(), e))?;
+    let mut sides: Vec<String> = rules
+        .info()
+        .sides
+        .into_iter()
+        .map(|(_, title)| title)
+        .collect();
+    if sides.is_empty() && game.family() == Family::Sowing {
+        // Sowing rules need not name their sides; docs/sowing.md calls them South (first) and North.
+        sides = vec!["South".to_string(), "North".to_string()];
+    }
+    Ok(LoadedRules {
+        game,
+        rules,
+        path,
+        folder,
+        sides,
+    })
+}
+
+/// The folder of a catalogued game. The catalog is loaded as `check` loads it, but its diagnostics are not this
+/// command's business: a game with a sound rules file can be explored while a record elsewhere is being fixed.
+fn find_game(catalog: &Path, game: &str) -> Result<PathBuf, PlayError> {
+    let mut ignored = Diagnostics::new();
+    let loaded = catalog::load(catalog, &mut ignored)
+        .map_err(|e| PlayError::Io(catalog.to_path_buf(), io::Error::other(e.to_string())))?;
+    let games = || {
+        loaded
+            .items
+            .iter()
+            .filter(|i| i.kind == Some(Kind::Game) && i.has_rules_file)
+    };
+    match games().find(|i| i.id == game) {
+        Some(item) => Ok(item.folder.clone()),
+        None => Err(PlayError::NoSuchGame {
+            game: game.to_string(),
+            catalog: catalog.to_path_buf(),
+            suggestion: crate::suggest::closest(game, games().map(|i| i.id.as_str()))
+                .map(str::to_string),
+        }),
+    }
+}
+
+/// `perft`: the number of move sequences of each length from the start, one line per depth.
+pub fn perft(game: &Compiled, depth: u32, out: &mut impl Write) -> Result<(), PlayError> {
+    for d in 1..=depth {
+        writeln!(out, "{d} {}", game.perft(d))?;
+    }
+    Ok(())
+}
+
+/// The position after `after` (move text, numbers and comments allowed), from the start.
+pub fn position_after(game: &Compiled, after: Option<&str>) -> Result<AnyPosition, PlayError> {
+    let Some(text) = after else {
+        return Ok(game.start());
+    };
+    let what = "--after".to_string();
+    let record = Record::parse_moves(text).map_err(|e| PlayError::Record(what.clone(), e))?;
+    let replay = record::replay(game, &record).map_err(|e| PlayError::Record(what, e))?;
+    // A replay holds the start and one position per move, so it is never empty.
+    Ok(replay
+        .positions
+        .last()
+        .cloned()
+        .unwrap_or_else(|| game.start()))
+}
+
+/// `moves`: the legal moves of a position, one per line, or as JSON objects for programs.
+pub fn moves(
+    loaded: &LoadedRules,
+    pos: &AnyPosition,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<(), PlayError> {
+    let game = &loaded.game;
+    let mut legal = Vec::new();
+    game.legal_moves(pos, &mut legal);
+    if json {
+        let list: Vec<serde_json::Value> = legal
+            .iter()
+            .map(|mv| {
+                let info = game.describe_move(pos, mv);
+                serde_json::json!({
+                    "notation": info.notation,
+                    "from": info.from,
+                    "to": info.to,
+                    "path": info.path,
+                    "captured": info.captured,
+                })
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&list).map_err(io::Error::other)?;
+        writeln!(out, "{text}")?;
+    } else {
+        for mv in &legal {
+            writeln!(out, "{}", game.format_move(pos, mv))?;
+        }
+        if legal.is_empty() {
+            writeln!(out, "no legal moves: {}", describe_outcome(loaded, pos))?;
+        }
+    }
+    Ok(())
+}
+
+/// What `bench` measured.
+pub struct BenchResult {
+    pub games: u64,
+    pub plies: u64,
+    pub elapsed: Duration,
+}
+
+impl BenchResult {
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    pub fn plies_per_second(&self) -> f64 {
+        self.plies as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Plies after which a benchmark playout is abandoned, for rules without a move cap.
+const BENCH_MAX_PLIES: u32 = 10_000;
+
+/// `bench`: random playouts from the start for about `seconds`, deterministic in the games it plays.
+pub fn bench(game: &Compiled, seconds: f64, seed: u64) -> BenchResult {
+    let budget = Duration::from_secs_f64(seconds.max(0.01));
+    let start = Instant::now();
+    let (mut games, mut plies, mut batch, mut round) = (0, 0, 16u64, 0u64);
+    // Batches grow until one takes a noticeable time, so the clock is read rarely and the overshoot stays small.
+    while start.elapsed() < budget {
+        let t = Instant::now();
+        let stats = game.playouts(batch, seed.wrapping_add(round), BENCH_MAX_PLIES);
+        games += stats.games;
+        plies += stats.plies;
+        round += 1;
+        if t.elapsed() < budget / 20 {
+            batch *= 2;
+        }
+    }
+    BenchResult {
+        games,
+        plies,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// `show`: a game record's position at a ply (default: the end), as a diagram with the moves that led there.
+pub fn show(
+    loaded: &LoadedRules,
+    record_name: &str,
+    ply: Option<usize>,
+    out: &mut impl Write,
+) -> Result<(), PlayError> {
+    let path = find_record(loaded.folder.as_deref(), record_name)?;
+    let text = std::fs::read_to_string(&path).map_err(|e| PlayError::Io(path.clone(), e))?;
+    let what = path.display().to_string();
+    let record = Record::parse(&text).map_err(|e| PlayError::Record(what.clone(), e))?;
+    // A record is replayed under the ruleset it names, as `check` replays it.
+    let named;
+    let game = match record.tag("Ruleset") {
+        Some(ruleset) => {
+            named = loaded
+                .rules
+                .compile(Some(ruleset))
+                .map_err(|e| PlayError::Rules(loaded.path.clone(), e))?;
+            &named
+        }
+        None => &loaded.game,
+    };
+    let replay = record::replay(game, &record).map_err(|e| PlayError::Record(what, e))?;
+    let plies = replay.moves.len();
+    let at = ply.unwrap_or(plies);
+    if at > plies {
+        return Err(PlayError::NoSuchPly { ply: at, plies });
+    }
+    let pos = &replay.positions[at];
+    if let Some(event) = record.tag("Event") {
+        writeln!(out, "{event}")?;
+    }
+    let played: Vec<String> = replay.moves[..at]
+        .iter()
+        .zip(&replay.positions)
+        .map(|(mv, before)| game.format_move(before, mv))
+        .collect();
+    writeln!(
+        out,
+        "ply {at} of {plies}{}",
+        if played.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", played.join(" "))
+        }
+    )?;
+    writeln!(out)?;
+    write!(out, "{}", game.diagram(pos))?;
+    writeln!(out)?;
+    writeln!(out, "{}", describe_outcome(loaded, pos))?;
+    Ok(())
+}
+
+/// A record by file name (with or without `.game`) in the game's `games/` folder, or a path to any record.
+fn find_record(folder: Option<&Path>, name: &str) -> Result<PathBuf, PlayError> {
+    let direct = PathBuf::from(name);
+    if direct.is_file() {
+        return Ok(direct);
+    }
+    let Some(folder) = folder else {
+        return Err(PlayError::NoSuchRecord {
+            record: name.to_string(),
+            available: vec![],
+        });
+    };
+    let games = folder.join("games");
+    let file = if name.ends_with(".game") {
+        name.to_string()
+    } else {
+        format!("{name}.game")
+    };
+    let path = games.join(&file);
+    if path.is_file() {
+        return Ok(path);
+    }
+    let mut available: Vec<String> = std::fs::read_dir(&games)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()
+                        .and_then(|n| n.strip_suffix(".game"))
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    available.sort();
+    Err(PlayError::NoSuchRecord {
+        record: name.to_string(),
+        available,
+    })
+}
+
+fn describe_outcome(loaded: &LoadedRules, pos: &AnyPosition) -> String {
+    let game = &loaded.game;
+    let name = |s: u8| {
+        loaded
+            .sides
+            .get(s as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("side {s}"))
+    };
+    match game.outcome(pos) {
+        Some(Outcome::Win(s)) => format!("game over: {} win", name(s)),
+        Some(Outcome::Draw) => "game over: drawn".to_string(),
+        None => format!("{} to move", name(game.side_to_move(pos))),
+    }
+}

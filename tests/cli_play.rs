@@ -1,0 +1,136 @@
+//! The engine's commands as a person runs them on the shipped catalog: `perft`, `moves`, `bench` and `show`.
+
+use std::process::{Command, Output};
+
+fn ludotheca(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the ludotheca binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn perft_of_a_catalogued_game_prints_one_line_per_depth() {
+    let out = ludotheca(&["perft", "bagh-chal", "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "1 21\n2 252\n3 5052\n");
+}
+
+#[test]
+fn perft_of_a_rules_file_and_of_a_named_ruleset() {
+    let out = ludotheca(&[
+        "perft",
+        "--rules",
+        "catalog/games/bagh-chal/rules.txt",
+        "--depth",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "1 21\n2 252\n");
+    // Shimunana, the 4x4 sowing game: 28 openings (cross-checked by the engine's brute-force test).
+    let out = ludotheca(&["perft", "shimunana", "--depth", "1"]);
+    assert_eq!(stdout(&out), "1 28\n");
+}
+
+#[test]
+fn moves_after_some_moves_lists_captures_and_steps() {
+    let out = ludotheca(&["moves", "bagh-chal", "--after", "1. @c3 a1-b2 2. @b3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let moves: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    // The tiger on b2 may jump the goat on b3 (to b4) or the goat on c3 (to d4); Bagh-Chal captures are optional.
+    assert!(moves.contains(&"b2xb4".to_string()), "{moves:?}");
+    assert!(moves.contains(&"b2xd4".to_string()), "{moves:?}");
+    assert!(moves.contains(&"e5-e4".to_string()), "{moves:?}");
+    assert!(
+        !moves.iter().any(|m| m.starts_with('@')),
+        "tigers do not place: {moves:?}"
+    );
+}
+
+#[test]
+fn moves_as_json_describe_points() {
+    let out = ludotheca(&[
+        "moves",
+        "bagh-chal",
+        "--after",
+        "1. @c3 a1-b2 2. @b3",
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let list: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON output");
+    let jump = list
+        .as_array()
+        .expect("an array")
+        .iter()
+        .find(|m| m["notation"] == "b2xb4")
+        .expect("the jump is listed");
+    assert_eq!(jump["from"], "b2");
+    assert_eq!(jump["to"], "b4");
+    assert_eq!(jump["path"], serde_json::json!(["b2", "b4"]));
+    assert_eq!(jump["captured"], serde_json::json!(["b3"]));
+}
+
+#[test]
+fn an_illegal_move_in_after_is_refused_with_the_legal_moves() {
+    let out = ludotheca(&["moves", "bagh-chal", "--after", "1. a1-b2"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("--after:1:4"), "{err}");
+    assert!(err.contains("legal moves here: @a2"), "{err}");
+}
+
+#[test]
+fn an_unknown_game_suggests_the_closest() {
+    let out = ludotheca(&["perft", "baghchal", "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("did you mean `bagh-chal`?"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn bench_reports_playouts_and_moves_per_second() {
+    let out = ludotheca(&["bench", "bagh-chal", "--seconds", "0.2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("playouts/s") && text.contains("moves/s"),
+        "{text}"
+    );
+    let games: u64 = text
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("the count of playouts comes first");
+    assert!(games > 0, "{text}");
+}
+
+#[test]
+fn show_prints_a_record_at_a_ply() {
+    let out = ludotheca(&["show", "bagh-chal", "demo-placement", "--ply", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("ply 1 of 4: @c3"), "{text}");
+    assert!(text.contains("Tigers to move"), "{text}");
+    let end = stdout(&ludotheca(&["show", "bagh-chal", "demo-placement"]));
+    assert!(end.contains("tigers captured 1"), "{end}");
+    let past = ludotheca(&["show", "bagh-chal", "demo-placement", "--ply", "99"]);
+    assert_eq!(past.status.code(), Some(2));
+    let missing = ludotheca(&["show", "bagh-chal", "no-such-record"]);
+    assert!(
+        stderr(&missing).contains("demo-placement"),
+        "lists the records"
+    );
+}
