@@ -755,3 +755,32 @@ fn perft_regression_table_of_the_catalogued_rulesets() {
         }
     }
 }
+
+#[test]
+fn the_player_stops_at_its_deadline_with_a_callers_clock() {
+    use std::cell::Cell;
+    let g = lines_game(
+        include_str!("../../catalog/games/terhuchu/rules.txt"),
+        Some("large"),
+    );
+    // A fake clock that advances one millisecond per reading: deterministic, unlike a real one.
+    let now = Cell::new(0u64);
+    let clock = || {
+        now.set(now.get() + 1);
+        now.get()
+    };
+    let limits = Limits {
+        max_depth: 64,
+        max_nodes: u64::MAX,
+        deadline: Some((50, &clock)),
+    };
+    let c = choose(&g, &g.start(), &limits, 1).unwrap();
+    assert!(c.depth >= 1);
+    assert!(now.get() <= 52, "read the clock {} times", now.get());
+    let shallow = Limits {
+        max_depth: 2,
+        max_nodes: u64::MAX,
+        deadline: None,
+    };
+    assert_eq!(choose(&g, &g.start(), &shallow, 1).unwrap().depth, 2);
+}
