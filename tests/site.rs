@@ -508,11 +508,17 @@ fn hostile_catalog(root: &Path) {
     )
     .unwrap();
     fs::write(root.join("games/evil/record.xml"), HOSTILE_RECORD).unwrap();
-    fs::copy(
-        Path::new(CATALOG).join("games/bagh-chal/rules.txt"),
-        root.join("games/evil/rules.txt"),
-    )
-    .unwrap();
+    // Real rules, citing the hostile bibliography entry so that the catalog passes check.
+    let rules = fs::read_to_string(Path::new(CATALOG).join("games/bagh-chal/rules.txt")).unwrap();
+    let rules: String = rules
+        .lines()
+        .map(|line| match line.trim_start().strip_prefix("source ") {
+            Some(_) => "  source evil".to_string(),
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    fs::write(root.join("games/evil/rules.txt"), rules).unwrap();
 }
 
 #[test]

@@ -115,7 +115,8 @@ pub fn catalog_json(archive: &Archive) -> String {
         "description": config.description,
         "items": items,
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+    // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
+    serde_json::to_string(&doc).unwrap_or_default() + "\n"
 }
 
 fn csv_field(text: &str) -> String {

@@ -1089,6 +1089,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
     // A board shows the diagram of the ruleset it is played with.
     let mut played_with = Vec::new();
     let mut board_svg = None;
+    let mut board_ruleset = None;
     for (g, rs) in &entry.played_with {
         let game = &archive.entries[*g];
         let ruleset = game.rules.as_ref().and_then(|rules| {
@@ -1108,6 +1109,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
             && let Some((rules, r)) = ruleset
             && let Some(d) = &r.diagram
         {
+            board_ruleset = Some(r.name.clone());
             board_svg = Some(board::svg(
                 d,
                 "board-played",
@@ -1255,7 +1257,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
         "rules_text": rules_text,
         "family": entry.rules.as_ref().and_then(|r| r.family).map(family_name),
         "widget_svg": first_svg.as_ref().map(|(s, _)| s.clone()).or(board_svg.clone()),
-        "widget_ruleset": first_svg.as_ref().map(|(_, n)| n.clone()),
+        "widget_ruleset": first_svg.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
         "board_svg": board_svg,
         "version_of": version_of,
         "versions": versions,
