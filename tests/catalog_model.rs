@@ -35,6 +35,15 @@ fn items_kinds_and_files() {
     assert!(bagh.has_rules_file && bagh.rules_file.is_some());
     assert_eq!(bagh.game_record_files.len(), 1);
     assert!(bagh.game_record_files[0].ends_with("games/demo.game"));
+    // The record is also read, so that replaying it can report into it.
+    assert_eq!(bagh.game_records.len(), 1);
+    assert!(
+        catalog
+            .files
+            .get(bagh.game_records[0])
+            .text
+            .contains("[Kind \"demonstration\"]")
+    );
     let evidence = catalog
         .item("hutton-sema-hunt")
         .expect("evidence is catalogued");
@@ -51,7 +60,7 @@ fn items_kinds_and_files() {
             .ruleset
             .as_ref()
             .map(|r| r.value.as_str()),
-        Some("Described")
+        Some("hutton")
     );
 }
 
