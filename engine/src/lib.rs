@@ -15,6 +15,7 @@ pub mod rng;
 pub mod rules;
 pub mod ruleset;
 pub mod sowing;
+pub mod wasm;
 
 pub use any::{AnyMove, AnyPosition, Compiled};
 pub use game::{Game, MoveError, Outcome, Side};
