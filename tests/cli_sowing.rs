@@ -1,0 +1,90 @@
+//! The engine's commands on the sowing games of the shipped catalog: `moves`, `perft` and `show` on Tchouba and
+//! Shimunana, as a person runs them.
+
+use std::process::{Command, Output};
+
+fn ludotheca(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the ludotheca binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn moves_of_tchouba_on_the_4x8_board() {
+    let out = ludotheca(&["moves", "tchouba", "--ruleset", "4x8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let moves: Vec<&str> = text.lines().collect();
+    // Perft 1 of 4x8, cross-checked by the engine's brute-force test: 8 openings capture nothing and 8 capture,
+    // each with 14 choices of the extra hole (North's 16 holes less the two of the file): 8 + 8 x 14.
+    assert_eq!(moves.len(), 120, "{text}");
+    assert_eq!(&moves[..4], ["1", "2", "3", "4(x2+pit2)"]);
+    assert!(moves.contains(&"5(x2+pit16)"), "{text}");
+    // Every capture on this board names exactly one extra hole.
+    assert!(
+        moves
+            .iter()
+            .filter(|m| m.contains('('))
+            .all(|m| m.matches("pit").count() == 1 && !m.contains('&')),
+        "{text}"
+    );
+    // After a move, the other side's moves, read back in the same notation.
+    let after = ludotheca(&["moves", "tchouba", "--ruleset", "4x8", "--after", "1. 1"]);
+    assert!(after.status.success(), "{}", stderr(&after));
+    assert!(!stdout(&after).is_empty());
+    // Naming a hole of the captured file as the extra hole is refused, with the reason and the legal moves.
+    let bad = ludotheca(&[
+        "moves",
+        "tchouba",
+        "--ruleset",
+        "4x8",
+        "--after",
+        "1. 4(x2+pit1)",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = stderr(&bad);
+    assert!(err.contains("extra hole"), "{err}");
+    assert!(err.contains("legal moves here: 1 2 3 4(x2+pit2)"), "{err}");
+}
+
+#[test]
+fn perft_of_shimunana_to_depth_4() {
+    let out = ludotheca(&["perft", "shimunana", "--depth", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Cross-checked against the brute-force mover of engine/tests/sowing.rs.
+    assert_eq!(stdout(&out), "1 28\n2 374\n3 2646\n4 14140\n");
+}
+
+#[test]
+fn show_replays_a_sowing_record() {
+    let out = ludotheca(&["show", "shimunana", "demo-capture", "--ply", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("ply 0 of 1"), "{text}");
+    assert!(text.contains("0,0,1,2/0,4,0,3/0,0,0,0/0,0,2,0 S"), "{text}");
+    assert!(text.contains("South to move"), "{text}");
+    let end = stdout(&ludotheca(&["show", "shimunana", "demo-capture"]));
+    assert!(end.contains("ply 1 of 1: 3(x2+pit6)"), "{end}");
+    assert!(end.contains("captured=9,0"), "{end}");
+    assert!(end.contains("North to move"), "{end}");
+    // A record under another ruleset of its game (4x8) is replayed under that ruleset.
+    let puzzle = stdout(&ludotheca(&["show", "tchouba", "puzzle-4x8-constructed"]));
+    assert!(
+        puzzle.contains("ply 3 of 3: 10(x2+pit2) 10 9(x1+pit11)"),
+        "{puzzle}"
+    );
+    assert!(puzzle.contains("game over: South win"), "{puzzle}");
+    let lap_cap = stdout(&ludotheca(&["show", "shimunana", "demo-lap-cap"]));
+    assert!(lap_cap.contains(" capped\n"), "{lap_cap}");
+    assert!(lap_cap.contains("game over: drawn"), "{lap_cap}");
+}
