@@ -568,22 +568,35 @@ fn hostile_values_produce_no_script() {
             );
             if tag.name == "script" {
                 scripts += 1;
+                // Allowed: the site's own script files under static/, and JSON data blocks (checked below).
                 let src = tag.attr("src");
-                let ok = tag.attr("type") == Some("application/ld+json")
-                    || src.is_some_and(|s| {
-                        s.ends_with("static/search.js") || s.ends_with("static/browse.js")
-                    });
-                assert!(ok, "{page}: unexpected script {tag:?}");
+                let data = matches!(
+                    tag.attr("type"),
+                    Some("application/ld+json" | "application/json")
+                );
+                let ours = src.is_some_and(|s| {
+                    s.trim_start_matches("../").starts_with("static/") && s.ends_with(".js")
+                });
+                assert!(
+                    data != src.is_some() && (data || ours),
+                    "{page}: unexpected script {tag:?}"
+                );
             }
         }
         assert!(
             !html.contains("alert(") || !html.contains("<script>alert"),
             "{page}"
         );
-        for json_ld in html.split("<script type=\"application/ld+json\">").skip(1) {
-            let body = &json_ld[..json_ld.find("</script>").unwrap()];
-            assert!(!body.contains('<'), "{page}: JSON-LD holds a raw `<`");
-            serde_json::from_str::<serde_json::Value>(body).expect("JSON-LD parses");
+        // A JSON data block must not be able to end its element: no raw `<` in it, and it must parse.
+        for opening in [
+            "<script type=\"application/ld+json\"",
+            "<script type=\"application/json\"",
+        ] {
+            for block in html.split(opening).skip(1) {
+                let body = &block[block.find('>').unwrap() + 1..block.find("</script>").unwrap()];
+                assert!(!body.contains('<'), "{page}: a JSON script holds a raw `<`");
+                serde_json::from_str::<serde_json::Value>(body).expect("JSON data parses");
+            }
         }
     }
     assert!(scripts > 0);
@@ -713,5 +726,8 @@ fn symbolic_links_and_the_catalog_itself_are_refused() {
     let mut parent = options(&catalog, &scratch.0);
     parent.force = true;
     assert!(build(&parent).is_err());
+    let inside = options(&catalog, &catalog.join("site"));
+    assert!(build(&inside).is_err());
+    assert!(!catalog.join("site").exists());
     assert!(catalog.join("ludotheca.toml").exists());
 }

@@ -31,6 +31,8 @@ pub struct Archive<'c> {
     pub people: Vec<Person>,
     pub sources: Vec<Source<'c>>,
     by_id: HashMap<&'c str, usize>,
+    /// Lowercase bibliography key to its index in `sources`: pages look a source up for every citation.
+    source_index: HashMap<String, usize>,
 }
 
 /// One catalogued item.
@@ -212,7 +214,13 @@ impl<'c> Archive<'c> {
         }
         let people = collect_people(catalog, &mut entries);
         let sources = collect_sources(catalog, &entries);
+        let source_index = sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.entry.key.value.to_ascii_lowercase(), i))
+            .collect();
         Archive {
+            source_index,
             catalog,
             entries,
             tags,
@@ -231,11 +239,13 @@ impl<'c> Archive<'c> {
         self.by_id.get(id).copied()
     }
 
+    /// A bibliography entry by key, ignoring case as BibTeX does.
     pub fn source(&self, key: &str) -> Option<&Source<'c>> {
-        let key = key.to_ascii_lowercase();
-        self.sources
-            .iter()
-            .find(|s| s.entry.key.value.to_ascii_lowercase() == key)
+        let index = match self.source_index.get(key) {
+            Some(&i) => Some(i),
+            None => self.source_index.get(&key.to_ascii_lowercase()).copied(),
+        };
+        index.map(|i| &self.sources[i])
     }
 
     /// Every plain name used in a relation, with the items naming it: the list of what to catalogue next.
@@ -250,7 +260,8 @@ impl<'c> Archive<'c> {
                         names.push((name.clone(), Vec::new()));
                         names.len() - 1
                     });
-                    if !names[at].1.contains(&i) {
+                    // Entries are visited in order, so a repeat can only be the last one pushed.
+                    if names[at].1.last() != Some(&i) {
                         names[at].1.push(i);
                     }
                 }
@@ -442,7 +453,8 @@ fn collect_facets(
             if facet.point.is_none() {
                 facet.point = point;
             }
-            if !facet.items.contains(&i) {
+            // Entries are visited in order, so a repeat can only be the last one pushed.
+            if facet.items.last() != Some(&i) {
                 facet.items.push(i);
             }
         }
@@ -558,7 +570,7 @@ fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
                 continue;
             }
             let p = find(&name, &mut people);
-            if !people[p].items.iter().any(|(e, _)| *e == i) {
+            if people[p].items.last().is_none_or(|(e, _)| *e != i) {
                 people[p].items.push((i, value.term.name));
             }
         }

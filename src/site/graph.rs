@@ -58,19 +58,25 @@ pub fn svg(nodes: &[Node], edges: &[Edge]) -> String {
     let mut y = MARGIN;
     for l in 0..layers {
         let mut members: Vec<usize> = (0..n).filter(|&i| layer[i] == l).collect();
-        // Place each node under the mean position of what it is a version of, then by title.
+        // Place each node under the mean position of what it is a version of, then by title. The keys are
+        // computed once per layer: a catalog of thousands of games makes sorting with a scan per comparison slow.
+        let mut sums: std::collections::HashMap<usize, (f64, usize)> =
+            std::collections::HashMap::new();
+        for edge in edges {
+            if let Edge::VersionOf(c, p) = *edge
+                && c < n
+                && p < n
+                && layer[c] == l
+            {
+                let slot = sums.entry(c).or_insert((0.0, 0));
+                slot.0 += position[p].0;
+                slot.1 += 1;
+            }
+        }
         let key = |i: usize| -> f64 {
-            let xs: Vec<f64> = edges
-                .iter()
-                .filter_map(|e| match *e {
-                    Edge::VersionOf(c, p) if c == i && p < n => Some(position[p].0),
-                    _ => None,
-                })
-                .collect();
-            if xs.is_empty() {
-                f64::MAX
-            } else {
-                xs.iter().sum::<f64>() / xs.len() as f64
+            match sums.get(&i) {
+                Some(&(sum, count)) if count > 0 => sum / count as f64,
+                _ => f64::MAX,
             }
         };
         members.sort_by(|&a, &b| {

@@ -77,6 +77,12 @@ impl Target {
                     "`{shown}` holds the catalog; choose another output folder"
                 ));
             }
+            // A site inside the catalog would be read back as items (its copies of the records) next time.
+            if out_abs.starts_with(&catalog_abs) {
+                return Err(format!(
+                    "`{shown}` is inside the catalog; choose an output folder outside it"
+                ));
+            }
         }
         if exists && !force {
             let mut entries =

@@ -811,6 +811,7 @@ fn source_pages(site: &Site) -> Vec<Job> {
             ("Boards", Vec::new()),
             ("Evidence", Vec::new()),
         ];
+        let mut seen = std::collections::HashSet::new();
         for c in &source.citations {
             let e = &archive.entries[c.item];
             let (group, link) = if c.term == "ruleset" {
@@ -849,11 +850,7 @@ fn source_pages(site: &Site) -> Vec<Job> {
                 };
                 (group, site.item_link(&root, c.item, Some(note)))
             };
-            if !groups[group]
-                .1
-                .iter()
-                .any(|l| l.href == link.href && l.note == link.note)
-            {
+            if seen.insert((link.href.clone(), link.note.clone())) {
                 groups[group].1.push(link);
             }
         }
@@ -1160,19 +1157,13 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
             .map(|b| format!("{b}{}", entry.url)),
         accessed: site.accessed,
     };
-    let cite_files = [
-        ("cite.bib", cite::bibtex(&citation), "BibTeX"),
-        ("cite.ris", cite::ris(&citation), "RIS"),
-        ("cite.json", cite::csl_json(&citation), "CSL-JSON"),
+    // Shown on the page to copy; not written as files of their own, which would add three files per item to
+    // every build for text the page already holds.
+    let cites = vec![
+        json!({ "format": "BibTeX", "text": cite::bibtex(&citation) }),
+        json!({ "format": "RIS", "text": cite::ris(&citation) }),
+        json!({ "format": "CSL-JSON", "text": cite::csl_json(&citation) }),
     ];
-    let mut cites = Vec::new();
-    for (name, body, format) in cite_files {
-        files.push(SiteFile {
-            path: format!("{}{name}", entry.dir),
-            contents: Contents::Text(body.clone()),
-        });
-        cites.push(json!({ "format": format, "file": name, "text": body }));
-    }
 
     let sources: Vec<Link> = item
         .values
