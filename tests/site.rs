@@ -687,9 +687,10 @@ fn a_folder_of_other_files_is_refused_unless_forced() {
     let status = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
         .args(["build", "--quiet", "--catalog", CATALOG, "--out"])
         .arg(&out)
-        .status()
+        .output()
         .unwrap();
-    assert_eq!(status.code(), Some(2));
+    assert_eq!(status.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&status.stderr).contains(".ludotheca-site"));
 
     // An empty folder is fine, and so is one ludotheca wrote before.
     let empty = scratch.0.join("empty");

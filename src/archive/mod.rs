@@ -30,6 +30,8 @@ pub struct Archive<'c> {
     pub places: Vec<Facet>,
     pub people: Vec<Person>,
     pub sources: Vec<Source<'c>>,
+    /// `about.md` of the catalog (empty when there is none), for the About page.
+    pub about: String,
     by_id: HashMap<&'c str, usize>,
     /// Lowercase bibliography key to its index in `sources`: pages look a source up for every citation.
     source_index: HashMap<String, usize>,
@@ -219,7 +221,9 @@ impl<'c> Archive<'c> {
             .enumerate()
             .map(|(i, s)| (s.entry.key.value.to_ascii_lowercase(), i))
             .collect();
+        let about = std::fs::read_to_string(catalog.root.join("about.md")).unwrap_or_default();
         Archive {
+            about,
             source_index,
             catalog,
             entries,

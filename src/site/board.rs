@@ -66,6 +66,21 @@ impl Frame {
     }
 }
 
+/// A coordinate with at most one decimal, and none when it is whole: diagrams of large sowing boards hold
+/// hundreds of them, and every byte is written once per page.
+struct Num(f64);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round();
+        if tenths % 10.0 == 0.0 {
+            write!(f, "{}", tenths / 10.0)
+        } else {
+            write!(f, "{:.1}", tenths / 10.0)
+        }
+    }
+}
+
 fn side_name(sides: &[String], side: u8) -> String {
     sides
         .get(usize::from(side))
@@ -125,7 +140,7 @@ fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Stri
             .filter_map(|&i| diagram.points.get(i))
             .map(|p| {
                 let (x, y) = frame.at(p.x, p.y);
-                format!("{x:.1},{y:.1}")
+                format!("{},{}", Num(x), Num(y))
             })
             .collect();
         if coords.len() >= 2 {
@@ -136,15 +151,16 @@ fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Stri
     for p in &diagram.points {
         let (x, y) = frame.at(p.x, p.y);
         let name = escape_html(&p.name);
+        let (cx, cy) = (Num(x), Num(y));
         let _ = write!(
             out,
-            "<g data-point=\"{name}\"><circle class=\"point\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"4\"/>"
+            "<g data-point=\"{name}\"><circle class=\"point\" cx=\"{cx}\" cy=\"{cy}\" r=\"4\"/>"
         );
         match &p.piece {
             Some((0, kind)) => {
                 let _ = write!(
                     out,
-                    "<circle class=\"piece side-0\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"15\"><title>{name}: {} {}</title></circle>",
+                    "<circle class=\"piece side-0\" cx=\"{cx}\" cy=\"{cy}\" r=\"15\"><title>{name}: {} {}</title></circle>",
                     escape_html(&side_name(sides, 0)),
                     escape_html(kind)
                 );
@@ -152,10 +168,10 @@ fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Stri
             Some((side, kind)) => {
                 let _ = write!(
                     out,
-                    "<rect class=\"piece side-{}\" x=\"{:.1}\" y=\"{:.1}\" width=\"26\" height=\"26\" rx=\"3\"><title>{name}: {} {}</title></rect>",
+                    "<rect class=\"piece side-{}\" x=\"{}\" y=\"{}\" width=\"26\" height=\"26\" rx=\"3\"><title>{name}: {} {}</title></rect>",
                     side.min(&1),
-                    x - 13.0,
-                    y - 13.0,
+                    Num(x - 13.0),
+                    Num(y - 13.0),
                     escape_html(&side_name(sides, *side)),
                     escape_html(kind)
                 );
@@ -195,19 +211,20 @@ fn sowing_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Str
         "<line class=\"divider\" x1=\"12\" y1=\"{middle:.1}\" x2=\"{:.1}\" y2=\"{middle:.1}\"/>",
         frame.width - 12.0
     );
+    // Each hole shows its seed count; the description above sums them per side, so no title per hole.
     for p in &diagram.points {
         let (x, y) = frame.at(p.x, p.y);
         let owner = p.owner.unwrap_or(0).min(1);
         let seeds = p.seeds.unwrap_or(0);
         let _ = write!(
             out,
-            "<g data-point=\"{}\"><circle class=\"hole side-{owner}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"24\">\
-             <title>{}: {seeds} seed{}</title></circle>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{seeds}</text></g>",
+            "<g data-point=\"{}\"><circle class=\"hole side-{owner}\" cx=\"{}\" cy=\"{}\" r=\"24\"/>\
+             <text x=\"{}\" y=\"{}\">{seeds}</text></g>",
             escape_html(&p.name),
-            escape_html(&p.name),
-            if seeds == 1 { "" } else { "s" },
-            y + 6.0
+            Num(x),
+            Num(y),
+            Num(x),
+            Num(y + 6.0)
         );
     }
     out.push_str("</svg>");
@@ -242,10 +259,7 @@ mod tests {
             in_hand: [0, 3],
         };
         let svg = svg(&diagram, "b", "Board", &["White".into(), "Black".into()]);
-        assert!(
-            svg.contains("<polyline points=\"28.0,28.0 92.0,28.0\"/>"),
-            "{svg}"
-        );
+        assert!(svg.contains("<polyline points=\"28,28 92,28\"/>"), "{svg}");
         assert!(svg.contains("data-point=\"a1\""));
         assert!(svg.contains("&lt;Man&gt;"));
         assert!(svg.contains("White: on a1."));

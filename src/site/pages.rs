@@ -493,10 +493,8 @@ fn search_page(site: &Site) -> Job {
 fn about(site: &Site) -> Job {
     let path = "about/index.html".to_string();
     let layout = site.layout(&path, "About", "About this archive and its data.", "about");
-    let about_md =
-        std::fs::read_to_string(site.archive.catalog.root.join("about.md")).unwrap_or_default();
     let page = json!({
-        "html": markdown::to_html(&about_md, 1),
+        "html": markdown::to_html(&site.archive.about, 1),
         "downloads": [
             { "href": "../catalog.json", "text": "catalog.json", "note": "every record and its values, the computed relations and the facts of each ruleset" },
             { "href": "../catalog.csv", "text": "catalog.csv", "note": "one row per item, one column per term" },
@@ -1035,16 +1033,36 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
         });
         rules_error = rules.error.clone();
         rules_text = Some(rules.text.clone());
+        // A ruleset that starts exactly like an earlier one refers to its diagram instead of repeating it.
+        let mut drawn: Vec<(&crate::archive::Diagram, Link)> = Vec::new();
         for r in &rules.rulesets {
             let id = format!("ruleset-{}", anchor(&r.name));
-            let svg = r.diagram.as_ref().map(|d| {
-                board::svg(
-                    d,
-                    &format!("board-{}", anchor(&r.name)),
-                    &format!("{}, {}: the board at the start", entry.title, r.title),
-                    &rules.sides,
-                )
+            let same_as = r.diagram.as_ref().and_then(|d| {
+                drawn
+                    .iter()
+                    .find(|(earlier, _)| *earlier == d)
+                    .map(|(_, link)| link.clone())
             });
+            let svg = match (&r.diagram, &same_as) {
+                (Some(d), None) => {
+                    drawn.push((
+                        d,
+                        Link {
+                            href: format!("#{id}"),
+                            text: r.title.clone(),
+                            note: None,
+                            lang: None,
+                        },
+                    ));
+                    Some(board::svg(
+                        d,
+                        &format!("board-{}", anchor(&r.name)),
+                        &format!("{}, {}: the board at the start", entry.title, r.title),
+                        &rules.sides,
+                    ))
+                }
+                _ => None,
+            };
             if first_svg.is_none()
                 && let Some(d) = &r.diagram
             {
@@ -1077,6 +1095,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
                     "ends": f.end_conditions,
                 })),
                 "svg": svg,
+                "same_board_as": same_as,
                 "boards": boards,
                 "error": r.error,
             }));
