@@ -229,7 +229,11 @@ pub fn moves(
             writeln!(out, "{}", game.format_move(pos, mv))?;
         }
         if legal.is_empty() {
-            writeln!(out, "no legal moves: {}", describe_outcome(loaded, pos))?;
+            writeln!(
+                out,
+                "no legal moves: {}",
+                describe_outcome(loaded, game, pos)
+            )?;
         }
     }
     Ok(())
@@ -328,7 +332,7 @@ pub fn show(
     writeln!(out)?;
     write!(out, "{}", game.diagram(pos))?;
     writeln!(out)?;
-    writeln!(out, "{}", describe_outcome(loaded, pos))?;
+    writeln!(out, "{}", describe_outcome(loaded, game, pos))?;
     Ok(())
 }
 
@@ -374,8 +378,8 @@ fn find_record(folder: Option<&Path>, name: &str) -> Result<PathBuf, PlayError> 
     })
 }
 
-fn describe_outcome(loaded: &LoadedRules, pos: &AnyPosition) -> String {
-    let game = &loaded.game;
+/// How the game stands in `pos` under `game` (the ruleset the position was reached under), with side titles.
+fn describe_outcome(loaded: &LoadedRules, game: &Compiled, pos: &AnyPosition) -> String {
     let name = |s: u8| {
         loaded
             .sides
