@@ -7,7 +7,7 @@
 //! every choice of extra holes, and are compared with a general game system measured on these machines (about
 //! 380 Tchouba 4x4 playouts a second and 440 on 4x22, one core).
 
-use ludotheca_engine::sowing::{SowingGame, SplitMix64};
+use ludotheca_engine::sowing::SowingGame;
 use ludotheca_engine::{Compiled, Game, playout::random_playout, rng::Rng};
 use std::time::Instant;
 
@@ -64,7 +64,7 @@ fn listed<G: Game>(game: &G, seconds: f64, seed: u64) -> Run {
 
 /// The sowing module's own loop.
 fn sowing_playouts(game: &SowingGame, seconds: f64, seed: u64) -> Run {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = Rng::new(seed);
     timed(seconds, || {
         let mut pos = game.start();
         game.random_playout(&mut pos, &mut rng);

@@ -9,7 +9,8 @@
 //! choice of extra holes.
 
 use ludotheca_engine::game::{Game, Outcome};
-use ludotheca_engine::sowing::{SowingGame, SowingMove, SowingPosition, SowingRules, SplitMix64};
+use ludotheca_engine::rng::Rng;
+use ludotheca_engine::sowing::{SowingGame, SowingMove, SowingPosition, SowingRules};
 use std::time::{Duration, Instant};
 
 struct Run {
@@ -22,7 +23,7 @@ struct Run {
 fn listed_playout(
     game: &SowingGame,
     pos: &mut SowingPosition,
-    rng: &mut SplitMix64,
+    rng: &mut Rng,
     moves: &mut Vec<SowingMove>,
 ) -> Outcome {
     loop {
@@ -37,7 +38,7 @@ fn listed_playout(
 }
 
 fn run(game: &SowingGame, seed: u64, budget: Duration, listed: bool) -> Run {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = Rng::new(seed);
     let mut moves = Vec::with_capacity(4096);
     let start = Instant::now();
     let mut r = Run {

@@ -2,9 +2,9 @@
 //! property tests over seeded random games.
 
 use ludotheca_engine::game::{Game, MoveError, Outcome};
+use ludotheca_engine::rng::Rng;
 use ludotheca_engine::sowing::{
     NORTH, SOUTH, SowingCapture, SowingEnd, SowingGame, SowingMove, SowingPosition, SowingRules,
-    SplitMix64,
 };
 
 fn game(rules: SowingRules) -> SowingGame {
@@ -221,7 +221,7 @@ fn the_move_cap_draws() {
         ..SowingRules::shimunana()
     });
     let mut pos = g.start();
-    let mut rng = SplitMix64::new(7);
+    let mut rng = Rng::new(7);
     let outcome = g.random_playout(&mut pos, &mut rng);
     assert!(pos.ply() <= 3);
     if pos.ply() == 3 {
@@ -808,7 +808,7 @@ fn brute_node(g: &SowingGame, pos: &SowingPosition) -> brute::Node {
 fn perft_from_random_middle_and_end_positions_agrees_with_the_brute_force() {
     // From the start the tchonga and sparse captures are out of reach at shallow depths; positions met along
     // random games bring them in.
-    let mut rng = SplitMix64::new(0x00de_ad11);
+    let mut rng = Rng::new(0x00de_ad11);
     for rules in [
         SowingRules::shimunana(),
         SowingRules::tchouba(8),
@@ -889,7 +889,7 @@ fn property_rulesets() -> Vec<SowingRules> {
 
 #[test]
 fn random_games_conserve_seeds_undo_exactly_and_round_trip_notation() {
-    let mut rng = SplitMix64::new(0x5eed_0004);
+    let mut rng = Rng::new(0x5eed_0004);
     for rules in property_rulesets() {
         let g = game(rules.clone());
         let stock = rules.total_seeds();
@@ -941,7 +941,7 @@ fn random_games_conserve_seeds_undo_exactly_and_round_trip_notation() {
 fn no_text_makes_the_parsers_panic() {
     let g = game(SowingRules::tchouba(8));
     let pos = g.start();
-    let mut rng = SplitMix64::new(42);
+    let mut rng = Rng::new(42);
     let alphabet: Vec<char> = "0123456789()x+pit&!?/,. SNcapturedly=é\n-"
         .chars()
         .collect();
@@ -960,7 +960,7 @@ fn no_text_makes_the_parsers_panic() {
 fn playouts_are_deterministic_from_a_seed() {
     let g = game(SowingRules::shimunana());
     let run = |seed| {
-        let mut rng = SplitMix64::new(seed);
+        let mut rng = Rng::new(seed);
         (0..50)
             .map(|_| {
                 let mut pos = g.start();
@@ -975,7 +975,7 @@ fn playouts_are_deterministic_from_a_seed() {
 #[test]
 fn the_list_free_random_move_is_the_listed_one() {
     // `random_move` counts moves instead of listing them; it must pick what indexing the list would.
-    let mut walk = SplitMix64::new(99);
+    let mut walk = Rng::new(99);
     for rules in property_rulesets() {
         let g = game(rules.clone());
         let games = if rules.holes_per_row >= 22 { 2 } else { 10 };

@@ -15,11 +15,9 @@
 
 mod notation;
 mod playout;
-mod rng;
 mod rules;
 mod setup;
 
-pub use rng::SplitMix64;
 pub use rules::{
     MAX_EXTRA_HOLES, MAX_HOLES_PER_ROW, MAX_TRACK, SowingCapture, SowingEnd, SowingRules,
 };

@@ -4,10 +4,9 @@
 //! move with that index is rebuilt, in the same order as `legal_moves` lists them: a playout from the same
 //! generator state makes exactly the choices that picking `moves[rng.below(moves.len())]` would.
 
-use super::{
-    MAX_EXTRA_HOLES, MAX_TRACK, SowingEnding, SowingGame, SowingMove, SowingPosition, SplitMix64,
-};
+use super::{MAX_EXTRA_HOLES, MAX_TRACK, SowingEnding, SowingGame, SowingMove, SowingPosition};
 use crate::game::Outcome;
+use crate::rng::Rng;
 
 /// Ways to choose `k` (at most 3) of `m` items.
 fn choose(m: usize, k: usize) -> u64 {
@@ -22,7 +21,7 @@ fn choose(m: usize, k: usize) -> u64 {
 
 impl SowingGame {
     /// Plays uniformly random legal moves from `pos` until the game ends, and returns the outcome.
-    pub fn random_playout(&self, pos: &mut SowingPosition, rng: &mut SplitMix64) -> Outcome {
+    pub fn random_playout(&self, pos: &mut SowingPosition, rng: &mut Rng) -> Outcome {
         loop {
             match self.random_move(pos, rng) {
                 Some(mv) => self.play_move(pos, &mv),
@@ -34,7 +33,7 @@ impl SowingGame {
 
     /// A uniformly random legal move, or `None` when the game is over; the same move as
     /// `moves[rng.below(moves.len())]` over `legal_moves`, for the same generator state.
-    pub fn random_move(&self, pos: &SowingPosition, rng: &mut SplitMix64) -> Option<SowingMove> {
+    pub fn random_move(&self, pos: &SowingPosition, rng: &mut Rng) -> Option<SowingMove> {
         if pos.lap_capped || pos.ply >= self.rules.move_cap {
             return None;
         }

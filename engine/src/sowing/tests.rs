@@ -1,6 +1,7 @@
 //! Unit tests of the sowing internals; the rules as a whole are tested in `engine/tests/sowing.rs`.
 
 use super::*;
+use crate::rng::Rng;
 
 #[test]
 fn numbering_runs_anticlockwise_for_both_sides() {
@@ -85,7 +86,7 @@ fn extra_hole_choices_are_all_subsets() {
 fn the_start_set_matches_a_hole_by_hole_reading() {
     // Random small counts on every width, so that gula-free positions (the tchonga case, with its wrap from
     // the last hole to the first) come up often.
-    let mut rng = SplitMix64::new(3);
+    let mut rng = Rng::new(3);
     for n in (4..=40).step_by(2) {
         for rules in [
             SowingRules::tchouba(n),
