@@ -21,6 +21,7 @@ pub mod pages;
 pub mod progress;
 pub mod search;
 pub mod theme;
+pub mod widget;
 
 use std::fmt;
 use std::path::PathBuf;

@@ -1268,6 +1268,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
         "family": entry.rules.as_ref().and_then(|r| r.family).map(family_name),
         "widget_svg": first_svg.as_ref().map(|(s, _)| s.clone()).or(board_svg.clone()),
         "widget_ruleset": first_svg.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
+        "widget": super::widget::data(archive, entry),
         "board_svg": board_svg,
         "version_of": version_of,
         "versions": versions,

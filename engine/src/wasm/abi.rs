@@ -166,6 +166,11 @@ pub extern "C" fn lt_legal(h: i32) -> i32 {
 }
 
 #[unsafe(no_mangle)]
+pub extern "C" fn lt_legal_notation(h: i32) -> i32 {
+    answer(h, |s| Ok(s.legal_notation()))
+}
+
+#[unsafe(no_mangle)]
 pub extern "C" fn lt_continuations(h: i32, ptr: *const u8, len: usize) -> i32 {
     let route = text(ptr, len);
     answer(h, |s| Ok(s.continuations_json(&route)))

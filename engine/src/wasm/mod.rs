@@ -403,6 +403,17 @@ impl Session {
         j.finish()
     }
 
+    /// The legal moves at the cursor in notation, one per line: the cheap list (parity tests, long sowing lists).
+    pub fn legal_notation(&self) -> String {
+        let pos = self.position();
+        let names: Vec<String> = self
+            .legal()
+            .iter()
+            .map(|m| self.game.format_move(pos, m))
+            .collect();
+        names.join("\n")
+    }
+
     /// For building a move click by click: the points that may be clicked after `route` (names separated by
     /// spaces) and the moves `route` already completes, as `{"next": [...], "complete": [...]}`. For points and
     /// lines the route is the start and the landings (a huff is chosen among the complete moves). For sowing it
@@ -527,14 +538,25 @@ impl Session {
         }
     }
 
-    /// The steps of a sowing move at the cursor, for animation: the mover's holes touched in order, as hole
-    /// names, each `+` (one seed dropped) or `-` (every seed lifted to sow on): `[["-","S3"],["+","S4"],...]`.
-    /// Captures are not listed: the page shows them from the position after the move.
-    pub fn sow_steps_json(&self, notation: &str) -> String {
+    /// The steps of sowing `hole` (a hole name such as `S3`, or its number, or a move starting with it) at the
+    /// cursor, for animation: the mover's holes touched in order, each `+` (one seed dropped) or `-` (every seed
+    /// lifted to sow on): `[["-","S3"],["+","S4"],...]`. Empty when the hole may not be sown. Captures are not
+    /// listed: the page shows them from the position after the move.
+    pub fn sow_steps_json(&self, hole: &str) -> String {
         let (Compiled::Sowing(g), AnyPosition::Sowing(p)) = (&self.game, self.position()) else {
             return "[]".into();
         };
-        let Ok(mv) = g.parse_move(p, notation) else {
+        let digits: String = hole
+            .trim_start_matches(['S', 'N'])
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let Ok(number) = digits.parse::<u16>() else {
+            return "[]".into();
+        };
+        let mut legal = Vec::new();
+        g.legal_moves(p, &mut legal);
+        let Some(mv) = legal.into_iter().find(|m| m.hole() == number) else {
             return "[]".into();
         };
         let me = p.side_to_move();

@@ -1,0 +1,81 @@
+//! What the interactive board (issue 6, `templates/static/board.js`) reads from a page: the rules text, the
+//! ruleset to show first, and the game records, as one JSON object in a `<script type="application/json">`
+//! element inside the board slot. The page has it all inline because a page opened from disk cannot fetch the
+//! `rules.txt` and `.game` files beside it. See docs/board.md.
+
+use serde_json::json;
+
+use super::meta::script_json;
+use crate::archive::{Archive, Entry};
+
+/// The board's data for an item page, or `None` when the item has no compiled rules to play: a game's own
+/// rules and records, or for a board the rules of the game played on it with the records of that ruleset.
+/// `json` is the widget's input (escaped for a script element); `records` lists each record's title and moves
+/// as written, which the page shows as plain lists for readers without JavaScript.
+pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
+    let (game, ruleset) = match &entry.rules {
+        Some(_) => (entry, None),
+        None => {
+            let (g, rs) = entry
+                .played_with
+                .iter()
+                .find(|(g, _)| archive.entries[*g].rules.is_some())?;
+            (&archive.entries[*g], rs.clone())
+        }
+    };
+    let rules = game.rules.as_ref()?;
+    let playable: Vec<&str> = rules
+        .rulesets
+        .iter()
+        .filter(|r| r.diagram.is_some())
+        .map(|r| r.name.as_str())
+        .collect();
+    let first = match ruleset {
+        Some(r) if playable.contains(&r.as_str()) => r,
+        Some(_) => return None,
+        None => playable.first()?.to_string(),
+    };
+    let mut records = Vec::new();
+    let mut lists = Vec::new();
+    for &file in &game.item.game_records {
+        let source = archive.catalog.files.get(file);
+        let Ok(record) = ludotheca_engine::record::Record::parse(&source.text) else {
+            continue;
+        };
+        let record_ruleset = record
+            .tag("Ruleset")
+            .map(str::to_string)
+            .or_else(|| playable.first().map(|s| s.to_string()));
+        // A board page offers only the games of the ruleset played on that board.
+        if !std::ptr::eq(game, entry) && record_ruleset.as_deref() != Some(first.as_str()) {
+            continue;
+        }
+        let file_name = source
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let title = record.tag("Title").or(record.tag("Event"));
+        let moves: Vec<String> = record
+            .moves
+            .iter()
+            .map(|m| format!("{}{}", m.text, m.annotation))
+            .collect();
+        lists.push(json!({ "title": title, "kind": record.tag("Kind"), "moves": moves }));
+        records.push(json!({
+            "id": file_name.trim_end_matches(".game"),
+            "kind": record.tag("Kind"),
+            "title": title,
+            "ruleset": record_ruleset,
+            "source": record.tag("Source"),
+            "text": source.text,
+        }));
+    }
+    let input = json!({
+        "item": game.item.id,
+        "rules": rules.text,
+        "ruleset": first,
+        "records": records,
+    });
+    Some(json!({ "json": script_json(&input), "records": lists }))
+}

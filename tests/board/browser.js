@@ -1,0 +1,208 @@
+// The interactive board in headless Chromium (Debian's), pages opened from file:// of a built site (SITE_DIR).
+// Positions are checked against the native engine's (NATIVE_DUMP, from engine/examples/replay_dump.rs).
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const SITE = process.env.SITE_DIR;
+const native = new Map();
+for (const line of fs.readFileSync(process.env.NATIVE_DUMP, 'utf8').split('\n')) {
+  if (line.trim()) { const r = JSON.parse(line); native.set(r.file, r); }
+}
+const setupAt = (file, ply) => native.get(file).plies[ply].setup;
+
+const url = (item) => 'file://' + path.join(SITE, 'games', item, 'index.html');
+const BOARD = '[data-widget="board"]';
+
+let failures = 0;
+async function test(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    failures += 1;
+    console.log(`FAIL ${name}\n     ${err.message.split('\n').join('\n     ')}`);
+  }
+}
+function expect(cond, message) { if (!cond) throw new Error(message); }
+
+(async () => {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ludotheca-board-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    reducedMotion: 'reduce',
+  });
+  const problems = [];
+  const watch = (page) => {
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('requestfailed', (r) => problems.push(`failed request: ${r.url()}`));
+    return page;
+  };
+  const open = async (item, hash) => {
+    const page = watch(await browser.newPage());
+    await page.goto(url(item) + (hash || ''));
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`, { timeout: 10000 });
+    return page;
+  };
+  const attr = (page, name) => page.$eval(BOARD, (e, n) => e.getAttribute(n), name);
+  const clickPoint = (page, name) => page.click(`${BOARD} [data-point="${name}"]`);
+
+  await test('replay: buttons, keys and the move list step through a record; the board follows', async () => {
+    const file = 'games/terhuchu/games/illustrative-ten.game';
+    const page = await open('terhuchu');
+    await page.selectOption(`${BOARD} select[id$="-record"]`, 'illustrative-ten');
+    expect(await attr(page, 'data-ply') === '0', 'starts at ply 0');
+    for (let i = 0; i < 3; i++) await page.click(`${BOARD} [data-action="forward"]`);
+    expect(await attr(page, 'data-ply') === '3', 'three clicks forward reach ply 3');
+    expect(await attr(page, 'data-position') === setupAt(file, 3), 'the position at ply 3 is the native engine\'s');
+    // The drawing: one piece per piece of the position.
+    const pieces = setupAt(file, 3).split(';').filter((c) => / man /.test(c + ' ')).reduce((n, c) => n + c.trim().split(/\s+/).length - 2, 0);
+    expect(await page.$$eval(`${BOARD} .lt-piece`, (l) => l.length) === pieces, `${pieces} pieces drawn`);
+    await page.focus(BOARD);
+    await page.keyboard.press('ArrowRight');
+    expect(await attr(page, 'data-ply') === '4', 'right arrow: ply 4');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await attr(page, 'data-ply') === '2', 'left arrow twice: ply 2');
+    await page.keyboard.press('End');
+    const length = native.get(file).plies.length - 1;
+    expect(await attr(page, 'data-ply') === String(length), 'End: the last ply');
+    expect(await attr(page, 'data-position') === setupAt(file, length), 'the last position is the native engine\'s');
+    expect(await page.$eval(`${BOARD} .lt-status`, (e) => e.textContent).then((t) => /Game over|to move/.test(t)), 'a status is shown');
+    await page.keyboard.press('Home');
+    expect(await attr(page, 'data-ply') === '0', 'Home: ply 0');
+    await page.click(`${BOARD} .lt-moves button[data-ply="7"]`);
+    expect(await attr(page, 'data-ply') === '7', 'clicking the 7th move jumps to it');
+    expect(await attr(page, 'data-position') === setupAt(file, 7), 'the position at ply 7 is the native engine\'s');
+    await page.fill(`${BOARD} .lt-scrubber`, '10');
+    expect(await attr(page, 'data-ply') === '10', 'the scrubber reaches ply 10');
+    await page.click(`${BOARD} [data-action="back"]`);
+    expect(await attr(page, 'data-ply') === '9', 'back: ply 9');
+    await page.focus(BOARD);
+    await page.keyboard.press(' ');
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.ply === '10', BOARD, { timeout: 5000 });
+    await page.keyboard.press(' ');
+    await page.close();
+  });
+
+  await test('the URL hash holds the record and ply, and restores them on reload', async () => {
+    const page = await open('terhuchu', '#record=illustrative-ten&ply=12');
+    expect(await attr(page, 'data-ply') === '12', 'the hash sets ply 12');
+    expect(await attr(page, 'data-record') === 'illustrative-ten', 'and the record');
+    await page.click(`${BOARD} [data-action="forward"]`);
+    expect(/ply=13/.test(page.url()), 'stepping writes the ply into the hash: ' + page.url());
+    await page.reload();
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`);
+    expect(await attr(page, 'data-ply') === '13', 'a reload comes back to ply 13');
+    expect(await attr(page, 'data-position') === setupAt('games/terhuchu/games/illustrative-ten.game', 13), 'at the same position');
+    await page.close();
+  });
+
+  await test('a capture chain is built click by click, and an illegal click is refused with a reason', async () => {
+    const page = await open('terhuchu');
+    // Free play: a Black piece cannot move on White's turn.
+    await clickPoint(page, 'a5');
+    expect(/Black/.test(await attr(page, 'data-refused') || ''), 'refused: ' + await attr(page, 'data-refused'));
+    expect(await attr(page, 'data-ply') === '0', 'nothing was played');
+    await page.selectOption(`${BOARD} select[id$="-record"]`, 'demo-chain-turns');
+    await clickPoint(page, 'a1');
+    const targets = await page.$$eval(`${BOARD} .lt-target`, (l) => l.map((g) => g.dataset.point));
+    expect(targets.includes('a3') && !targets.includes('e5'), 'a3 is highlighted: ' + targets.join(' '));
+    await clickPoint(page, 'e5');
+    expect(await attr(page, 'data-refused'), 'a click off the legal paths is refused');
+    await clickPoint(page, 'a3');
+    expect(await attr(page, 'data-route') === 'a1 a3', 'the chain has reached a3');
+    await clickPoint(page, 'c1');
+    expect(await attr(page, 'data-ply') === '1', 'the chain a1xa3xc1 is played');
+    const pos = await attr(page, 'data-position');
+    expect(/white man c1/.test(pos) && !/a2|b2/.test(pos), 'White stands on c1 and a2, b2 are taken: ' + pos);
+    await page.close();
+  });
+
+  await test('a placement from hand (Bagh-Chal), undo and redo, the computer answers', async () => {
+    const page = await open('bagh-chal');
+    await clickPoint(page, 'c3');
+    expect(await attr(page, 'data-ply') === '1', 'a goat placed on c3');
+    await page.click(`${BOARD} [data-action="undo"]`);
+    expect(await attr(page, 'data-ply') === '0', 'undone');
+    await page.click(`${BOARD} [data-action="redo"]`);
+    expect(await attr(page, 'data-ply') === '1', 'redone');
+    await page.selectOption(`${BOARD} select[id$="-computer"]`, await attr(page, 'data-to-move'));
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.ply === '2', BOARD, { timeout: 5000 });
+    const ms = +(await attr(page, 'data-think-ms'));
+    expect(ms < 1000, `the computer answered in ${ms} ms`);
+    await page.close();
+  });
+
+  await test('a sowing move on Tchouba by clicks, extra holes chosen where the rules give a choice', async () => {
+    const page = await open('tchouba');
+    const before = await attr(page, 'data-position');
+    await clickPoint(page, 'N1');
+    expect(/North/.test(await attr(page, 'data-refused') || ''), 'a hole of North is refused on South\'s turn');
+    await clickPoint(page, 'S1');
+    for (let i = 0; i < 5 && (await attr(page, 'data-route')); i++) {
+      await page.click(`${BOARD} .lt-target`);
+    }
+    expect(await attr(page, 'data-ply') === '1', 'the sowing is played');
+    expect(await attr(page, 'data-position') !== before, 'the seeds moved');
+    await page.close();
+  });
+
+  await test('sowing is animated seed by seed when motion is allowed', async () => {
+    const page = watch(await browser.newPage());
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.goto(url('shimunana'));
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`);
+    await clickPoint(page, 'S1');
+    await page.waitForSelector(`${BOARD}[data-animating="true"]`, { timeout: 2000 });
+    await page.waitForFunction((sel) => !document.querySelector(sel).dataset.animating, BOARD, { timeout: 8000 });
+    for (let i = 0; i < 5 && (await attr(page, 'data-route')); i++) await page.click(`${BOARD} .lt-target`);
+    expect(await attr(page, 'data-ply') === '1', 'the sowing is played after its animation');
+    await page.close();
+  });
+
+  await test('a puzzle refuses a wrong move and accepts the solution', async () => {
+    const page = await open('bagh-chal', '#record=puzzle-last-tiger');
+    expect(await attr(page, 'data-mode') === 'puzzle', 'puzzle mode');
+    expect(await page.$$eval(`${BOARD} .lt-moves button`, (l) => l.length) === 0, 'the solution is hidden');
+    await clickPoint(page, 'b2');
+    await clickPoint(page, 'c3');
+    expect(await attr(page, 'data-ply') === '0', 'b2-c3 is refused');
+    expect(/Not the solution/.test(await attr(page, 'data-refused') || ''), 'with an explanation');
+    await clickPoint(page, 'c2');
+    await clickPoint(page, 'c3');
+    expect(await attr(page, 'data-solved') === 'true', 'c2-c3 solves it');
+    await page.close();
+  });
+
+  await test('without JavaScript the static diagram and the move lists remain', async () => {
+    const html = fs.readFileSync(path.join(SITE, 'games', 'terhuchu', 'index.html'), 'utf8');
+    expect(/<section id="board"[^>]*data-widget-slot="board"/.test(html), 'the slot');
+    expect(/<svg class="board lines"/.test(html), 'the static SVG');
+    expect(/<ol class="board-moves"><li>a1xa3xc1<\/li>/.test(html), 'the records\' moves as lists');
+  });
+
+  await test('a board page carries the board of its game', async () => {
+    const page = watch(await browser.newPage());
+    await page.goto('file://' + path.join(SITE, 'boards', 'kherjarala-rock-board', 'index.html'));
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`, { timeout: 10000 });
+    expect((await attr(page, 'data-position')).length > 0, 'a position');
+    await page.close();
+  });
+
+  await test('no console error or warning, no failed request', async () => {
+    expect(problems.length === 0, problems.join('\n'));
+  });
+
+  await browser.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+  if (failures) { console.log(`board browser tests: ${failures} failed`); process.exit(1); }
+  console.log('board browser tests: all passed');
+})().catch((err) => { console.error(err); process.exit(1); });
