@@ -359,6 +359,55 @@ fn every_item_has_a_page_and_every_link_resolves() {
 }
 
 #[test]
+fn pages_have_one_title_heading_landmarks_and_a_skip_link() {
+    let (_scratch, site) = build_shipped();
+    for (page, html) in html_files(&site) {
+        let (tags, _) = parse_html(&html);
+        let count = |name: &str| tags.iter().filter(|t| t.name == name).count();
+        assert_eq!(count("h1"), 1, "{page}: one h1");
+        assert_eq!(count("main"), 1, "{page}: one main");
+        assert!(
+            count("header") >= 1 && count("footer") == 1,
+            "{page}: header and footer"
+        );
+        assert!(
+            tags.iter()
+                .any(|t| t.name == "nav" && t.attr("aria-label") == Some("Main")),
+            "{page}: the main navigation is labelled"
+        );
+        assert_eq!(
+            tags.iter()
+                .find(|t| t.name == "html")
+                .and_then(|t| t.attr("lang")),
+            Some("en"),
+            "{page}: the document language"
+        );
+        let skip = tags
+            .iter()
+            .find(|t| t.name == "a")
+            .and_then(|t| t.attr("href"));
+        assert_eq!(
+            skip,
+            Some("#main"),
+            "{page}: the first link skips to the content"
+        );
+        // Headings never skip a level going down (h2 -> h4).
+        let mut last = 1;
+        for tag in &tags {
+            if let Some(level) = tag
+                .name
+                .strip_prefix('h')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=6).contains(n))
+            {
+                assert!(level <= last + 1, "{page}: h{level} after h{last}");
+                last = level;
+            }
+        }
+    }
+}
+
+#[test]
 fn every_dublin_core_value_is_on_its_page() {
     let (_scratch, site) = build_shipped();
     let mut diagnostics = Diagnostics::new();

@@ -929,7 +929,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
                 "scheme": v.scheme.as_ref().map(|s| s.value.clone()),
             });
             if is_markdown(term.name) {
-                value["html"] = json!(markdown::to_html(&v.text, 3));
+                value["html"] = json!(markdown::to_html(&v.text, 2));
             }
             if let Some(key) = &v.cite {
                 let link = site.source_link(
