@@ -894,7 +894,7 @@
       } else {
         self.playMove(answer.n, false);
       }
-    }, reducedMotion ? 0 : 250);
+    }, reducedMotion ? 0 : 100);
   };
 
   // The computer's time budget. The player looks at its clock every 1,024 nodes, and one node on a long sowing

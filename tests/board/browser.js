@@ -126,6 +126,33 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
+  await test('the board by keyboard: arrow keys across points, Enter to select and to move; moves are announced', async () => {
+    const page = await open('terhuchu');
+    await page.focus(`${BOARD} [data-point="a1"]`);
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate(() => document.activeElement.dataset.point) === 'a2', 'up from a1 is a2');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement.dataset.point) === 'b2', 'right from a2 is b2');
+    await page.keyboard.press('Enter');
+    expect(await attr(page, 'data-route') === 'b2', 'Enter selects the piece on b2');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    expect(await attr(page, 'data-ply') === '1', 'Enter on b3 plays b2-b3');
+    await page.waitForFunction((sel) => /plays b2-b3/.test(document.querySelector(sel + ' [aria-live]').textContent), BOARD);
+    await page.close();
+  });
+
+  await test('the ruleset switcher redraws the board from that ruleset', async () => {
+    const page = await open('terhuchu');
+    const before = await page.$$eval(`${BOARD} [data-point]`, (l) => l.length);
+    await page.selectOption(`${BOARD} select[id$="-ruleset"]`, 'large');
+    expect(await attr(page, 'data-ruleset') === 'large', 'the ruleset is large');
+    const after = await page.$$eval(`${BOARD} [data-point]`, (l) => l.length);
+    expect(after > before, `the enlarged board has more points (${before} -> ${after})`);
+    expect(/ruleset=large/.test(page.url()), 'the hash names the ruleset');
+    await page.close();
+  });
+
   await test('a placement from hand (Bagh-Chal), undo and redo, the computer answers', async () => {
     const page = await open('bagh-chal');
     await clickPoint(page, 'c3');
