@@ -688,12 +688,31 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
     for facet in facets {
         let path = format!("{folder}/{}/index.html", facet.slug);
         let root = root_of(&path);
-        let layout = site.layout(
+        let mut layout = site.layout(
             &path,
             &facet.name,
             &format!("Items of the archive under {}.", facet.name),
             folder,
         );
+        let mut ld = json!({
+            "@context": "https://schema.org",
+            "@type": if folder == "places" { "Place" } else { "DefinedTerm" },
+            "name": facet.name,
+        });
+        if let Some((east, north)) = facet.point {
+            ld["geo"] = json!({ "@type": "GeoCoordinates", "latitude": north, "longitude": east });
+        }
+        layout.json_ld = meta::script_json(&ld);
+        layout.dc = vec![MetaTag {
+            name: if folder == "places" {
+                "DCTERMS.spatial"
+            } else {
+                "DC.subject"
+            }
+            .to_string(),
+            content: facet.name.clone(),
+            lang: None,
+        }];
         let items: Vec<Link> = facet
             .items
             .iter()
@@ -747,12 +766,17 @@ fn people_pages(site: &Site) -> Vec<Job> {
     for person in &archive.people {
         let path = format!("people/{}/index.html", person.slug);
         let root = root_of(&path);
-        let layout = site.layout(
+        let mut layout = site.layout(
             &path,
             &person.name,
             &format!("{} in the archive.", person.name),
             "people",
         );
+        layout.json_ld = meta::script_json(&json!({
+            "@context": "https://schema.org",
+            "@type": "Person",
+            "name": person.name,
+        }));
         let config = &archive.catalog.config;
         let items: Vec<Link> = person
             .items
@@ -802,7 +826,9 @@ fn source_pages(site: &Site) -> Vec<Job> {
         let root = root_of(&path);
         let entry = source.entry;
         let title = entry.get("title").unwrap_or(&entry.key.value).to_string();
-        let layout = site.layout(&path, &title, &cite::full(entry), "sources");
+        let mut layout = site.layout(&path, &title, &cite::full(entry), "sources");
+        layout.json_ld = meta::script_json(&source_json_ld(entry));
+        layout.dc = source_dc(entry);
         let mut groups: Vec<(&str, Vec<Link>)> = vec![
             ("Games", Vec::new()),
             ("Rulesets", Vec::new()),
@@ -873,6 +899,71 @@ fn source_pages(site: &Site) -> Vec<Job> {
         jobs.push(site.job(path, "source.html", layout, page));
     }
     jobs
+}
+
+/// schema.org for a bibliography entry: a book, an article or another work, with its authors and year.
+fn source_json_ld(entry: &crate::catalog::bibtex::BibEntry) -> serde_json::Value {
+    let kind = match entry.kind.as_str() {
+        "book" | "inbook" | "incollection" => "Book",
+        "article" => "ScholarlyArticle",
+        "phdthesis" | "mastersthesis" => "Thesis",
+        _ => "CreativeWork",
+    };
+    let mut ld = json!({
+        "@context": "https://schema.org",
+        "@type": kind,
+        "name": entry.get("title").unwrap_or(&entry.key.value),
+        "identifier": entry.key.value,
+    });
+    let authors: Vec<serde_json::Value> = entry
+        .authors
+        .iter()
+        .map(|a| json!({ "@type": "Person", "name": crate::archive::text::reading_order(a) }))
+        .collect();
+    if !authors.is_empty() {
+        ld["author"] = json!(authors);
+    }
+    for (field, key) in [
+        ("year", "datePublished"),
+        ("publisher", "publisher"),
+        ("journal", "isPartOf"),
+    ] {
+        if let Some(v) = entry.get(field) {
+            ld[key] = json!(v);
+        }
+    }
+    if let Some(url) = entry.get("url").filter(|u| markdown::is_safe_url(u)) {
+        ld["url"] = json!(url);
+    }
+    ld
+}
+
+/// Dublin Core meta tags for a bibliography entry.
+fn source_dc(entry: &crate::catalog::bibtex::BibEntry) -> Vec<MetaTag> {
+    let mut tags = Vec::new();
+    let mut push = |name: &str, content: String| {
+        if !content.trim().is_empty() {
+            tags.push(MetaTag {
+                name: name.to_string(),
+                content,
+                lang: None,
+            });
+        }
+    };
+    push(
+        "DC.title",
+        entry.get("title").unwrap_or_default().to_string(),
+    );
+    for a in &entry.authors {
+        push("DC.creator", crate::archive::text::reading_order(a));
+    }
+    push("DC.date", entry.get("year").unwrap_or_default().to_string());
+    push(
+        "DC.publisher",
+        entry.get("publisher").unwrap_or_default().to_string(),
+    );
+    push("DCTERMS.bibliographicCitation", cite::full(entry));
+    tags
 }
 
 /// An id fragment for a ruleset (`ruleset-ten`); the base rules get `ruleset-base`.
