@@ -717,6 +717,14 @@ fn a_failed_build_leaves_the_previous_site_untouched() {
     build(&options(&themed, &out)).unwrap();
     let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
     assert!(page.contains("<p>custom Terhuchu</p>"));
+    // The previous site was removed from inside the new one, and nothing was left beside it.
+    assert!(!out.join(".ludotheca-previous").exists());
+    let beside: Vec<String> = fs::read_dir(&scratch.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(beside.is_empty(), "{beside:?}");
 }
 
 #[test]

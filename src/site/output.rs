@@ -1,8 +1,9 @@
 //! The output folder, handled so that a build can never lose the previous site or touch anything else:
 //!
 //! - the site is written into a temporary folder beside the output (`.<name>.ludotheca-tmp-<pid>`), and only
-//!   when every file is written is the old output renamed aside, the new one renamed into place, and the old
-//!   one removed; a failure at any point removes the temporary folder and leaves the output as it was;
+//!   when every file is written is the old output moved into it, the temporary folder renamed into place, and
+//!   the old site removed from inside the new one; a failure at any point removes the temporary folder and
+//!   leaves the output as it was. Nothing outside the output and that temporary folder is ever touched;
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
 //!   ([`MARKER`]); a folder without it holds someone else's files and is refused unless `--force`;
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
@@ -19,6 +20,9 @@ use super::{Contents, SiteFile};
 
 /// The file that marks a folder as a site ludotheca wrote.
 pub const MARKER: &str = ".ludotheca-site";
+
+/// Where the previous site waits inside the new one while the two are swapped.
+const PREVIOUS: &str = ".ludotheca-previous";
 
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
@@ -129,26 +133,37 @@ impl Target {
             .map_err(|e| format!("cannot write the marker file: {e}"))?;
 
         if self.exists {
-            let old = self.sibling("old");
-            fs::rename(&self.out, &old).map_err(|e| {
+            // The previous site moves into the new one's folder, so that nothing but the output and the
+            // temporary folder is ever written, and is removed from there once the new site is in place.
+            let previous = temp.join(PREVIOUS);
+            fs::rename(&self.out, &previous).map_err(|e| {
                 format!(
                     "cannot move the previous site `{}` aside: {e}",
                     self.out.display()
                 )
             })?;
             if let Err(err) = fs::rename(&temp, &self.out) {
-                // Put the previous site back, so a failed build changes nothing.
-                let _ = fs::rename(&old, &self.out);
+                // Put the previous site back, so a failed build changes nothing; should even that fail, keep
+                // the temporary folder that now holds it, and say where it is.
+                if fs::rename(&previous, &self.out).is_err() {
+                    guard.disarm();
+                    return Err(format!(
+                        "cannot move the new site into `{}`: {err}; the previous site is now in `{}`",
+                        self.out.display(),
+                        previous.display()
+                    ));
+                }
                 return Err(format!(
                     "cannot move the new site into `{}`: {err}",
                     self.out.display()
                 ));
             }
             guard.disarm();
-            fs::remove_dir_all(&old).map_err(|e| {
+            let leftover = self.out.join(PREVIOUS);
+            fs::remove_dir_all(&leftover).map_err(|e| {
                 format!(
                     "cannot remove the previous site at `{}`: {e}",
-                    old.display()
+                    leftover.display()
                 )
             })?;
         } else {
