@@ -127,6 +127,23 @@ async function browserTests() {
     else pass('typing "terhuchu" and pressing ArrowDown, Enter opens the Terhuchu page');
     await axeCheck(page, 'game page (Terhuchu)');
 
+    // Diacritics are folded both ways: "sumi" finds "Sümi", "terhuchu" shows the alternative "Terhüchü".
+    const again = page.getByRole('combobox', { name: 'Search the archive' });
+    await again.fill('');
+    await again.focus();
+    await page.keyboard.type('sumi naga', { delay: 20 });
+    await page.waitForSelector('#site-search-results [role="option"][data-href]');
+    const first = await page.locator('#site-search-results [role="option"]').first().innerText();
+    if (!/Sümi/.test(first)) fail('"sumi naga" did not find the Sümi game first, got: ' + first);
+    else pass('"sumi naga" finds "' + first.split('\n')[0].trim() + '"');
+    await again.fill('');
+    await page.keyboard.type('terhüchü', { delay: 20 });
+    await page.waitForSelector('#site-search-results [role="option"][data-href]');
+    const accented = await page.locator('#site-search-results [role="option"]').first().innerText();
+    if (!/Terhuchu/.test(accented)) fail('"terhüchü" did not find Terhuchu, got: ' + accented);
+    else pass('"terhüchü" finds Terhuchu');
+    await page.keyboard.press('Escape');
+
     await page.goto(url('games/tchouba/index.html'));
     await axeCheck(page, 'game page (Tchouba, sowing)');
 
@@ -146,6 +163,14 @@ async function browserTests() {
     await page.goto(url('search/index.html') + '?q=naga');
     await page.waitForSelector('[data-search-list] li');
     await axeCheck(page, 'search results page');
+
+    // The dark theme (from the system setting) keeps its contrast.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(url('games/terhuchu/index.html'));
+    await axeCheck(page, 'game page, dark theme');
+    await page.goto(url('browse/index.html'));
+    await axeCheck(page, 'browse, dark theme');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.goto(url('rules/index.html'));
     await axeCheck(page, 'rules');
