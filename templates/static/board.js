@@ -162,6 +162,9 @@
     top.children[0].append(l1, this.rulesetSelect);
     top.children[1].append(l2, this.recordSelect);
     this.question = el('p', { class: 'lt-question', hidden: '' });
+    // The ruleset's own section of the page (its facts, source and diagram), when the page has one.
+    this.rulesLink = el('a', { class: 'lt-rules-link', hidden: '' });
+    top.append(this.rulesLink);
 
     var main = el('div', { class: 'lt-main' });
     this.figure = el('div', { class: 'lt-figure' });
@@ -255,6 +258,13 @@
       self.rulesetSelect.append(o);
     });
     this.rulesetSelect.parentNode.hidden = info.rulesets.length < 2;
+    var section = document.getElementById('ruleset-' + info.ruleset.toLowerCase());
+    var current = info.rulesets.filter(function (r) { return r.name === info.ruleset; })[0];
+    this.rulesLink.hidden = !section || !current;
+    if (section && current) {
+      this.rulesLink.href = '#' + section.id;
+      this.rulesLink.textContent = 'The rules: ' + current.title;
+    }
     this.recordSelect.replaceChildren(el('option', { value: '' }, 'Free play from the start'));
     this.records.forEach(function (r) {
       if (r.ruleset && r.ruleset !== info.ruleset) return;

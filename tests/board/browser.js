@@ -142,6 +142,20 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
+  await test('a huff is chosen among the moves a route completes (Mogol Putt\'han)', async () => {
+    const page = await open('mogol-putthan', '#record=demo-huffing&ply=1');
+    expect(await attr(page, 'data-ply') === '1', 'after White\'s missed capture');
+    await clickPoint(page, 'e1');
+    await clickPoint(page, 'd1');
+    const choices = await page.$$eval(`${BOARD} [data-action="choose"]`, (l) => l.map((b) => b.dataset.move));
+    expect(choices.includes('~c4/e1-d1') && choices.includes('e1-d1'), 'with or without the huff: ' + choices.join(' '));
+    await page.click(`${BOARD} [data-move="~c4/e1-d1"]`);
+    expect(await attr(page, 'data-ply') === '2', 'the huff and the move are played');
+    expect(await attr(page, 'data-mode') === 'replay', 'along the record\'s own line');
+    expect(!/c4/.test(await attr(page, 'data-position')), 'the huffed piece is gone');
+    await page.close();
+  });
+
   await test('the ruleset switcher redraws the board from that ruleset', async () => {
     const page = await open('terhuchu');
     const before = await page.$$eval(`${BOARD} [data-point]`, (l) => l.length);
@@ -150,6 +164,7 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     const after = await page.$$eval(`${BOARD} [data-point]`, (l) => l.length);
     expect(after > before, `the enlarged board has more points (${before} -> ${after})`);
     expect(/ruleset=large/.test(page.url()), 'the hash names the ruleset');
+    expect(await page.$eval(`${BOARD} .lt-rules-link`, (a) => a.getAttribute('href')) === '#ruleset-large', 'and links to its rules');
     await page.close();
   });
 
