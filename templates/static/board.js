@@ -538,6 +538,11 @@
   /* ----- navigation ----- */
 
   Board.prototype.jump = function (ply) {
+    // An unsolved puzzle keeps its solution hidden: no stepping forward into it.
+    if (this.puzzle && !this.puzzle.solved && !this.puzzle.revealed && ply > this.st.ply) {
+      this.refuse('Play the move yourself, or reveal the solution.');
+      return;
+    }
     this.cancelMove();
     this.game.goto(Math.max(0, ply));
     this.render();
@@ -623,6 +628,8 @@
     if (!t || !this.root.contains(t)) return;
     if (t.hasAttribute('data-point')) { this.focusPoint(t.getAttribute('data-point'), false); this.clickPoint(t.getAttribute('data-point')); return; }
     var a = t.getAttribute('data-action'), st = this.st;
+    // While seeds are being sown or the computer thinks, the line must not move under them.
+    if (this.busy) return;
     if (a !== 'auto') this.stopAuto();
     switch (a) {
       case 'first': this.jump(0); break;
@@ -647,7 +654,7 @@
     var onBoard = t.closest && t.closest('[data-point]');
     if (onBoard) { this.boardKey(e, t.getAttribute('data-point')); return; }
     var tag = t.tagName;
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || this.busy) return;
     var st = this.st, handled = true;
     switch (e.key) {
       case 'ArrowLeft': this.stopAuto(); this.jump(st.ply - 1); break;
@@ -710,10 +717,16 @@
 
   Board.prototype.clickPoint = function (name) {
     if (this.busy) return;
+    this.stopAuto();
     var st = this.st;
     this.root.removeAttribute('data-refused');
     if (st.outcome) { this.refuse('The game is over: ' + this.resultText(st.outcome) + '.'); return; }
-    if (this.computer === st.toMove) { this.refuse('It is the computer\'s turn.'); return; }
+    if (this.computer === st.toMove) {
+      // Reached by stepping back through the line: let the computer move now.
+      this.refuse('It is the computer\'s turn.');
+      this.maybeComputer();
+      return;
+    }
     if (this.puzzle && (this.puzzle.solved || this.puzzle.revealed)) { this.refuse('The puzzle is over: choose another game or free play.'); return; }
     if (this.family === 'sowing') this.clickHole(name); else this.clickLines(name);
   };

@@ -214,6 +214,9 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     const page = await open('bagh-chal', '#record=puzzle-last-tiger');
     expect(await attr(page, 'data-mode') === 'puzzle', 'puzzle mode');
     expect(await page.$$eval(`${BOARD} .lt-moves button`, (l) => l.length) === 0, 'the solution is hidden');
+    await page.focus(BOARD);
+    await page.keyboard.press('ArrowRight');
+    expect(await attr(page, 'data-ply') === '0', 'stepping forward cannot show the solution');
     await clickPoint(page, 'b2');
     await clickPoint(page, 'c3');
     expect(await attr(page, 'data-ply') === '0', 'b2-c3 is refused');
