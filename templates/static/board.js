@@ -1019,6 +1019,8 @@
   }
 
   window.LudothecaBoard = { loadEngine: loadEngine };
+  // Unpacking and compiling the engine is asynchronous: start it now, while the rest of the page is read.
+  if (document.querySelector('script.board-data')) loadEngine().catch(function () { /* reported by start() */ });
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
   else start();
 })();
