@@ -35,6 +35,10 @@ fn main() {
     }
 }
 
+/// The shipped Bagh-Chal rules and one of its records, the model of every synthetic game.
+const BAGH_CHAL_RULES: &str = include_str!("../catalog/games/bagh-chal/rules.txt");
+const BAGH_CHAL_RECORD: &str = include_str!("../catalog/games/bagh-chal/games/demo-placement.game");
+
 fn bench(n: usize) {
     let dir = std::env::temp_dir().join(format!("ludotheca-bench-{}-{n}", std::process::id()));
     generate(n, &dir).expect("the synthetic catalog can be written");
@@ -215,7 +219,17 @@ pub fn generate(n: usize, out: &Path) -> std::io::Result<()> {
                     // A warning now and then, as real catalogs have.
                     xml.push_str("  <dcterms:conformsTo>Hunt game</dcterms:conformsTo>\n");
                 }
-                fs::write(folder.join("rules.txt"), "# rules\n")?;
+                // Real rules and a real record, so that the benchmark compiles and replays as `check` does on
+                // a real catalog: the shipped Bagh-Chal, with its ruleset citing this catalog's source.
+                let rules = BAGH_CHAL_RULES
+                    .replace("ruleset common", "ruleset described")
+                    .replace("source baghchal-common", &format!("source {cite}"));
+                fs::write(folder.join("rules.txt"), rules)?;
+                fs::create_dir_all(folder.join("games"))?;
+                fs::write(
+                    folder.join("games").join("demo.game"),
+                    BAGH_CHAL_RECORD.replace("[Ruleset \"common\"]", "[Ruleset \"described\"]"),
+                )?;
                 games.push(id);
             }
             "board" => {
@@ -224,7 +238,7 @@ pub fn generate(n: usize, out: &Path) -> std::io::Result<()> {
                     xml,
                     "  <dcterms:medium>Basalt</dcterms:medium>\n  <dcterms:extent>{} x {} cm</dcterms:extent>\n  \
                      <dcterms:created xsi:type=\"dcterms:W3CDTF\">19{:02}-0{}-1{}</dcterms:created>\n  \
-                     <playedWith game=\"{game}\" ruleset=\"Described\"/>",
+                     <playedWith game=\"{game}\" ruleset=\"described\"/>",
                     20 + rng.below(40),
                     20 + rng.below(40),
                     rng.below(100),
