@@ -1,22 +1,8 @@
 //! The engine's commands as a person runs them on the shipped catalog: `perft`, `moves`, `bench` and `show`.
 
-use std::process::{Command, Output};
+mod common;
 
-fn ludotheca(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the ludotheca binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{ludotheca, stderr, stdout};
 
 #[test]
 fn perft_of_a_catalogued_game_prints_one_line_per_depth() {

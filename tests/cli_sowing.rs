@@ -1,23 +1,9 @@
 //! The engine's commands on the sowing games of the shipped catalog: `moves`, `perft` and `show` on Tchouba and
 //! Shimunana, as a person runs them.
 
-use std::process::{Command, Output};
+mod common;
 
-fn ludotheca(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the ludotheca binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{ludotheca, stderr, stdout};
 
 #[test]
 fn moves_of_tchouba_on_the_4x8_board() {
