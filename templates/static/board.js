@@ -445,6 +445,10 @@
       kinds.forEach(function (n, k) { if (n > 0) inHand.push(n + ' ' + self.kindTitle(k).toLowerCase()); });
       if (inHand.length) parts.push(self.sideTitle(s) + ' in hand: ' + inHand.join(', ') + '.');
     });
+    if (st.huffable && st.huffable.length && !st.outcome) {
+      parts.push(this.sideTitle(st.toMove) + ' may huff (remove) ' + st.huffable.join(', ') +
+        ' with its move: build the move, then choose the huff.');
+    }
     this.counts.textContent = parts.join(' ');
 
     // The move list: the record's moves while replaying it (hidden in an unsolved puzzle), else the line.
@@ -511,8 +515,9 @@
   Board.prototype.highlight = function () {
     var self = this;
     Object.keys(this.pointEls).forEach(function (n) {
-      self.pointEls[n].classList.remove('lt-last', 'lt-selected', 'lt-target', 'lt-captured');
+      self.pointEls[n].classList.remove('lt-last', 'lt-selected', 'lt-target', 'lt-huffable');
     });
+    (this.st.huffable || []).forEach(function (n) { if (self.pointEls[n]) self.pointEls[n].classList.add('lt-huffable'); });
     var st = this.st;
     if (st.ply > 0) {
       this.movePoints(st.line[st.ply - 1], st.toMove === 0 ? 1 : 0).forEach(function (n) {

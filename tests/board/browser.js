@@ -145,6 +145,7 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
   await test('a huff is chosen among the moves a route completes (Mogol Putt\'han)', async () => {
     const page = await open('mogol-putthan', '#record=demo-huffing&ply=1');
     expect(await attr(page, 'data-ply') === '1', 'after White\'s missed capture');
+    expect(await page.$$eval(`${BOARD} .lt-huffable`, (l) => l.map((g) => g.dataset.point).join(' ')) === 'c4', 'c4 is marked as huffable');
     await clickPoint(page, 'e1');
     await clickPoint(page, 'd1');
     const choices = await page.$$eval(`${BOARD} [data-action="choose"]`, (l) => l.map((b) => b.dataset.move));
