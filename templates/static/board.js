@@ -220,8 +220,8 @@
       'step through the moves, Home and End jump to the ends, space starts or stops autoplay.');
     root.append(top, this.question, main, nav, play, help, this.live);
 
-    root.addEventListener('click', function (e) { self.onClick(e); });
-    root.addEventListener('keydown', function (e) { self.onKey(e); });
+    root.addEventListener('click', function (e) { self.guard(function () { self.onClick(e); }); });
+    root.addEventListener('keydown', function (e) { self.guard(function () { self.onKey(e); }); });
     this.scrubber.addEventListener('input', function () { self.stopAuto(); self.jump(+self.scrubber.value); });
     this.rulesetSelect.addEventListener('change', function () {
       self.selectRecord(null);
@@ -237,6 +237,18 @@
     if (note) note.hidden = true;
     var lists = this.slot.querySelector('.board-records');
     if (lists) lists.hidden = true;
+  };
+
+  // The engine refuses bad input with errors, never traps; should it trap all the same (a bug), say so on the
+  // board instead of leaving it silently dead, and keep the warning for the console.
+  Board.prototype.guard = function (fn) {
+    try {
+      fn();
+    } catch (err) {
+      this.busy = false;
+      this.flash('The board stopped working (' + err.message + '); reloading the page starts it again.');
+      if (window.console) console.warn('ludotheca board: ' + err.message);
+    }
   };
 
   /* ----- rulesets and records ----- */
