@@ -105,3 +105,45 @@ fn the_computer_answers_within_its_budget() {
     assert!(a.contains(r#""n":"#), "{a}");
     assert_eq!(a, s.think_json(2000, 0, 1, None));
 }
+
+#[test]
+fn hostile_input_gives_errors_never_panics() {
+    let junk = [
+        "",
+        " ",
+        "x",
+        "~",
+        "~/",
+        "@",
+        "a1x",
+        "xx",
+        "99999999999999999999",
+        "S0",
+        "N999",
+        "S1 S1 S1",
+        "(x2+pit)",
+        "1(x9+pit1&1&1&1)",
+        "a1-a1",
+        "pass pass",
+        "\u{0}",
+        "é",
+        "[Event \"x\"",
+        "{",
+        "1.",
+    ];
+    for rules in [TERHUCHU, SHIMUNANA] {
+        let mut s = Session::new(rules, "").unwrap();
+        for text in junk {
+            let _ = s.play(text);
+            let _ = s.explain(text);
+            let _ = s.continuations_json(text);
+            let _ = s.sow_steps_json(text);
+            let _ = s.set_position(text);
+            let _ = s.load_record(text);
+            s.goto(usize::MAX);
+            let _ = s.state_json();
+            let _ = s.legal_json();
+        }
+        assert!(Session::new(rules, "\u{0}").is_err());
+    }
+}
