@@ -222,14 +222,15 @@
 
     root.addEventListener('click', function (e) { self.guard(function () { self.onClick(e); }); });
     root.addEventListener('keydown', function (e) { self.guard(function () { self.onKey(e); }); });
-    this.scrubber.addEventListener('input', function () { self.stopAuto(); self.jump(+self.scrubber.value); });
-    this.rulesetSelect.addEventListener('change', function () {
+    var on = function (target, type, fn) { target.addEventListener(type, function () { self.guard(fn); }); };
+    on(this.scrubber, 'input', function () { self.stopAuto(); self.jump(+self.scrubber.value); });
+    on(this.rulesetSelect, 'change', function () {
       self.selectRecord(null);
       self.setRuleset(self.rulesetSelect.value, false);
       self.updateHash();
     });
-    this.recordSelect.addEventListener('change', function () { self.selectRecord(self.recordSelect.value || null); self.updateHash(); });
-    this.computerSelect.addEventListener('change', function () { self.computer = +self.computerSelect.value; self.render(); self.maybeComputer(); });
+    on(this.recordSelect, 'change', function () { self.selectRecord(self.recordSelect.value || null); self.updateHash(); });
+    on(this.computerSelect, 'change', function () { self.computer = +self.computerSelect.value; self.render(); self.maybeComputer(); });
 
     var figure = this.slot.querySelector('.board-figure');
     if (figure) { figure.replaceChildren(root); } else { this.slot.append(root); }
@@ -922,7 +923,7 @@
     this.busy = true;
     this.root.setAttribute('data-thinking', 'true');
     this.status.textContent = this.sideTitle(st.toMove) + ' (the computer) is thinking…';
-    setTimeout(function () {
+    setTimeout(function () { self.guard(function () {
       var t0 = performance.now();
       var answer = self.game.think(4000000, thinkMs(self.info), (Math.random() * 0x7fffffff) | 0);
       self.root.setAttribute('data-think-ms', String(Math.round(performance.now() - t0)));
@@ -934,7 +935,7 @@
       } else {
         self.playMove(answer.n, false);
       }
-    }, reducedMotion ? 0 : 100);
+    }); }, reducedMotion ? 0 : 100);
   };
 
   // The computer's time budget. The player looks at its clock every 1,024 nodes, and one node on a long sowing

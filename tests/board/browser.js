@@ -92,6 +92,21 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
+  await test('the widget draws the board as the static diagram does (same points, same coordinates)', async () => {
+    for (const [item, ruleset] of [['terhuchu', 'large'], ['shimunana', 'shimunana']]) {
+      const page = await open(item);
+      await page.selectOption(`${BOARD} select[id$="-ruleset"]`, ruleset);
+      const read = (root) => page.$$eval(`${root} [data-point]`, (gs) => gs.map((g) => {
+        const c = g.querySelector('circle.point, circle.hole');
+        return `${g.dataset.point}@${Math.round(+c.getAttribute('cx'))},${Math.round(+c.getAttribute('cy'))}`;
+      }).sort().join(' '));
+      const widget = await read(BOARD);
+      const diagram = await read(`#ruleset-${ruleset} svg.board`);
+      expect(widget.length > 0 && widget === diagram, `${item} ${ruleset}: ${widget.slice(0, 80)} vs ${diagram.slice(0, 80)}`);
+      await page.close();
+    }
+  });
+
   await test('the URL hash holds the record and ply, and restores them on reload', async () => {
     const page = await open('terhuchu', '#record=illustrative-ten&ply=12');
     expect(await attr(page, 'data-ply') === '12', 'the hash sets ply 12');
