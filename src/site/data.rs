@@ -215,21 +215,8 @@ fn datestamp(time: Option<SystemTime>) -> String {
     let secs = time
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_secs());
-    let (y, m, d) = days_to_date(secs / 86_400);
+    let (y, m, d) = super::cite::civil_from_days((secs / 86_400) as i64);
     format!("{y:04}-{m:02}-{d:02}")
-}
-
-fn days_to_date(days: u64) -> (i64, u32, u32) {
-    // Reuse the civil calendar conversion through a fixed "today" shape.
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }
 
 fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mut String) {
