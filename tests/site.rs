@@ -789,3 +789,43 @@ fn symbolic_links_and_the_catalog_itself_are_refused() {
     assert!(!catalog.join("site").exists());
     assert!(catalog.join("ludotheca.toml").exists());
 }
+
+#[test]
+fn the_configured_address_and_contact_reach_the_sitemap_and_oai_file() {
+    let scratch = Scratch::new("configured");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let config = catalog.join("ludotheca.toml");
+    let text = fs::read_to_string(&config).unwrap();
+    // Top-level keys go before the first table of labels.
+    let text = text.replacen(
+        "\n[[labels]]",
+        "\nbase_url = \"https://archive.example.org/games\"\ncontact = \"editors@archive.example.org\"\n\n[[labels]]",
+        1,
+    );
+    fs::write(&config, text).unwrap();
+    let out = scratch.0.join("site");
+    build(&options(&catalog, &out)).expect("the catalog builds");
+    let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    assert!(
+        sitemap.contains("<loc>https://archive.example.org/games/games/terhuchu/index.html</loc>"),
+        "{sitemap}"
+    );
+    let oai = fs::read_to_string(out.join("oai-pmh.xml")).unwrap();
+    assert!(oai.contains("<oai:adminEmail>editors@archive.example.org</oai:adminEmail>"));
+    assert!(
+        oai.contains("<oai:baseURL>https://archive.example.org/games/oai-pmh.xml</oai:baseURL>"),
+        "{oai}"
+    );
+
+    // The command line's address wins over the configuration's.
+    let out2 = scratch.0.join("site2");
+    let mut opts = options(&catalog, &out2);
+    opts.base_url = Some("https://mirror.example.net/".into());
+    build(&opts).expect("the catalog builds");
+    let sitemap = fs::read_to_string(out2.join("sitemap.xml")).unwrap();
+    assert!(
+        sitemap.contains("<loc>https://mirror.example.net/index.html</loc>"),
+        "{sitemap}"
+    );
+}

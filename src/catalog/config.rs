@@ -21,6 +21,11 @@ pub struct Config {
     /// Every one of the 55 terms, in display order: those listed in the file first, then the rest in the
     /// default order with their default labels.
     pub labels: Vec<Label>,
+    /// Where the site will be published (`https://example.org/games/`, ending in `/`), for the sitemap, the
+    /// OAI-PMH file and citations; `build --base-url` overrides it.
+    pub base_url: Option<String>,
+    /// An address for the archive's editors, given as the OAI-PMH repository's `adminEmail`.
+    pub contact: Option<String>,
 }
 
 impl Default for Config {
@@ -28,6 +33,8 @@ impl Default for Config {
         Config {
             title: String::new(),
             description: String::new(),
+            base_url: None,
+            contact: None,
             labels: TERMS
                 .iter()
                 .map(|term| Label {
@@ -57,6 +64,8 @@ struct RawConfig {
     description: String,
     #[serde(default)]
     labels: Vec<RawLabel>,
+    base_url: Option<toml::Spanned<String>>,
+    contact: Option<toml::Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -110,6 +119,55 @@ pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -
         }
     }
     config.description = raw.description;
+    if let Some(url) = raw.base_url {
+        let text = url.get_ref().trim();
+        let absolute_web = text.starts_with("https://") || text.starts_with("http://");
+        match crate::scheme::uri::parse_uri(text) {
+            Ok(()) if absolute_web => {
+                // Page addresses are appended to it, so it names a folder.
+                config.base_url = Some(if text.ends_with('/') {
+                    text.to_string()
+                } else {
+                    format!("{text}/")
+                });
+            }
+            _ => {
+                diagnostics
+                    .error_at(
+                        sources,
+                        file,
+                        url.span(),
+                        "E034",
+                        format!("`{text}` is not an http or https address"),
+                    )
+                    .help = Some(
+                    "give the address the site will be published at, e.g. `base_url = \"https://example.org/games/\"`"
+                        .into(),
+                );
+            }
+        }
+    }
+    if let Some(contact) = raw.contact {
+        let text = contact.get_ref().trim();
+        // A plain check: one `@` with something on both sides and no spaces; mail servers decide the rest.
+        let plausible = text.split_once('@').is_some_and(|(user, host)| {
+            !user.is_empty() && host.contains('.') && !host.contains('@')
+        }) && !text.contains(char::is_whitespace);
+        if plausible {
+            config.contact = Some(text.to_string());
+        } else {
+            diagnostics
+                .error_at(
+                    sources,
+                    file,
+                    contact.span(),
+                    "E034",
+                    format!("`{text}` is not an e-mail address"),
+                )
+                .help =
+                Some("write the editors' address, e.g. `contact = \"editors@example.org\"`".into());
+        }
+    }
 
     let mut listed: Vec<Label> = Vec::new();
     for raw_label in raw.labels {
@@ -206,5 +264,32 @@ mod tests {
             Some("did you mean `dcterms:spatial`?")
         );
         assert_eq!(d[0].location.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn base_url_names_a_folder_and_contact_an_address() {
+        let (config, d) = parse_text(
+            "title = \"T\"\nbase_url = \"https://example.org/games\"\ncontact = \"editors@example.org\"\n",
+        );
+        assert!(d.is_empty());
+        assert_eq!(
+            config.base_url.as_deref(),
+            Some("https://example.org/games/")
+        );
+        assert_eq!(config.contact.as_deref(), Some("editors@example.org"));
+    }
+
+    #[test]
+    fn a_relative_base_url_and_a_bad_contact_are_reported() {
+        let (config, d) =
+            parse_text("title = \"T\"\nbase_url = \"games/\"\ncontact = \"the editors\"\n");
+        let d = d.into_vec();
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].message.contains("not an http or https address"));
+        assert_eq!(d[0].location.as_ref().unwrap().line, 2);
+        assert!(d[1].message.contains("not an e-mail address"));
+        assert_eq!(d[1].location.as_ref().unwrap().line, 3);
+        assert_eq!(config.base_url, None);
+        assert_eq!(config.contact, None);
     }
 }

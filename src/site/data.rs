@@ -292,7 +292,18 @@ pub fn oai_pmh(archive: &Archive, base_url: Option<&str>) -> String {
     ));
     out.push_str("    <oai:protocolVersion>2.0</oai:protocolVersion>\n");
     // The catalog configuration has no contact address; the static-repository schema requires one.
-    out.push_str("    <oai:adminEmail>editors@example.invalid</oai:adminEmail>\n");
+    // OAI-PMH requires an adminEmail; without a `contact` in the configuration, a reserved address that can
+    // never reach anyone says so plainly rather than inventing one.
+    let contact = archive
+        .catalog
+        .config
+        .contact
+        .as_deref()
+        .unwrap_or("editors@example.invalid");
+    out.push_str(&format!(
+        "    <oai:adminEmail>{}</oai:adminEmail>\n",
+        escape_html(contact)
+    ));
     out.push_str(&format!(
         "    <oai:earliestDatestamp>{}</oai:earliestDatestamp>\n",
         datestamp(earliest)

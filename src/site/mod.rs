@@ -126,6 +126,18 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let archive = Archive::resolve(&catalog);
     step("resolve", started);
 
+    // The command line's address wins over the configuration's.
+    let configured;
+    let options = match (&options.base_url, &catalog.config.base_url) {
+        (None, Some(url)) => {
+            configured = BuildOptions {
+                base_url: Some(url.clone()),
+                ..options.clone()
+            };
+            &configured
+        }
+        _ => options,
+    };
     let started = Instant::now();
     let theme = theme::Theme::load(&options.catalog).map_err(BuildError::Template)?;
     let files = pages::render_site(&archive, &theme, options).map_err(BuildError::Template)?;
