@@ -5,6 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rayon::prelude::*;
+
 use ludotheca_engine::record::{self, Record};
 use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesFile};
@@ -18,51 +20,43 @@ use crate::suggest;
 /// short enough to read.
 const LEGAL_MOVES_SHOWN: usize = 40;
 
+/// What checking one game gives: its diagnostics, the bibliography keys it cites, and its identifier with what
+/// its rules declare (none when they do not compile).
+type GameChecked<'a> = (Diagnostics, HashSet<String>, Option<(&'a str, RulesInfo)>);
+
 /// Check the rules and game records of every game, and the rulesets boards name. Returns the bibliography
 /// keys cited from rules files and game records (lowercase), so the bibliography check does not call them
 /// uncited.
 pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> HashSet<String> {
+    // Games are independent, and replaying long records is most of the check's time on a large catalog, so
+    // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
+    // sorts them, so the output never depends on scheduling).
+    let checked: Vec<GameChecked> = catalog
+        .items
+        .par_iter()
+        .filter(|item| item.kind == Some(Kind::Game))
+        .filter_map(|item| item.rules_file.map(|file| (item, file)))
+        .map(|(item, rules_file)| {
+            let mut diagnostics = Diagnostics::new();
+            let mut cited = HashSet::new();
+            let info = check_game(catalog, item, rules_file, &mut cited, &mut diagnostics);
+            (
+                diagnostics,
+                cited,
+                info.map(|info| (item.id.as_str(), info)),
+            )
+        })
+        .collect();
     let mut cited = HashSet::new();
     let mut rulesets: HashMap<&str, RulesInfo> = HashMap::new();
-    for item in &catalog.items {
-        if item.kind != Some(Kind::Game) {
-            continue;
+    for (own, own_cited, info) in checked {
+        for diagnostic in own.into_vec() {
+            diagnostics.push(diagnostic);
         }
-        let Some(rules_file) = item.rules_file else {
-            continue;
-        };
-        let text = &catalog.files.get(rules_file).text;
-        let rules = match RulesFile::parse(text) {
-            Ok(rules) => rules,
-            Err(err) => {
-                diagnostics.push(
-                    Diagnostic::error("E100", format!("the rules do not compile: {}", err.message))
-                        .at_line_column(
-                            &catalog.files,
-                            rules_file,
-                            err.line as usize,
-                            err.column as usize,
-                            1,
-                        )
-                        .with_help(err.help),
-                );
-                continue;
-            }
-        };
-        let info = rules.info();
-        for ruleset in &info.rulesets {
-            cite(
-                catalog,
-                rules_file,
-                (ruleset.source_line, ruleset.source_column),
-                &ruleset.source,
-                &format!("ruleset `{}`", ruleset.name),
-                &mut cited,
-                diagnostics,
-            );
+        cited.extend(own_cited);
+        if let Some((id, info)) = info {
+            rulesets.insert(id, info);
         }
-        replay_records(catalog, item, &rules, &info, &mut cited, diagnostics);
-        rulesets.insert(item.id.as_str(), info);
     }
     for item in &catalog.items {
         if item.kind == Some(Kind::Board) {
@@ -70,6 +64,49 @@ pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> HashSet<
         }
     }
     cited
+}
+
+/// One game: its rules compile, its rulesets cite known sources, its records replay. Returns what the rules
+/// declare, for the boards that name a ruleset, or `None` when the rules do not compile.
+fn check_game(
+    catalog: &Catalog,
+    item: &Item,
+    rules_file: FileId,
+    cited: &mut HashSet<String>,
+    diagnostics: &mut Diagnostics,
+) -> Option<RulesInfo> {
+    let text = &catalog.files.get(rules_file).text;
+    let rules = match RulesFile::parse(text) {
+        Ok(rules) => rules,
+        Err(err) => {
+            diagnostics.push(
+                Diagnostic::error("E100", format!("the rules do not compile: {}", err.message))
+                    .at_line_column(
+                        &catalog.files,
+                        rules_file,
+                        err.line as usize,
+                        err.column as usize,
+                        1,
+                    )
+                    .with_help(err.help),
+            );
+            return None;
+        }
+    };
+    let info = rules.info();
+    for ruleset in &info.rulesets {
+        cite(
+            catalog,
+            rules_file,
+            (ruleset.source_line, ruleset.source_column),
+            &ruleset.source,
+            &format!("ruleset `{}`", ruleset.name),
+            cited,
+            diagnostics,
+        );
+    }
+    replay_records(catalog, item, &rules, &info, cited, diagnostics);
+    Some(info)
 }
 
 /// A bibliography key cited from a rules file or a game record must exist.
