@@ -22,7 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check a catalog: records, bibliography and configuration. Writes nothing.
+    /// Check a catalog: records, bibliography, configuration, rules and every recorded move. Writes nothing.
     Check(CheckArgs),
     /// Build the static site: check the catalog, then write every page, the search index and the data exports.
     Build(BuildArgs),
