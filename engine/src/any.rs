@@ -5,11 +5,8 @@
 use crate::game::{Game, MoveError, Outcome, Side};
 use crate::lines::rules::{CapturePolicy, Chain, MoveRule, NoMove};
 use crate::lines::{LinesGame, LinesMove, LinesPosition};
-use crate::rules::SowingSpec;
 use crate::ruleset::{Facts, Family, Geometry, GeometryPoint};
-use crate::sowing::{
-    SowingCapture, SowingEnd, SowingGame, SowingMove, SowingPosition, SowingRules,
-};
+use crate::sowing::{SowingEnd, SowingGame, SowingMove, SowingPosition, SowingRules};
 
 #[derive(Clone, Debug)]
 pub enum Compiled {
@@ -148,29 +145,7 @@ impl Compiled {
         }
     }
 
-    pub(crate) fn from_sowing(spec: SowingSpec) -> Result<Compiled, String> {
-        let rules = SowingRules {
-            rows: spec.rows,
-            holes_per_row: spec.holes_per_row,
-            seeds_per_hole: spec.seeds_per_hole,
-            min_seeds_to_start: spec.min_seeds_to_start,
-            singleton_rule: spec.singleton_rule,
-            relay: spec.relay,
-            capture: spec
-                .capture
-                .map(|(take_outer, extra_holes, extra_always)| SowingCapture {
-                    take_outer,
-                    extra_holes,
-                    extra_always,
-                }),
-            move_cap: spec.move_cap,
-            lap_cap: spec.lap_cap,
-            end: if spec.opponent_empty_wins {
-                SowingEnd::OpponentEmptyWins
-            } else {
-                SowingEnd::NoMoveLoses
-            },
-        };
+    pub(crate) fn from_sowing(rules: SowingRules) -> Result<Compiled, String> {
         SowingGame::new(rules).map(|g| Compiled::Sowing(Box::new(g)))
     }
 

@@ -10,25 +10,7 @@ use crate::lines::rules::{
     CapturePolicy, Chain, KindDef, LinesRules, MAX_KINDS, MoveRule, NoMove, Promotion, Setup,
     SideDef, dirs,
 };
-
-/// The settings of a sowing game as the rules file states them; `Compiled` turns them into the sowing module's
-/// rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SowingSpec {
-    pub name: String,
-    pub rows: u8,
-    pub holes_per_row: u16,
-    pub seeds_per_hole: u16,
-    pub min_seeds_to_start: u16,
-    pub singleton_rule: bool,
-    pub relay: bool,
-    /// (take the outer hole too, extra holes chosen, extra holes with every capture)
-    pub capture: Option<(bool, u8, bool)>,
-    pub move_cap: u32,
-    pub lap_cap: u32,
-    /// `true`: the player whose side is empty loses; `false`: the player who cannot move loses.
-    pub opponent_empty_wins: bool,
-}
+use crate::sowing::{SowingCapture, SowingEnd, SowingRules};
 
 /// Reads the tokens of one statement after its keyword.
 struct Cur<'a> {
@@ -163,7 +145,7 @@ pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesEr
                 "keep the block that matches the game's family",
             ));
         }
-        let spec = sowing(game, items)?;
+        let spec = sowing(items)?;
         let at = items
             .iter()
             .find(|(k, _)| k.starts_with("sowing"))
@@ -855,9 +837,9 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
 
 const SOWING_HELP: &str = "a sowing block holds `rows`, `holes`, `seeds`, `start`, `singletons`, `relay`, `capture`, `move-cap`, `lap-cap` and `outcome` (see docs/rules-format.md)";
 
-fn sowing(game: &str, items: &[(String, Item)]) -> Result<SowingSpec, RulesError> {
-    let mut spec = SowingSpec {
-        name: game.to_string(),
+/// A `sowing` block, read straight into the sowing module's own rules (defaults are Tchouba's).
+fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
+    let mut spec = SowingRules {
         rows: 4,
         holes_per_row: 0,
         seeds_per_hole: 2,
@@ -867,7 +849,7 @@ fn sowing(game: &str, items: &[(String, Item)]) -> Result<SowingSpec, RulesError
         capture: None,
         move_cap: 2000,
         lap_cap: 2000,
-        opponent_empty_wins: false,
+        end: SowingEnd::NoMoveLoses,
     };
     let mut holes_pos = None;
     for (k, item) in items {
@@ -985,7 +967,11 @@ fn sowing(game: &str, items: &[(String, Item)]) -> Result<SowingSpec, RulesError
                                 }
                             }
                         }
-                        spec.capture = Some((outer, extra, always));
+                        spec.capture = Some(SowingCapture {
+                            take_outer: outer,
+                            extra_holes: extra,
+                            extra_always: always,
+                        });
                     }
                     _ => {
                         return Err(RulesError::new(
@@ -1009,14 +995,14 @@ fn sowing(game: &str, items: &[(String, Item)]) -> Result<SowingSpec, RulesError
             "outcome" => {
                 let h = "write `outcome no-move loses` or `outcome opponent-empty wins`";
                 let (w, pos) = c.word("a condition", h)?;
-                spec.opponent_empty_wins = match w {
+                spec.end = match w {
                     "no-move" => {
                         c.expect("loses", h)?;
-                        false
+                        SowingEnd::NoMoveLoses
                     }
                     "opponent-empty" => {
                         c.expect("wins", h)?;
-                        true
+                        SowingEnd::OpponentEmptyWins
                     }
                     _ => {
                         return Err(RulesError::new(

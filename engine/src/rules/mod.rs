@@ -6,7 +6,6 @@ mod compile;
 pub mod error;
 pub mod syntax;
 
-pub use compile::SowingSpec;
 pub use error::{Pos, RulesError, line_column};
 
 use crate::ruleset::{Family, RulesInfo, RulesetInfo, RulesetType};
