@@ -291,9 +291,12 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
         .and_then(|m| m.modified())
         .ok();
     let game_records = item
-        .game_record_files
+        .game_records
         .iter()
-        .map(|path| game_record(path))
+        .map(|&file| {
+            let source = catalog.files.get(file);
+            game_record(&source.path, &source.text)
+        })
         .collect();
     Entry {
         item,
@@ -318,15 +321,14 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
     }
 }
 
-/// Read a game record's tags for its listing; a record that does not parse is still offered for download.
-fn game_record(path: &std::path::Path) -> GameRecord {
+/// A game record's tags for its listing, from the text the catalog reader loaded; a record that does not parse
+/// is still offered for download.
+fn game_record(path: &std::path::Path, text: &str) -> GameRecord {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let parsed = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| ludotheca_engine::record::Record::parse(&text).ok());
+    let parsed = ludotheca_engine::record::Record::parse(text).ok();
     GameRecord {
         file: path.to_path_buf(),
         file_name,
