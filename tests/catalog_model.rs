@@ -194,3 +194,27 @@ fn other_code_can_report_into_loaded_files() {
         rendered[0]
     );
 }
+
+#[test]
+fn the_about_page_is_read_with_the_catalog_and_bad_bytes_are_reported() {
+    let root = std::env::temp_dir().join(format!("ludotheca-about-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("ludotheca.toml"), "title = \"About test\"\n").unwrap();
+    std::fs::write(root.join("about.md"), "# About\n\nAn archive.\n").unwrap();
+    let (catalog, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.into_vec());
+    let about = catalog.about.expect("about.md is read");
+    assert!(catalog.files.get(about).text.contains("An archive."));
+
+    std::fs::write(root.join("about.md"), b"# About\n\nCaf\xe9\n").unwrap();
+    let (catalog, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(catalog.about, None);
+    let d = diagnostics.into_vec();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, "E004");
+    let location = d[0].location.as_ref().expect("a place in about.md");
+    assert!(location.file.ends_with("about.md"));
+    assert_eq!((location.line, location.column), (3, 4));
+}

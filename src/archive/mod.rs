@@ -221,7 +221,10 @@ impl<'c> Archive<'c> {
             .enumerate()
             .map(|(i, s)| (s.entry.key.value.to_ascii_lowercase(), i))
             .collect();
-        let about = std::fs::read_to_string(catalog.root.join("about.md")).unwrap_or_default();
+        let about = catalog
+            .about
+            .map(|file| catalog.files.get(file).text.clone())
+            .unwrap_or_default();
         Archive {
             about,
             source_index,

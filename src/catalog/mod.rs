@@ -253,6 +253,8 @@ pub struct Catalog {
     pub items: Vec<Item>,
     /// The text of every file read.
     pub files: SourceMap,
+    /// `about.md` in the source map, if the catalog has one.
+    pub about: Option<FileId>,
     /// Identifier to the index of its first item.
     index: HashMap<String, usize>,
 }
@@ -337,6 +339,15 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
         Bibliography::default()
     };
 
+    // The About page's Markdown; a file that is not UTF-8 is reported (E004) rather than dropped in silence.
+    let about_path = root.join("about.md");
+    let about = if about_path.is_file() {
+        let (file, utf8) = read_text(&about_path, &mut files, diagnostics)?;
+        utf8.then_some(file)
+    } else {
+        None
+    };
+
     let mut folders = Vec::new();
     walk(root, &mut folders)?;
     let items = load_items(folders, &mut files, diagnostics)?;
@@ -347,6 +358,7 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
     }
     Ok(Catalog {
         index,
+        about,
         root: root.to_path_buf(),
         config,
         config_file,
