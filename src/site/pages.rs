@@ -666,25 +666,43 @@ fn uncatalogued(site: &Site) -> Job {
     site.job(path, "uncatalogued.html", layout, json!({ "names": names }))
 }
 
-fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet]) -> Vec<Job> {
-    let mut jobs = Vec::new();
+/// The index page of a folder of pages (tags, places, people, sources): one link per page, each with a note
+/// (how many items it lists, how often a work is cited).
+fn index_page<'a>(
+    site: &Site,
+    folder: &'static str,
+    heading: &str,
+    description: &str,
+    pages: impl Iterator<Item = (&'a String, String, String)>,
+) -> Job {
     let path = format!("{folder}/index.html");
-    let layout = site.layout(&path, title, &format!("{title} of the archive."), folder);
-    let links: Vec<Link> = facets
-        .iter()
-        .map(|f| Link {
-            href: format!("{}/index.html", f.slug),
-            text: f.name.clone(),
-            note: Some(f.items.len().to_string()),
+    let layout = site.layout(&path, heading, description, folder);
+    let links: Vec<Link> = pages
+        .map(|(slug, text, note)| Link {
+            href: format!("{slug}/index.html"),
+            text,
+            note: Some(note),
             lang: None,
         })
         .collect();
-    jobs.push(site.job(
+    site.job(
         path,
         "list.html",
         layout,
-        json!({ "heading": title, "links": links }),
-    ));
+        json!({ "heading": heading, "links": links }),
+    )
+}
+
+fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet]) -> Vec<Job> {
+    let mut jobs = vec![index_page(
+        site,
+        folder,
+        title,
+        &format!("{title} of the archive."),
+        facets
+            .iter()
+            .map(|f| (&f.slug, f.name.clone(), f.items.len().to_string())),
+    )];
     for facet in facets {
         let path = format!("{folder}/{}/index.html", facet.slug);
         let root = root_of(&path);
@@ -739,30 +757,16 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
 
 fn people_pages(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let mut jobs = Vec::new();
-    let path = "people/index.html".to_string();
-    let layout = site.layout(
-        &path,
+    let mut jobs = vec![index_page(
+        site,
+        "people",
         "People",
         "People and bodies named by the archive.",
-        "people",
-    );
-    let links: Vec<Link> = archive
-        .people
-        .iter()
-        .map(|p| Link {
-            href: format!("{}/index.html", p.slug),
-            text: p.name.clone(),
-            note: Some((p.items.len() + p.works.len()).to_string()),
-            lang: None,
-        })
-        .collect();
-    jobs.push(site.job(
-        path,
-        "list.html",
-        layout,
-        json!({ "heading": "People", "links": links }),
-    ));
+        archive.people.iter().map(|p| {
+            let count = p.items.len() + p.works.len();
+            (&p.slug, p.name.clone(), count.to_string())
+        }),
+    )];
     for person in &archive.people {
         let path = format!("people/{}/index.html", person.slug);
         let root = root_of(&path);
@@ -802,25 +806,16 @@ fn people_pages(site: &Site) -> Vec<Job> {
 
 fn source_pages(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let mut jobs = Vec::new();
-    let path = "sources/index.html".to_string();
-    let layout = site.layout(&path, "Sources", "The works the archive cites.", "sources");
-    let links: Vec<Link> = archive
-        .sources
-        .iter()
-        .map(|s| Link {
-            href: format!("{}/index.html", s.slug),
-            text: cite::full(s.entry),
-            note: Some(format!("cited {} time(s)", s.citations.len())),
-            lang: None,
-        })
-        .collect();
-    jobs.push(site.job(
-        path,
-        "list.html",
-        layout,
-        json!({ "heading": "Sources", "links": links }),
-    ));
+    let mut jobs = vec![index_page(
+        site,
+        "sources",
+        "Sources",
+        "The works the archive cites.",
+        archive.sources.iter().map(|s| {
+            let note = format!("cited {} time(s)", s.citations.len());
+            (&s.slug, cite::full(s.entry), note)
+        }),
+    )];
     for source in &archive.sources {
         let path = format!("sources/{}/index.html", source.slug);
         let root = root_of(&path);
