@@ -52,13 +52,13 @@ fn bench(n: usize) {
         let mut diagnostics = Diagnostics::new();
         let catalog = ludotheca::catalog::load(&dir, &mut diagnostics).expect("the catalog loads");
         let loaded = Instant::now();
-        ludotheca::check::check(&catalog, &mut diagnostics);
+        let checked = ludotheca::check::check(catalog, &mut diagnostics);
         let done = Instant::now();
         load.push(loaded - start);
         check.push(done - loaded);
         total.push(done - start);
         counts = (
-            catalog.items.len(),
+            checked.catalog.items.len(),
             diagnostics.error_count(),
             diagnostics.warning_count(),
         );

@@ -9,9 +9,9 @@ use ludotheca::diagnostic::{Diagnostic, Diagnostics};
 
 fn load() -> ludotheca::catalog::Catalog {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid");
-    let (catalog, diagnostics) = ludotheca::load_and_check(&root).expect("the valid fixture loads");
+    let (checked, diagnostics) = ludotheca::load_and_check(&root).expect("the valid fixture loads");
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.into_vec());
-    catalog
+    checked.catalog
 }
 
 #[test]
@@ -202,15 +202,16 @@ fn the_about_page_is_read_with_the_catalog_and_bad_bytes_are_reported() {
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(root.join("ludotheca.toml"), "title = \"About test\"\n").unwrap();
     std::fs::write(root.join("about.md"), "# About\n\nAn archive.\n").unwrap();
-    let (catalog, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");
+    let (checked, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.into_vec());
+    let catalog = checked.catalog;
     let about = catalog.about.expect("about.md is read");
     assert!(catalog.files.get(about).text.contains("An archive."));
 
     std::fs::write(root.join("about.md"), b"# About\n\nCaf\xe9\n").unwrap();
-    let (catalog, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");
+    let (checked, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");
     let _ = std::fs::remove_dir_all(&root);
-    assert_eq!(catalog.about, None);
+    assert_eq!(checked.catalog.about, None);
     let d = diagnostics.into_vec();
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].code, "E004");

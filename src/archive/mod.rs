@@ -17,6 +17,7 @@ use rayon::prelude::*;
 
 use crate::catalog::bibtex::BibEntry;
 use crate::catalog::{Catalog, Item, Kind, Value};
+use crate::check::{Checked, CheckedGame};
 use crate::scheme::{Scheme, date, place};
 
 pub use rules::{Diagram, DiagramPoint, Rules, Ruleset};
@@ -53,7 +54,9 @@ pub struct Entry<'c> {
     pub tags: Vec<usize>,
     pub places: Vec<usize>,
     pub people: Vec<usize>,
-    pub rules: Option<Rules>,
+    pub rules: Option<&'c Rules>,
+    /// Games: the rules and records as `check` compiled, parsed and replayed them.
+    pub game: Option<&'c CheckedGame>,
     /// Games: the boards played with these rules, and which ruleset.
     pub boards: Vec<(usize, Option<String>)>,
     /// Games: the evidence attesting it.
@@ -178,15 +181,16 @@ pub fn kind_folder(kind: Kind) -> &'static str {
 }
 
 impl<'c> Archive<'c> {
-    /// Resolve a catalog that passed `check` (a catalog with errors resolves too, as far as it can).
-    pub fn resolve(catalog: &'c Catalog) -> Archive<'c> {
-        // The expensive part, compiling rules and reading game records, is per item and runs in parallel.
+    /// Resolve a checked catalog (a catalog with errors resolves too, as far as it can).
+    pub fn resolve(checked: &'c Checked) -> Archive<'c> {
+        let catalog = &checked.catalog;
         let mut entries: Vec<Entry<'c>> = catalog
             .items
             .par_iter()
-            .filter_map(|item| {
+            .enumerate()
+            .filter_map(|(i, item)| {
                 let kind = item.kind?;
-                Some(new_entry(catalog, item, kind))
+                Some(new_entry(catalog, item, kind, checked.game(i)))
             })
             .collect();
         let mut by_id = HashMap::new();
@@ -279,16 +283,19 @@ impl<'c> Archive<'c> {
     }
 }
 
-fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> {
+fn new_entry<'c>(
+    catalog: &'c Catalog,
+    item: &'c Item,
+    kind: Kind,
+    game: Option<&'c CheckedGame>,
+) -> Entry<'c> {
     let title = item
         .title()
         .map(text::one_line)
         .unwrap_or_else(|| item.id.clone());
     let dir = format!("{}/{}/", kind_folder(kind), item.id);
-    let rules = match (kind, item.rules_file) {
-        (Kind::Game, Some(file)) => Some(rules::resolve(&catalog.files.get(file).text)),
-        _ => None,
-    };
+    let game = game.filter(|_| kind == Kind::Game);
+    let rules = game.map(|g| &g.rules);
     let (year, date_label) = dates(item);
     let added = std::fs::metadata(item.folder.join("record.xml"))
         .and_then(|m| m.modified())
@@ -296,9 +303,10 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
     let game_records = item
         .game_records
         .iter()
-        .map(|&file| {
-            let source = catalog.files.get(file);
-            game_record(&source.path, &source.text)
+        .enumerate()
+        .map(|(i, &file)| {
+            let parsed = game.and_then(|g| g.records.get(i)).and_then(Option::as_ref);
+            game_record(&catalog.files.get(file).path, parsed)
         })
         .collect();
     Entry {
@@ -313,6 +321,7 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
         places: Vec::new(),
         people: Vec::new(),
         rules,
+        game,
         boards: Vec::new(),
         evidence: Vec::new(),
         played_with: Vec::new(),
@@ -324,14 +333,16 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
     }
 }
 
-/// A game record's tags for its listing, from the text the catalog reader loaded; a record that does not parse
-/// is still offered for download.
-fn game_record(path: &std::path::Path, text: &str) -> GameRecord {
+/// A game record's tags for its listing, from the record as `check` parsed it; a record that does not parse is
+/// still offered for download.
+fn game_record(
+    path: &std::path::Path,
+    parsed: Option<&ludotheca_engine::record::Record>,
+) -> GameRecord {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let parsed = ludotheca_engine::record::Record::parse(text).ok();
     GameRecord {
         file: path.to_path_buf(),
         file_name,

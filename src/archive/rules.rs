@@ -2,12 +2,14 @@
 //! from it, and what its board diagram needs (points, lines, holes and the start position). Everything the page
 //! needs from the engine is taken here, so that rendering never compiles rules.
 //!
-//! A rules file that does not compile is not fatal here: `check` is the gate for rules, and a page can still say
-//! what went wrong instead of the build failing.
+//! The rules are compiled once, by `check` ([`crate::check::CheckedGame`]); this module only derives what pages
+//! show from the compiled games. A rules file that does not compile is not fatal here: `check` is the gate for
+//! rules, and a page can still say what went wrong.
 
 use ludotheca_engine::lines::LinesPosition;
+use ludotheca_engine::rules::CompiledRuleset;
 use ludotheca_engine::ruleset::{Facts, Family, RulesetType};
-use ludotheca_engine::{AnyPosition, Compiled, Game, RulesFile};
+use ludotheca_engine::{AnyPosition, Compiled, Game, RulesError, RulesFile};
 
 /// The rules of one game.
 #[derive(Clone, Debug)]
@@ -63,10 +65,14 @@ pub struct DiagramPoint {
     pub owner: Option<u8>,
 }
 
-/// Read and compile a rules file, keeping whatever can be kept when it fails.
-pub fn resolve(text: &str) -> Rules {
-    let file = match RulesFile::parse(text) {
-        Ok(file) => file,
+/// A rules file as the site shows it, from what `check` read and compiled (each ruleset compiled once, there);
+/// a file that does not compile keeps its text and says why.
+pub fn from_compiled(
+    text: &str,
+    compiled: Result<&(RulesFile, Vec<CompiledRuleset>), &RulesError>,
+) -> Rules {
+    let (file, games) = match compiled {
+        Ok((file, games)) => (file, games),
         Err(err) => {
             return Rules {
                 text: text.to_string(),
@@ -78,6 +84,12 @@ pub fn resolve(text: &str) -> Rules {
         }
     };
     let info = file.info();
+    let game = |name: Option<&str>| {
+        games
+            .iter()
+            .find(|(n, _)| n.as_deref() == name)
+            .map(|(_, g)| g)
+    };
     let mut rulesets = Vec::new();
     if info.rulesets.is_empty() {
         let mut base = Ruleset {
@@ -90,7 +102,7 @@ pub fn resolve(text: &str) -> Rules {
             diagram: None,
             error: None,
         };
-        fill(&mut base, file.compile(None));
+        fill(&mut base, game(None));
         rulesets.push(base);
     }
     for declared in &info.rulesets {
@@ -104,7 +116,7 @@ pub fn resolve(text: &str) -> Rules {
             diagram: None,
             error: None,
         };
-        fill(&mut ruleset, file.compile(Some(&declared.name)));
+        fill(&mut ruleset, game(Some(&declared.name)));
         rulesets.push(ruleset);
     }
     Rules {
@@ -116,13 +128,14 @@ pub fn resolve(text: &str) -> Rules {
     }
 }
 
-fn fill(ruleset: &mut Ruleset, compiled: Result<Compiled, ludotheca_engine::RulesError>) {
+fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>) {
     match compiled {
-        Ok(game) => {
+        Some(game) => {
             ruleset.facts = Some(game.facts());
-            ruleset.diagram = Some(diagram(&game));
+            ruleset.diagram = Some(diagram(game));
         }
-        Err(err) => ruleset.error = Some(err.to_string()),
+        // `parse_compiled` compiles every ruleset it lists, so this is only a guard.
+        None => ruleset.error = Some("the ruleset was not compiled".to_string()),
     }
 }
 

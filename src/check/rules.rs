@@ -11,6 +11,8 @@ use ludotheca_engine::record::{self, Record};
 use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesFile};
 
+use super::CheckedGame;
+use crate::archive::rules::from_compiled;
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::FileId;
@@ -20,64 +22,65 @@ use crate::suggest;
 /// short enough to read.
 const LEGAL_MOVES_SHOWN: usize = 40;
 
-/// What checking one game gives: its diagnostics, the bibliography keys it cites, and its identifier with what
-/// its rules declare (none when they do not compile).
-type GameChecked<'a> = (Diagnostics, HashSet<String>, Option<(&'a str, RulesInfo)>);
+/// What checking one game gives: its diagnostics, the bibliography keys it cites, what its rules declare (none
+/// when they do not compile), and the game as checked.
+struct GameOutcome {
+    diagnostics: Diagnostics,
+    cited: HashSet<String>,
+    info: Option<RulesInfo>,
+    game: CheckedGame,
+}
 
-/// Check the rules and game records of every game, and the rulesets boards name. Returns the bibliography
-/// keys cited from rules files and game records (lowercase), so the bibliography check does not call them
-/// uncited.
-pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> HashSet<String> {
+/// What checking every game gives: the bibliography keys cited from rules files and game records (lowercase),
+/// so the bibliography check does not call them uncited, and each game as checked, by item index.
+pub struct RulesChecked {
+    pub cited: HashSet<String>,
+    pub games: Vec<(usize, CheckedGame)>,
+}
+
+/// Check the rules and game records of every game, and the rulesets boards name.
+pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> RulesChecked {
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
     // sorts them, so the output never depends on scheduling).
-    let checked: Vec<GameChecked> = catalog
+    let checked: Vec<(usize, GameOutcome)> = catalog
         .items
         .par_iter()
-        .filter(|item| item.kind == Some(Kind::Game))
-        .filter_map(|item| item.rules_file.map(|file| (item, file)))
-        .map(|(item, rules_file)| {
-            let mut diagnostics = Diagnostics::new();
-            let mut cited = HashSet::new();
-            let info = check_game(catalog, item, rules_file, &mut cited, &mut diagnostics);
-            (
-                diagnostics,
-                cited,
-                info.map(|info| (item.id.as_str(), info)),
-            )
-        })
+        .enumerate()
+        .filter(|(_, item)| item.kind == Some(Kind::Game))
+        .filter_map(|(i, item)| item.rules_file.map(|file| (i, item, file)))
+        .map(|(i, item, rules_file)| (i, check_game(catalog, item, rules_file)))
         .collect();
     let mut cited = HashSet::new();
     let mut rulesets: HashMap<&str, RulesInfo> = HashMap::new();
-    for (own, own_cited, info) in checked {
-        for diagnostic in own.into_vec() {
+    let mut games = Vec::with_capacity(checked.len());
+    for (i, outcome) in checked {
+        for diagnostic in outcome.diagnostics.into_vec() {
             diagnostics.push(diagnostic);
         }
-        cited.extend(own_cited);
-        if let Some((id, info)) = info {
-            rulesets.insert(id, info);
+        cited.extend(outcome.cited);
+        if let Some(info) = outcome.info {
+            rulesets.insert(catalog.items[i].id.as_str(), info);
         }
+        games.push((i, outcome.game));
     }
     for item in &catalog.items {
         if item.kind == Some(Kind::Board) {
             check_played_with(catalog, item, &rulesets, diagnostics);
         }
     }
-    cited
+    RulesChecked { cited, games }
 }
 
-/// One game: its rules compile, its rulesets cite known sources, its records replay. Returns what the rules
-/// declare, for the boards that name a ruleset, or `None` when the rules do not compile.
-fn check_game(
-    catalog: &Catalog,
-    item: &Item,
-    rules_file: FileId,
-    cited: &mut HashSet<String>,
-    diagnostics: &mut Diagnostics,
-) -> Option<RulesInfo> {
+/// One game: its rules compile (each ruleset once), its rulesets cite known sources, its records replay.
+fn check_game(catalog: &Catalog, item: &Item, rules_file: FileId) -> GameOutcome {
+    let mut diagnostics = Diagnostics::new();
+    let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
-    let rules = match RulesFile::parse(text) {
-        Ok(rules) => rules,
+    let parsed = RulesFile::parse_compiled(text);
+    let rules = from_compiled(text, parsed.as_ref());
+    let (file, compiled) = match parsed {
+        Ok(parsed) => parsed,
         Err(err) => {
             diagnostics.push(
                 Diagnostic::error("E100", format!("the rules do not compile: {}", err.message))
@@ -90,10 +93,21 @@ fn check_game(
                     )
                     .with_help(err.help),
             );
-            return None;
+            // The records are still read, so that pages can list them; they cannot be replayed.
+            let records = item
+                .game_records
+                .iter()
+                .map(|&f| Record::parse(&catalog.files.get(f).text).ok())
+                .collect();
+            return GameOutcome {
+                diagnostics,
+                cited,
+                info: None,
+                game: CheckedGame { rules, records },
+            };
         }
     };
-    let info = rules.info();
+    let info = file.info();
     for ruleset in &info.rulesets {
         cite(
             catalog,
@@ -101,12 +115,24 @@ fn check_game(
             (ruleset.source_line, ruleset.source_column),
             &ruleset.source,
             &format!("ruleset `{}`", ruleset.name),
-            cited,
-            diagnostics,
+            &mut cited,
+            &mut diagnostics,
         );
     }
-    replay_records(catalog, item, &rules, &info, cited, diagnostics);
-    Some(info)
+    let records = replay_records(
+        catalog,
+        item,
+        &compiled,
+        &info,
+        &mut cited,
+        &mut diagnostics,
+    );
+    GameOutcome {
+        diagnostics,
+        cited,
+        info: Some(info),
+        game: CheckedGame { rules, records },
+    }
 }
 
 /// A bibliography key cited from a rules file or a game record must exist.
@@ -144,16 +170,17 @@ fn cite(
     );
 }
 
+/// Replay every record of a game under the ruleset it names; returns each record as parsed (`None` where it
+/// does not parse), in the order of `item.game_records`.
 fn replay_records(
     catalog: &Catalog,
     item: &Item,
-    rules: &RulesFile,
+    compiled: &[(Option<String>, Compiled)],
     info: &RulesInfo,
     cited: &mut HashSet<String>,
     diagnostics: &mut Diagnostics,
-) {
-    // Records of one game mostly share a few rulesets: compile each once.
-    let mut compiled: HashMap<Option<String>, Option<Compiled>> = HashMap::new();
+) -> Vec<Option<Record>> {
+    let mut parsed = Vec::with_capacity(item.game_records.len());
     for &file in &item.game_records {
         let text = &catalog.files.get(file).text;
         let at = |line: u32, column: u32, length: usize, d: Diagnostic| {
@@ -174,9 +201,29 @@ fn replay_records(
                     )
                     .with_help(err.help),
                 );
+                parsed.push(None);
                 continue;
             }
         };
+        check_record(catalog, file, (compiled, info), &record, cited, diagnostics);
+        parsed.push(Some(record));
+    }
+    parsed
+}
+
+/// One parsed record: its source is known, its ruleset exists, and it replays.
+fn check_record(
+    catalog: &Catalog,
+    file: FileId,
+    (compiled, info): (&[(Option<String>, Compiled)], &RulesInfo),
+    record: &Record,
+    cited: &mut HashSet<String>,
+    diagnostics: &mut Diagnostics,
+) {
+    let at = |line: u32, column: u32, length: usize, d: Diagnostic| {
+        d.at_line_column(&catalog.files, file, line as usize, column as usize, length)
+    };
+    {
         if let Some(tag) = record.tags.iter().find(|t| t.name == "Source") {
             cite(
                 catalog,
@@ -215,16 +262,17 @@ fn replay_records(
                 )
                 .with_help(help),
             );
-            continue;
+            return;
         }
-        let name = ruleset_tag.map(|t| t.value.clone());
-        let game = compiled
-            .entry(name.clone())
-            .or_insert_with(|| rules.compile(name.as_deref()).ok());
-        // `RulesFile::parse` compiled every ruleset already, so this only fails for a ruleset it did not know,
-        // which the check just above has reported.
-        let Some(game) = game else { continue };
-        if let Err(err) = record::replay(game, &record) {
+        // A record without a ruleset plays the first one (or the base rules): the first compiled.
+        let game = match ruleset_tag {
+            Some(tag) => compiled
+                .iter()
+                .find(|(n, _)| n.as_deref() == Some(tag.value.as_str())),
+            None => compiled.first(),
+        };
+        let Some((_, game)) = game else { return };
+        if let Err(err) = record::replay(game, record) {
             let illegal = !err.legal.is_empty();
             // Underline the whole move when the error is at one.
             let length = record

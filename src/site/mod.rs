@@ -116,14 +116,15 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     step("load", started);
 
     let started = Instant::now();
-    crate::check::check(&catalog, &mut diagnostics);
+    let checked = crate::check::check(catalog, &mut diagnostics);
     step("check", started);
     if diagnostics.has_errors() {
         return Err(BuildError::CatalogErrors(diagnostics));
     }
 
     let started = Instant::now();
-    let archive = Archive::resolve(&catalog);
+    let catalog = &checked.catalog;
+    let archive = Archive::resolve(&checked);
     step("resolve", started);
 
     // The command line's address wins over the configuration's.

@@ -37,11 +37,10 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
     };
     let mut records = Vec::new();
     let mut lists = Vec::new();
-    for &file in &game.item.game_records {
+    let parsed = game.game.map_or(&[][..], |g| g.records.as_slice());
+    for (&file, record) in game.item.game_records.iter().zip(parsed) {
         let source = archive.catalog.files.get(file);
-        let Ok(record) = ludotheca_engine::record::Record::parse(&source.text) else {
-            continue;
-        };
+        let Some(record) = record else { continue };
         let record_ruleset = record
             .tag("Ruleset")
             .map(str::to_string)

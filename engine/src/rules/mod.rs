@@ -11,6 +11,9 @@ pub use error::{Pos, RulesError, line_column};
 use crate::ruleset::{Family, RulesInfo, RulesetInfo, RulesetType};
 use syntax::{Item, Line, TokenKind};
 
+/// A compiled ruleset and its name (`None` for the base rules of a file that declares no ruleset).
+pub type CompiledRuleset = (Option<String>, crate::Compiled);
+
 /// A ruleset as written: its declaration and the statements that differ from the base rules.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulesetDecl {
@@ -103,6 +106,13 @@ fn expect_str(line: &Line, i: usize, what: &str) -> Result<String, RulesError> {
 impl RulesFile {
     /// Reads a rules file. Errors carry the line and column of the problem.
     pub fn parse(src: &str) -> Result<RulesFile, RulesError> {
+        Self::parse_compiled(src).map(|(file, _)| file)
+    }
+
+    /// Reads a rules file and compiles each of its rulesets (the base rules alone when it declares none): the
+    /// compiled games come back in declaration order, named (`None` for the base rules), so that a caller who
+    /// needs them does not compile them a second time.
+    pub fn parse_compiled(src: &str) -> Result<(RulesFile, Vec<CompiledRuleset>), RulesError> {
         let items = syntax::parse(src)?;
         let mut game = None;
         let mut base = Vec::new();
@@ -142,13 +152,14 @@ impl RulesFile {
             rulesets,
         };
         // Compile every ruleset now, so that a file either is wholly playable or reports where it is not.
+        let mut compiled = Vec::new();
         if file.rulesets.is_empty() {
-            file.compile(None)?;
+            compiled.push((None, file.compile(None)?));
         }
         for r in &file.rulesets {
-            file.compile(Some(&r.info.name))?;
+            compiled.push((Some(r.info.name.clone()), file.compile(Some(&r.info.name))?));
         }
-        Ok(file)
+        Ok((file, compiled))
     }
 
     /// The game's name, family, sides and rulesets.
