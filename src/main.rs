@@ -248,12 +248,18 @@ fn build(args: BuildArgs) -> ExitCode {
                 }
             }
             if !args.quiet {
+                let w = built.written;
                 eprintln!(
-                    "built {} pages ({} files) for {} items into {}",
+                    "built {} pages ({} files) for {} items into {}: {} pages rendered, {} files written, \
+                     {} unchanged, {} removed",
                     built.pages,
-                    built.files,
+                    w.files,
                     built.items,
-                    options.out.display()
+                    options.out.display(),
+                    built.rendered,
+                    w.written,
+                    w.unchanged,
+                    w.removed
                 );
             }
             ExitCode::SUCCESS

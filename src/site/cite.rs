@@ -1,8 +1,6 @@
 //! Citations: "cite this page" in BibTeX, RIS and CSL-JSON, and the way a bibliography entry is written on a
 //! page (short form in lists, full form on its source page).
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::json;
 
 use crate::archive::text::reading_order;
@@ -17,15 +15,21 @@ pub struct PageCitation<'a> {
     pub site_title: &'a str,
     /// The page's address, when the site's address is known.
     pub url: Option<String>,
-    pub accessed: (i64, u32, u32),
+    /// The date the page was published, as the build was told it (`SOURCE_DATE_EPOCH`).
+    pub accessed: Option<(i64, u32, u32)>,
 }
 
-/// Today's date (UTC), for "accessed" fields.
-pub fn today() -> (i64, u32, u32) {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    civil_from_days((secs / 86_400) as i64)
+/// The build's date, for "accessed" and "year" fields: only when `SOURCE_DATE_EPOCH` (seconds since 1970, UTC)
+/// says it, because a date taken from the clock would make every build differ, and a reader who copies a
+/// citation next year would copy a wrong access date. Without it, those fields are left out for the reader's
+/// reference manager to fill in.
+pub fn accessed() -> Option<(i64, u32, u32)> {
+    let secs: i64 = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(civil_from_days(secs.div_euclid(86_400)))
 }
 
 /// Year, month and day of a count of days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -48,7 +52,6 @@ fn bib_value(text: &str) -> String {
 }
 
 pub fn bibtex(c: &PageCitation) -> String {
-    let (y, m, d) = c.accessed;
     let mut out = format!("@misc{{{},\n", c.key);
     out.push_str(&format!("  title        = {{{}}},\n", bib_value(c.title)));
     if !c.authors.is_empty() {
@@ -63,11 +66,15 @@ pub fn bibtex(c: &PageCitation) -> String {
         "  howpublished = {{{}}},\n",
         bib_value(c.site_title)
     ));
-    out.push_str(&format!("  year         = {{{y}}},\n"));
+    if let Some((y, _, _)) = c.accessed {
+        out.push_str(&format!("  year         = {{{y}}},\n"));
+    }
     if let Some(url) = &c.url {
         out.push_str(&format!("  url          = {{{}}},\n", bib_value(url)));
     }
-    out.push_str(&format!("  urldate      = {{{y:04}-{m:02}-{d:02}}},\n"));
+    if let Some((y, m, d)) = c.accessed {
+        out.push_str(&format!("  urldate      = {{{y:04}-{m:02}-{d:02}}},\n"));
+    }
     out.push_str("}\n");
     out
 }
@@ -78,15 +85,16 @@ fn ris_value(text: &str) -> String {
 }
 
 pub fn ris(c: &PageCitation) -> String {
-    let (y, m, d) = c.accessed;
     let mut out = String::from("TY  - ELEC\n");
     out.push_str(&format!("TI  - {}\n", ris_value(c.title)));
     for a in c.authors {
         out.push_str(&format!("AU  - {}\n", ris_value(a)));
     }
     out.push_str(&format!("T2  - {}\n", ris_value(c.site_title)));
-    out.push_str(&format!("PY  - {y}\n"));
-    out.push_str(&format!("Y2  - {y:04}/{m:02}/{d:02}\n"));
+    if let Some((y, m, d)) = c.accessed {
+        out.push_str(&format!("PY  - {y}\n"));
+        out.push_str(&format!("Y2  - {y:04}/{m:02}/{d:02}\n"));
+    }
     if let Some(url) = &c.url {
         out.push_str(&format!("UR  - {}\n", ris_value(url)));
     }
@@ -95,15 +103,16 @@ pub fn ris(c: &PageCitation) -> String {
 }
 
 pub fn csl_json(c: &PageCitation) -> String {
-    let (y, m, d) = c.accessed;
     let mut item = json!({
         "id": c.key,
         "type": "webpage",
         "title": c.title,
         "container-title": c.site_title,
-        "issued": { "date-parts": [[y]] },
-        "accessed": { "date-parts": [[y, m, d]] },
     });
+    if let Some((y, m, d)) = c.accessed {
+        item["issued"] = json!({ "date-parts": [[y]] });
+        item["accessed"] = json!({ "date-parts": [[y, m, d]] });
+    }
     if !c.authors.is_empty() {
         item["author"] = c.authors.iter().map(|a| json!({ "literal": a })).collect();
     }
@@ -222,7 +231,7 @@ mod tests {
             authors: &authors,
             site_title: "Ludotheca",
             url: None,
-            accessed: (2026, 11, 29),
+            accessed: Some((2026, 11, 29)),
         };
         let bib = bibtex(&c);
         assert!(bib.starts_with("@misc{ludotheca-terhuchu,"));

@@ -4,13 +4,15 @@
 //! - **check**: run every check; a catalog with errors is not built;
 //! - **resolve**: follow relations both ways, gather facets and citations, compile the rules
 //!   ([`crate::archive`]);
-//! - **render**: every page and data file, in parallel, into memory;
-//! - **write**: into a temporary folder beside the output, then swapped in ([`output`]).
+//! - **render**: every page and data file, in parallel, each written into a staging folder beside the output as
+//!   soon as it is rendered; pages whose data did not change since the previous build are not rendered, and
+//!   files whose bytes did not change are hard links to the previous site's ([`output`]);
+//! - **swap**: the staged site and the output are exchanged in one step, and the previous site removed.
 //!
-//! Nothing is written before everything has rendered, and the previous site is replaced only once the new one
-//! is complete on disk.
+//! The previous site is replaced only once the new one is complete on disk.
 
 pub mod board;
+pub mod bundle;
 pub mod cite;
 pub mod data;
 pub mod graph;
@@ -49,15 +51,7 @@ pub struct BuildOptions {
 #[derive(Clone, Debug)]
 pub struct SiteFile {
     pub path: String,
-    pub contents: Contents,
-}
-
-#[derive(Clone, Debug)]
-pub enum Contents {
-    Text(String),
-    Bytes(Vec<u8>),
-    /// A catalog file copied as it is (a record, a rules file, a game record).
-    Copy(PathBuf),
+    pub bytes: Vec<u8>,
 }
 
 /// How a build went.
@@ -67,7 +61,9 @@ pub struct Built {
     pub diagnostics: Diagnostics,
     pub timings: Vec<(&'static str, Duration)>,
     pub pages: usize,
-    pub files: usize,
+    /// Pages rendered; the others were kept from the previous site, their data unchanged.
+    pub rendered: usize,
+    pub written: output::Written,
     pub items: usize,
 }
 
@@ -100,7 +96,9 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// Build the site: load, check, resolve, render, write. On any failure the output folder is left as it was.
+/// Build the site: load, check, resolve, then render and write together (each page is written to the staging
+/// folder as soon as it is rendered, and a page or file the previous site already has is linked rather than
+/// written). On any failure the output folder is left as it was.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let mut timings = Vec::new();
     let mut step = |name: &'static str, since: Instant| timings.push((name, since.elapsed()));
@@ -141,20 +139,21 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     };
     let started = Instant::now();
     let theme = theme::Theme::load(&options.catalog).map_err(BuildError::Template)?;
-    let files = pages::render_site(&archive, &theme, options).map_err(BuildError::Template)?;
+    let staging = target.stage().map_err(BuildError::Output)?;
+    let rendered =
+        pages::render_site(&archive, &theme, options, &staging).map_err(BuildError::Template)?;
     step("render", started);
 
     let started = Instant::now();
-    let page_count = files.iter().filter(|f| f.path.ends_with(".html")).count();
-    let file_count = files.len();
-    target.write(files).map_err(BuildError::Output)?;
-    step("write", started);
+    let written = staging.commit().map_err(BuildError::Output)?;
+    step("swap", started);
 
     Ok(Built {
         diagnostics,
         timings,
-        pages: page_count,
-        files: file_count,
+        pages: rendered.pages,
+        rendered: rendered.rendered,
+        written,
         items: archive.entries.len(),
     })
 }

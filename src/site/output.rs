@@ -1,31 +1,54 @@
-//! The output folder, handled so that a build can never lose the previous site or touch anything else:
+//! The output folder, handled so that a build can never lose the previous site, never leave a half-written or
+//! mixed one, and never touch anything else:
 //!
-//! - the site is written into a temporary folder beside the output (`.<name>.ludotheca-tmp-<pid>`), and only
-//!   when every file is written is the old output moved into it, the temporary folder renamed into place, and
-//!   the old site removed from inside the new one; a failure at any point removes the temporary folder and
-//!   leaves the output as it was. Nothing outside the output and that temporary folder is ever touched;
+//! - the new site is staged in a folder beside the output (`.<name>.ludotheca-tmp-<pid>`). A file whose bytes
+//!   are the same as in the previous site is a hard link to the previous site's file (which is never changed in
+//!   place), so an unchanged page costs a link instead of a write; every other file is written anew;
+//! - the staged folder and the output are then exchanged in one step (`renameat2` with `RENAME_EXCHANGE` on
+//!   Linux; elsewhere two renames), so the output folder is at every moment either the whole previous site or
+//!   the whole new one. The previous site, now in the staging folder's place, is removed afterwards; if that is
+//!   interrupted, the next build removes it;
+//! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
+//!   was rendered from, which is how the next build knows what it can keep;
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
 //!   ([`MARKER`]); a folder without it holds someone else's files and is refused unless `--force`;
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
 //!   symbolic links (`std::fs::remove_dir_all` removes a link, not what it points to).
 
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-
-use rayon::prelude::*;
-
-use super::{Contents, SiteFile};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The file that marks a folder as a site ludotheca wrote.
 pub const MARKER: &str = ".ludotheca-site";
 
-/// Where the previous site waits inside the new one while the two are swapped.
-const PREVIOUS: &str = ".ludotheca-previous";
+/// Every file of the site with the hashes of its bytes and of its inputs.
+pub const MANIFEST: &str = ".ludotheca-manifest";
 
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
+
+/// The manifest's first line: its format, and what else the inputs' hashes depend on.
+const MANIFEST_HEADER: &str = "ludotheca-manifest 1";
+
+/// A 256-bit content hash.
+pub type Hash = [u8; 32];
+
+pub fn hash_bytes(bytes: &[u8]) -> Hash {
+    *blake3::hash(bytes).as_bytes()
+}
+
+/// What the previous site's manifest says of one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    pub bytes: Hash,
+    /// The hash of what the file was made from, where the renderer gave one.
+    pub inputs: Option<Hash>,
+}
 
 /// A checked output folder, ready to receive a site.
 #[derive(Debug)]
@@ -108,74 +131,339 @@ impl Target {
         })
     }
 
-    fn sibling(&self, what: &str) -> PathBuf {
-        let mut name = OsString::from(".");
-        name.push(&self.name);
-        name.push(format!(".ludotheca-{what}-{}", std::process::id()));
+    /// The prefix of the folders a build of this output keeps beside it: `.<name>.ludotheca-`.
+    fn sibling_prefix(&self) -> OsString {
+        let mut prefix = OsString::from(".");
+        prefix.push(&self.name);
+        prefix.push(".ludotheca-");
+        prefix
+    }
+
+    fn sibling(&self, what: &str, pid: u32) -> PathBuf {
+        let mut name = self.sibling_prefix();
+        name.push(format!("{what}-{pid}"));
         self.parent.join(name)
     }
 
-    /// Write every file into the temporary folder, then swap it in.
-    pub fn write(self, files: Vec<SiteFile>) -> Result<(), String> {
-        let temp = self.sibling("tmp");
-        // A folder of that name is left from an earlier run of this same process id that was killed: ours.
-        if fs::symlink_metadata(&temp).is_ok() {
-            fs::remove_dir_all(&temp)
-                .map_err(|e| format!("cannot remove `{}`: {e}", temp.display()))?;
-        }
-        fs::create_dir(&temp).map_err(|e| format!("cannot create `{}`: {e}", temp.display()))?;
-        let guard = TempGuard(Some(temp.clone()));
+    /// Folders left beside the output by builds that were killed (their process is gone): a staged site that
+    /// was never swapped in, or a previous site that was swapped out but not yet removed.
+    fn leftovers(&self) -> Vec<PathBuf> {
+        let prefix = self.sibling_prefix();
+        let prefix = prefix.to_string_lossy();
+        let Ok(entries) = fs::read_dir(&self.parent) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let rest = name.strip_prefix(prefix.as_ref())?;
+                let (what, pid) = rest.split_once('-')?;
+                let pid: u32 = pid.parse().ok()?;
+                let ours = matches!(what, "tmp" | "old");
+                (ours && !process_alive(pid)).then(|| e.path())
+            })
+            .collect()
+    }
 
-        files
-            .par_iter()
-            .try_for_each(|file| write_file(&temp, file))?;
-        fs::write(temp.join(MARKER), MARKER_TEXT)
-            .map_err(|e| format!("cannot write the marker file: {e}"))?;
-
-        if self.exists {
-            // The previous site moves into the new one's folder, so that nothing but the output and the
-            // temporary folder is ever written, and is removed from there once the new site is in place.
-            let previous = temp.join(PREVIOUS);
-            fs::rename(&self.out, &previous).map_err(|e| {
+    /// Start a build: remove what killed builds left, read the previous site's manifest, and make the staging
+    /// folder.
+    pub fn stage(self) -> Result<Staging, String> {
+        for leftover in self.leftovers() {
+            remove_tree(&leftover).map_err(|e| {
                 format!(
-                    "cannot move the previous site `{}` aside: {e}",
-                    self.out.display()
-                )
-            })?;
-            if let Err(err) = fs::rename(&temp, &self.out) {
-                // Put the previous site back, so a failed build changes nothing; should even that fail, keep
-                // the temporary folder that now holds it, and say where it is.
-                if fs::rename(&previous, &self.out).is_err() {
-                    guard.disarm();
-                    return Err(format!(
-                        "cannot move the new site into `{}`: {err}; the previous site is now in `{}`",
-                        self.out.display(),
-                        previous.display()
-                    ));
-                }
-                return Err(format!(
-                    "cannot move the new site into `{}`: {err}",
-                    self.out.display()
-                ));
-            }
-            guard.disarm();
-            let leftover = self.out.join(PREVIOUS);
-            fs::remove_dir_all(&leftover).map_err(|e| {
-                format!(
-                    "cannot remove the previous site at `{}`: {e}",
+                    "cannot remove `{}`, left by an interrupted build: {e}",
                     leftover.display()
                 )
             })?;
-        } else {
-            fs::rename(&temp, &self.out)
-                .map_err(|e| format!("cannot create `{}`: {e}", self.out.display()))?;
-            guard.disarm();
         }
-        Ok(())
+        let previous = if self.exists {
+            read_manifest(&self.out)
+        } else {
+            HashMap::new()
+        };
+        let temp = self.sibling("tmp", std::process::id());
+        fs::create_dir(&temp).map_err(|e| format!("cannot create `{}`: {e}", temp.display()))?;
+        Ok(Staging {
+            dirs: Mutex::new(HashSet::from([temp.clone()])),
+            guard: TempGuard(Some(temp.clone())),
+            temp,
+            target: self,
+            previous,
+            files: Mutex::new(Vec::new()),
+            written: AtomicUsize::new(0),
+            linked: AtomicUsize::new(0),
+        })
     }
 }
 
-/// Removes the temporary folder when a build stops half way.
+/// A site being staged: files go in as they are rendered, from any thread.
+pub struct Staging {
+    target: Target,
+    temp: PathBuf,
+    guard: TempGuard,
+    /// The previous site's manifest: path to hashes.
+    previous: HashMap<String, Recorded>,
+    /// This site's manifest so far.
+    files: Mutex<Vec<(String, Recorded)>>,
+    /// Folders already made in the staging folder, so each is made once.
+    dirs: Mutex<HashSet<PathBuf>>,
+    written: AtomicUsize,
+    linked: AtomicUsize,
+}
+
+/// What a build wrote.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Written {
+    pub files: usize,
+    /// Files whose bytes changed (or are new), written anew.
+    pub written: usize,
+    /// Files the same as in the previous site, linked to it.
+    pub unchanged: usize,
+    /// Files of the previous site that the new one no longer has.
+    pub removed: usize,
+}
+
+impl Staging {
+    /// What the previous site's manifest says of `path`.
+    pub fn previous(&self, path: &str) -> Option<Recorded> {
+        self.previous.get(path).copied()
+    }
+
+    /// Keep the previous site's file at `path` as it is, when it was made from inputs hashing to `inputs`:
+    /// returns false (and does nothing) when it was not, or is gone, so the caller renders it.
+    pub fn keep_if_unchanged(&self, path: &str, inputs: Hash) -> Result<bool, String> {
+        match self.previous(path) {
+            Some(recorded) if recorded.inputs == Some(inputs) => {
+                let dest = self.destination(path)?;
+                if self.link_previous(path, &dest) {
+                    self.linked.fetch_add(1, Ordering::Relaxed);
+                    self.record(path, recorded);
+                    Ok(true)
+                } else {
+                    Ok(false)
+                }
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Put one file into the new site.
+    pub fn put(&self, path: &str, bytes: &[u8], inputs: Option<Hash>) -> Result<(), String> {
+        let dest = self.destination(path)?;
+        let recorded = Recorded {
+            bytes: hash_bytes(bytes),
+            inputs,
+        };
+        let same = self
+            .previous(path)
+            .is_some_and(|old| old.bytes == recorded.bytes);
+        if same && self.link_previous(path, &dest) {
+            self.linked.fetch_add(1, Ordering::Relaxed);
+        } else {
+            fs::write(&dest, bytes).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+            self.written.fetch_add(1, Ordering::Relaxed);
+        }
+        self.record(path, recorded);
+        Ok(())
+    }
+
+    fn record(&self, path: &str, recorded: Recorded) {
+        self.files
+            .lock()
+            .expect("no thread panics while holding the manifest")
+            .push((path.to_string(), recorded));
+    }
+
+    /// The staged path of a site file, with its folder made.
+    fn destination(&self, path: &str) -> Result<PathBuf, String> {
+        let dest = checked_path(&self.temp, path)?;
+        if let Some(dir) = dest.parent() {
+            let known = self
+                .dirs
+                .lock()
+                .expect("no thread panics while holding the folder list")
+                .contains(dir);
+            if !known {
+                fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+                let mut dirs = self
+                    .dirs
+                    .lock()
+                    .expect("no thread panics while holding the folder list");
+                let mut at = Some(dir);
+                while let Some(d) = at {
+                    if !dirs.insert(d.to_path_buf()) {
+                        break;
+                    }
+                    at = d.parent().filter(|p| p.starts_with(&self.temp));
+                }
+            }
+        }
+        Ok(dest)
+    }
+
+    /// Link the previous site's file into the staged site; false when that cannot be done (the file is gone,
+    /// or the file system has no hard links), so the caller writes it instead.
+    fn link_previous(&self, path: &str, dest: &Path) -> bool {
+        let Ok(old) = checked_path(&self.target.out, path) else {
+            return false;
+        };
+        // Only a plain file the previous build wrote is linked: never a link to somewhere else.
+        match fs::symlink_metadata(&old) {
+            Ok(meta) if meta.is_file() => fs::hard_link(&old, dest).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// Write the manifest and marker, swap the staged site in, and remove the previous one.
+    pub fn commit(self) -> Result<Written, String> {
+        let mut files = self
+            .files
+            .into_inner()
+            .expect("no thread panics while holding the manifest");
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(format!("two files of the site are both `{}`", w[0].0));
+        }
+        let kept: HashSet<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        let removed = self
+            .previous
+            .keys()
+            .filter(|p| !kept.contains(p.as_str()))
+            .count();
+        let mut manifest = String::with_capacity(files.len() * 160);
+        manifest.push_str(MANIFEST_HEADER);
+        manifest.push('\n');
+        for (path, recorded) in &files {
+            manifest.push_str(&hex(&recorded.bytes));
+            manifest.push(' ');
+            match &recorded.inputs {
+                Some(inputs) => manifest.push_str(&hex(inputs)),
+                None => manifest.push('-'),
+            }
+            manifest.push(' ');
+            manifest.push_str(path);
+            manifest.push('\n');
+        }
+        fs::write(self.temp.join(MANIFEST), manifest)
+            .map_err(|e| format!("cannot write the manifest: {e}"))?;
+        fs::write(self.temp.join(MARKER), MARKER_TEXT)
+            .map_err(|e| format!("cannot write the marker file: {e}"))?;
+
+        let out = &self.target.out;
+        if self.target.exists {
+            exchange(&self.temp, out).map_err(|e| {
+                format!(
+                    "cannot move the new site into `{}`: {e}; the previous site is as it was",
+                    out.display()
+                )
+            })?;
+            // The staging folder now holds the previous site. Rename it so that nothing mistakes it for a
+            // staged site, then remove it; a failure here leaves the new site in place, and the next build
+            // removes what is left.
+            self.guard.disarm();
+            let old = self.target.sibling("old", std::process::id());
+            let doomed = match fs::rename(&self.temp, &old) {
+                Ok(()) => old,
+                Err(_) => self.temp.clone(),
+            };
+            if let Err(err) = remove_tree(&doomed) {
+                eprintln!(
+                    "warning: the new site is in place, but the previous one could not be removed from `{}`: \
+                     {err}; the next build tries again",
+                    doomed.display()
+                );
+            }
+        } else {
+            fs::rename(&self.temp, out)
+                .map_err(|e| format!("cannot create `{}`: {e}", out.display()))?;
+            self.guard.disarm();
+        }
+        Ok(Written {
+            files: files.len(),
+            written: self.written.into_inner(),
+            unchanged: self.linked.into_inner(),
+            removed,
+        })
+    }
+}
+
+/// Exchange two folders in one step where the system can (Linux), so that `to` is never missing.
+#[cfg(target_os = "linux")]
+fn exchange(from: &Path, to: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let from_c = CString::new(from.as_os_str().as_bytes())?;
+    let to_c = CString::new(to.as_os_str().as_bytes())?;
+    // SAFETY: both paths are valid NUL-terminated strings that outlive the call; the call only reads them.
+    let status = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            from_c.as_ptr(),
+            libc::AT_FDCWD,
+            to_c.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if status == 0 {
+        return Ok(());
+    }
+    let err = io::Error::last_os_error();
+    // Older kernels and some file systems cannot exchange: fall back to two renames.
+    match err.raw_os_error() {
+        Some(libc::ENOSYS) | Some(libc::EINVAL) | Some(libc::EOPNOTSUPP) => {
+            exchange_by_renames(from, to)
+        }
+        _ => Err(err),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(from: &Path, to: &Path) -> io::Result<()> {
+    exchange_by_renames(from, to)
+}
+
+/// Exchange two folders by moving `to` aside, `from` into its place and the old `to` to `from`'s name. A kill
+/// between the renames leaves `to` missing for a moment; the previous site is then beside it, named as a
+/// leftover.
+fn exchange_by_renames(from: &Path, to: &Path) -> io::Result<()> {
+    let mut aside = from.as_os_str().to_os_string();
+    aside.push(".swap");
+    let aside = PathBuf::from(aside);
+    fs::rename(to, &aside)?;
+    if let Err(err) = fs::rename(from, to) {
+        fs::rename(&aside, to)?;
+        return Err(err);
+    }
+    fs::rename(&aside, from)
+}
+
+/// Whether a process of this id is running (on systems without `/proc`, every id counts as running, so that
+/// nothing a live build uses is removed).
+fn process_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
+/// Remove a folder tree without following links, files in parallel.
+fn remove_tree(path: &Path) -> io::Result<()> {
+    use rayon::prelude::*;
+    let Ok(entries) = fs::read_dir(path) else {
+        return fs::remove_dir_all(path);
+    };
+    let children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    children.par_iter().for_each(|child| {
+        let _ = fs::remove_dir_all(child).or_else(|_| fs::remove_file(child));
+    });
+    fs::remove_dir_all(path)
+}
+
+/// Removes the staging folder when a build stops half way.
 struct TempGuard(Option<PathBuf>);
 
 impl TempGuard {
@@ -187,7 +475,7 @@ impl TempGuard {
 impl Drop for TempGuard {
     fn drop(&mut self) {
         if let Some(path) = self.0.take() {
-            let _ = fs::remove_dir_all(path);
+            let _ = remove_tree(&path);
         }
     }
 }
@@ -205,24 +493,47 @@ fn checked_path(root: &Path, path: &str) -> Result<PathBuf, String> {
     Ok(root.join(relative))
 }
 
-fn write_file(root: &Path, file: &SiteFile) -> Result<(), String> {
-    let path = checked_path(root, &file.path)?;
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+fn hex(hash: &Hash) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(64);
+    for b in hash {
+        let _ = write!(s, "{b:02x}");
     }
-    let written = match &file.contents {
-        Contents::Text(text) => fs::write(&path, text),
-        Contents::Bytes(bytes) => fs::write(&path, bytes),
-        Contents::Copy(from) => {
-            // Only plain files are published: a symbolic link in the catalog could point anywhere.
-            match fs::symlink_metadata(from) {
-                Ok(meta) if meta.is_file() => fs::copy(from, &path).map(drop),
-                Ok(_) => Err(io::Error::other("not a plain file")),
-                Err(err) => Err(err),
-            }
-        }
+    s
+}
+
+fn unhex(text: &str) -> Option<Hash> {
+    if text.len() != 64 {
+        return None;
+    }
+    let mut hash = [0u8; 32];
+    for (i, byte) in hash.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(hash)
+}
+
+/// The manifest of the site in `out`; empty when there is none or it cannot be read (then every file is written
+/// anew: the manifest only ever saves work).
+pub fn read_manifest(out: &Path) -> HashMap<String, Recorded> {
+    let Ok(text) = fs::read_to_string(out.join(MANIFEST)) else {
+        return HashMap::new();
     };
-    written.map_err(|e| format!("cannot write `{}`: {e}", file.path))
+    let mut lines = text.lines();
+    if lines.next() != Some(MANIFEST_HEADER) {
+        return HashMap::new();
+    }
+    lines
+        .filter_map(|line| {
+            let (bytes, rest) = line.split_once(' ')?;
+            let (inputs, path) = rest.split_once(' ')?;
+            let recorded = Recorded {
+                bytes: unhex(bytes)?,
+                inputs: if inputs == "-" { None } else { unhex(inputs) },
+            };
+            Some((path.to_string(), recorded))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -237,5 +548,48 @@ mod tests {
         assert!(checked_path(root, "/etc/passwd").is_err());
         assert!(checked_path(root, "a/../../b").is_err());
         assert!(checked_path(root, "").is_err());
+    }
+
+    #[test]
+    fn hashes_round_trip_through_hex() {
+        let hash = hash_bytes(b"terhuchu");
+        assert_eq!(unhex(&hex(&hash)), Some(hash));
+        assert_eq!(unhex("zz"), None);
+    }
+
+    #[test]
+    fn unchanged_files_are_linked_and_changed_ones_written() {
+        let root = std::env::temp_dir().join(format!("ludotheca-output-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("catalog")).unwrap();
+        let out = root.join("site");
+        let build = |files: &[(&str, &str)]| {
+            let staging = Target::prepare(&out, &root.join("catalog"), false)
+                .unwrap()
+                .stage()
+                .unwrap();
+            for (path, text) in files {
+                staging.put(path, text.as_bytes(), None).unwrap();
+            }
+            staging.commit().unwrap()
+        };
+        let first = build(&[("a/index.html", "one"), ("b/index.html", "two")]);
+        assert_eq!((first.written, first.unchanged), (2, 0));
+        let second = build(&[("a/index.html", "one"), ("c/index.html", "three")]);
+        assert_eq!(
+            (second.written, second.unchanged, second.removed),
+            (1, 1, 1)
+        );
+        assert_eq!(fs::read_to_string(out.join("a/index.html")).unwrap(), "one");
+        assert!(!out.join("b/index.html").exists());
+        let manifest = read_manifest(&out);
+        assert_eq!(manifest.len(), 2);
+        // Nothing is left beside the output.
+        let beside: Vec<_> = fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(beside.len(), 2, "{beside:?}");
+        let _ = fs::remove_dir_all(&root);
     }
 }

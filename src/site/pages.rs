@@ -4,6 +4,7 @@
 //! `index.html`, because a link to a folder shows a directory listing when the site is opened from disk.
 
 use std::cmp::Reverse;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -12,9 +13,10 @@ use tera::Context;
 
 use super::cite::{self, PageCitation};
 use super::meta::{self, MetaTag};
+use super::output::{Hash, Staging};
 use super::progress::Progress;
 use super::theme::Theme;
-use super::{BuildOptions, Contents, SiteFile, board, data, graph, markdown, search};
+use super::{BuildOptions, SiteFile, board, bundle, data, graph, markdown, search};
 use crate::archive::rules::{family_name, point_word};
 use crate::archive::text::{one_line, summary};
 use crate::archive::{Archive, Entry, Facet, Target};
@@ -66,10 +68,13 @@ const NAV: [(&str, &str, &str); 8] = [
     ("about", "about/index.html", "About"),
 ];
 
+/// A page to render: its template and what the template is given. The data is kept as it is until the page is
+/// rendered, because its hash decides whether the page needs rendering at all.
 struct Job {
     path: String,
     template: &'static str,
-    context: Context,
+    layout: Layout,
+    page: serde_json::Value,
 }
 
 /// A page at `path` (relative to the site root) sees the root at this prefix.
@@ -88,7 +93,7 @@ fn kind_label(kind: Kind) -> &'static str {
 struct Site<'a, 'c> {
     archive: &'a Archive<'c>,
     options: &'a BuildOptions,
-    accessed: (i64, u32, u32),
+    accessed: Option<(i64, u32, u32)>,
 }
 
 impl<'a, 'c> Site<'a, 'c> {
@@ -121,13 +126,11 @@ impl<'a, 'c> Site<'a, 'c> {
         layout: Layout,
         page: serde_json::Value,
     ) -> Job {
-        let mut context = Context::new();
-        context.insert("layout", &layout);
-        context.insert("page", &page);
         Job {
             path,
             template,
-            context,
+            layout,
+            page,
         }
     }
 
@@ -178,16 +181,34 @@ impl<'a, 'c> Site<'a, 'c> {
     }
 }
 
-/// Render every page and data file of the site.
+/// What rendering did: pages rendered, pages kept from the previous site because nothing they show changed,
+/// and every page's path (for the sitemap).
+pub struct Rendered {
+    pub pages: usize,
+    pub rendered: usize,
+    pub kept: usize,
+}
+
+/// Render every page and data file of the site into `staging`, each page written as soon as it is rendered (so
+/// memory holds a few pages at a time, not the site). A page whose template data hashes the same as when the
+/// previous site's copy was rendered, with the same templates and the same binary, is kept without rendering.
 pub fn render_site(
     archive: &Archive,
     theme: &Theme,
     options: &BuildOptions,
-) -> Result<Vec<SiteFile>, String> {
+    staging: &Staging,
+) -> Result<Rendered, String> {
     let site = Site {
         archive,
         options,
-        accessed: cite::today(),
+        accessed: cite::accessed(),
+    };
+    let renderer = Renderer {
+        theme,
+        staging,
+        key: render_key(theme),
+        rendered: AtomicUsize::new(0),
+        kept: AtomicUsize::new(0),
     };
     let mut jobs: Vec<Job> = vec![
         home(&site),
@@ -202,50 +223,113 @@ pub fn render_site(
     jobs.extend(facet_pages(&site, "places", "Places", &archive.places));
     jobs.extend(people_pages(&site));
     jobs.extend(source_pages(&site));
-    let mut extra: Vec<SiteFile> = Vec::new();
-    for (i, entry) in archive.entries.iter().enumerate() {
-        let (job, files) = item_page(&site, i, entry);
-        jobs.push(job);
-        extra.extend(files);
-    }
 
-    let progress = Progress::new(jobs.len(), options.progress);
-    let pages: Vec<String> = jobs.iter().map(|j| j.path.clone()).collect();
-    let mut files: Vec<SiteFile> = jobs
-        .into_par_iter()
-        .map(|job| {
-            let html = theme
-                .render(job.template, &job.context)
-                .map_err(|e| format!("{} ({}): {e}", job.template, job.path))?;
-            progress.tick();
-            Ok(SiteFile {
-                path: job.path,
-                contents: Contents::Text(html),
-            })
-        })
-        .collect::<Result<_, String>>()?;
-    progress.finish();
+    let mut pages: Vec<String> = jobs.iter().map(|j| j.path.clone()).collect();
+    pages.extend(archive.entries.iter().map(|e| e.url.clone()));
+    let progress = Progress::new(pages.len(), options.progress);
 
-    files.extend(extra);
+    // The site-wide files are made alongside the pages: each is one thread's work.
     let base = options.base_url.as_deref();
-    files.push(text("search-index.js", search::index_js(archive)));
-    files.push(text("catalog.json", data::catalog_json(archive)));
-    files.push(text("catalog.csv", data::catalog_csv(archive)));
-    files.push(text("oai-pmh.xml", data::oai_pmh(archive, base)));
-    files.push(text("sitemap.xml", data::sitemap(&pages, base)));
-    for (name, bytes) in &theme.statics {
-        files.push(SiteFile {
-            path: format!("static/{name}"),
-            contents: Contents::Bytes(bytes.clone()),
-        });
-    }
-    Ok(files)
+    let exports = || -> Result<(), String> {
+        let files: Vec<(&str, Export)> = vec![
+            ("search-index.js", Box::new(|| search::index_js(archive))),
+            ("catalog.json", Box::new(|| data::catalog_json(archive))),
+            ("catalog.csv", Box::new(|| data::catalog_csv(archive))),
+            ("oai-pmh.xml", Box::new(|| data::oai_pmh(archive, base))),
+            ("sitemap.xml", Box::new(|| data::sitemap(&pages, base))),
+        ];
+        files
+            .par_iter()
+            .try_for_each(|(path, make)| staging.put(path, make().as_bytes(), None))?;
+        for (name, bytes) in &theme.statics {
+            staging.put(&format!("static/{name}"), bytes, None)?;
+        }
+        Ok(())
+    };
+    let pages_done = || -> Result<(), String> {
+        jobs.into_par_iter().try_for_each(|job| {
+            renderer.render(job)?;
+            progress.tick();
+            Ok::<(), String>(())
+        })?;
+        archive
+            .entries
+            .par_iter()
+            .enumerate()
+            .try_for_each(|(i, entry)| {
+                let (job, files) = item_page(&site, i, entry)?;
+                renderer.render(job)?;
+                for file in files {
+                    staging.put(&file.path, &file.bytes, None)?;
+                }
+                progress.tick();
+                Ok::<(), String>(())
+            })
+    };
+    let (exported, rendered) = rayon::join(exports, pages_done);
+    exported?;
+    rendered?;
+    progress.finish();
+    Ok(Rendered {
+        pages: pages.len(),
+        rendered: renderer.rendered.into_inner(),
+        kept: renderer.kept.into_inner(),
+    })
 }
 
-fn text(path: &str, contents: String) -> SiteFile {
-    SiteFile {
-        path: path.to_string(),
-        contents: Contents::Text(contents),
+/// A site-wide file's maker.
+type Export<'a> = Box<dyn Fn() -> String + Sync + 'a>;
+
+/// What a page's hash depends on besides its data: the templates, and the program that renders them (its
+/// version and, for builds of the same version, the executable itself).
+fn render_key(theme: &Theme) -> Hash {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
+    if let Some(meta) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| std::fs::metadata(exe).ok())
+    {
+        hasher.update(&meta.len().to_le_bytes());
+        if let Ok(modified) = meta.modified()
+            && let Ok(since) = modified.duration_since(std::time::UNIX_EPOCH)
+        {
+            hasher.update(&since.as_nanos().to_le_bytes());
+        }
+    }
+    hasher.update(&theme.fingerprint);
+    *hasher.finalize().as_bytes()
+}
+
+struct Renderer<'a> {
+    theme: &'a Theme,
+    staging: &'a Staging,
+    key: Hash,
+    rendered: AtomicUsize,
+    kept: AtomicUsize,
+}
+
+impl Renderer<'_> {
+    fn render(&self, job: Job) -> Result<(), String> {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&self.key);
+        hasher.update(job.template.as_bytes());
+        hasher.update(b"\0");
+        serde_json::to_writer(&mut hasher, &job.layout).map_err(|e| e.to_string())?;
+        serde_json::to_writer(&mut hasher, &job.page).map_err(|e| e.to_string())?;
+        let inputs = *hasher.finalize().as_bytes();
+        if self.staging.keep_if_unchanged(&job.path, inputs)? {
+            self.kept.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        let mut context = Context::new();
+        context.insert("layout", &job.layout);
+        context.insert("page", &job.page);
+        let html = self
+            .theme
+            .render(job.template, &context)
+            .map_err(|e| format!("{} ({}): {e}", job.template, job.path))?;
+        self.rendered.fetch_add(1, Ordering::Relaxed);
+        self.staging.put(&job.path, html.as_bytes(), Some(inputs))
     }
 }
 
@@ -978,7 +1062,7 @@ fn is_markdown(term: &str) -> bool {
     )
 }
 
-fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
+fn item_page(site: &Site, index: usize, entry: &Entry) -> Result<(Job, Vec<SiteFile>), String> {
     let archive = site.archive;
     let config = &archive.catalog.config;
     let item = entry.item;
@@ -1088,17 +1172,44 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
     dedup_links(&mut versions);
     dedup_links(&mut related);
 
-    let mut files = Vec::new();
-    files.push(SiteFile {
+    // Downloads: the record, and for a game the whole catalog folder as one archive (record, rules, every
+    // game record), so that an item costs a handful of files however many records it has.
+    let catalog = &archive.catalog;
+    let mut files = vec![SiteFile {
         path: format!("{}record.xml", entry.dir),
-        contents: Contents::Copy(item.folder.join("record.xml")),
-    });
+        bytes: catalog.files.get(item.file).text.clone().into_bytes(),
+    }];
     let mut downloads = vec![Link {
         href: "record.xml".into(),
         text: "record.xml".into(),
         note: Some("the Dublin Core record".into()),
         lang: None,
     }];
+    if item.rules_file.is_some() || !item.game_records.is_empty() {
+        let name = format!("{}.zip", item.id);
+        files.push(SiteFile {
+            path: format!("{}{name}", entry.dir),
+            bytes: bundle::item_zip(catalog, item)?,
+        });
+        let mut parts = Vec::new();
+        if item.rules_file.is_some() {
+            parts.push("rules.txt".to_string());
+        }
+        match entry.game_records.len() {
+            0 => {}
+            1 => parts.push("1 game record".to_string()),
+            n => parts.push(format!("{n} game records")),
+        }
+        downloads.push(Link {
+            href: name.clone(),
+            text: name,
+            note: Some(format!(
+                "the catalog folder: record.xml, {}",
+                parts.join(", ")
+            )),
+            lang: None,
+        });
+    }
 
     // Rulesets, with their board diagrams.
     let mut rulesets = Vec::new();
@@ -1107,16 +1218,6 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
     let mut rules_error = None;
     let mut rules_text = None;
     if let Some(rules) = &entry.rules {
-        files.push(SiteFile {
-            path: format!("{}rules.txt", entry.dir),
-            contents: Contents::Text(rules.text.clone()),
-        });
-        downloads.push(Link {
-            href: "rules.txt".into(),
-            text: "rules.txt".into(),
-            note: Some("the executable rules".into()),
-            lang: None,
-        });
         rules_error = rules.error.clone();
         rules_text = Some(rules.text.clone());
         // A ruleset that starts exactly like an earlier one refers to its diagram instead of repeating it.
@@ -1221,11 +1322,8 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
         }
     }
 
+    let mut game_records = Vec::new();
     for record in &entry.game_records {
-        files.push(SiteFile {
-            path: format!("{}games/{}", entry.dir, record.file_name),
-            contents: Contents::Copy(record.file.clone()),
-        });
         let mut note = Vec::new();
         if let Some(k) = &record.kind {
             note.push(k.clone());
@@ -1236,13 +1334,11 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
         if let Some(r) = &record.ruleset {
             note.push(format!("ruleset {r}"));
         }
-        note.push(format!("{} moves", record.moves));
-        downloads.push(Link {
-            href: format!("games/{}", record.file_name),
-            text: record.file_name.clone(),
-            note: Some(note.join(", ")),
-            lang: None,
+        note.push(match record.moves {
+            1 => "1 move".to_string(),
+            n => format!("{n} moves"),
         });
+        game_records.push(json!({ "name": record.file_name, "note": note.join(", ") }));
     }
 
     // Cite this page.
@@ -1372,8 +1468,9 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
         "rights": rights,
         "cite": cites,
         "downloads": downloads,
+        "game_records": game_records,
     });
-    (site.job(path, "item.html", layout, page), files)
+    Ok((site.job(path, "item.html", layout, page), files))
 }
 
 fn kind_folder_section(kind: Kind) -> &'static str {

@@ -64,6 +64,23 @@ pub struct Theme {
     pub tera: Tera,
     /// Static files: path under `static/` and contents.
     pub statics: Vec<(String, Vec<u8>)>,
+    /// A hash of every template's name and text: a page made from the same data with the same templates is
+    /// the same page.
+    pub fingerprint: [u8; 32],
+}
+
+fn fingerprint(templates: &[(String, String)]) -> [u8; 32] {
+    let mut sorted: Vec<&(String, String)> = templates.iter().collect();
+    sorted.sort();
+    let mut hasher = blake3::Hasher::new();
+    for (name, text) in sorted {
+        // Lengths first, so that no two different lists hash the same text.
+        hasher.update(&(name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update(&(text.len() as u64).to_le_bytes());
+        hasher.update(text.as_bytes());
+    }
+    *hasher.finalize().as_bytes()
 }
 
 impl Theme {
@@ -81,6 +98,7 @@ impl Theme {
                 None => templates.push((name, text)),
             }
         }
+        let fingerprint = fingerprint(&templates);
         let mut tera = Tera::default();
         // Escape what HTML needs and nothing more, so that relative URLs stay readable in the output.
         tera.set_escape_fn(escape_html);
@@ -98,7 +116,11 @@ impl Theme {
                 None => statics.push((name, bytes)),
             }
         }
-        Ok(Theme { tera, statics })
+        Ok(Theme {
+            tera,
+            statics,
+            fingerprint,
+        })
     }
 
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String, String> {

@@ -1,0 +1,295 @@
+//! Builds over a previous site: an unchanged catalog renders and writes nothing and gives the same bytes; an
+//! edited record re-renders only the pages that show it; the same catalog always gives a byte-identical site
+//! (with dates only from `SOURCE_DATE_EPOCH`); and a build killed at any moment leaves the output either the
+//! whole previous site or the whole new one, never a mix, with the next build cleaning up after it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let path =
+            std::env::temp_dir().join(format!("ludotheca-incr-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).unwrap();
+        Scratch(path)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Run `build` and return what it said of its work: (pages rendered, files written, unchanged, removed).
+fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usize, usize) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--catalog"])
+        .arg(catalog)
+        .arg("--out")
+        .arg(out)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{said}");
+    let numbers: Vec<usize> = said
+        .rsplit_once(": ")
+        .unwrap()
+        .1
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(numbers.len(), 4, "{said}");
+    (numbers[0], numbers[1], numbers[2], numbers[3])
+}
+
+#[test]
+fn an_unchanged_catalog_is_not_rendered_or_written_again() {
+    let scratch = Scratch::new("unchanged");
+    let out = scratch.0.join("site");
+    let catalog = Path::new(CATALOG);
+    let (rendered, written, unchanged, _) = build(catalog, &out, &[]);
+    assert!(rendered > 20 && written > rendered && unchanged == 0);
+    let first = snapshot(&out);
+    let (rendered, written, unchanged, removed) = build(catalog, &out, &[]);
+    assert_eq!((rendered, written, removed), (0, 0, 0));
+    assert_eq!(
+        unchanged,
+        first.len() - 2,
+        "every file but the manifest and marker"
+    );
+    assert_eq!(snapshot(&out), first, "byte-identical");
+}
+
+#[test]
+fn an_edited_record_renders_only_the_pages_that_show_it() {
+    let scratch = Scratch::new("edited");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let (all, _, _, _) = build(&catalog, &out, &[]);
+    let before = snapshot(&out);
+
+    // A new sentence in one evidence item's description shows on its own page and nowhere else but the
+    // site-wide exports (search, catalog data); its title is unchanged, so no other page changes.
+    let evidence = fs::read_dir(catalog.join("evidence"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let record = evidence.join("record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    let edited = text.replacen(
+        "</dcterms:description>",
+        " Checked again for the incremental build.</dcterms:description>",
+        1,
+    );
+    assert_ne!(text, edited, "the record has a description");
+    fs::write(&record, edited).unwrap();
+    let (rendered, written, _, removed) = build(&catalog, &out, &[]);
+    let after = snapshot(&out);
+    let changed: Vec<&String> = after
+        .iter()
+        .filter(|(path, bytes)| before.get(*path) != Some(*bytes))
+        .map(|(path, _)| path)
+        .collect();
+    let id = evidence.file_name().unwrap().to_string_lossy().into_owned();
+    let page = format!("evidence/{id}/index.html");
+    assert!(changed.iter().any(|p| **p == page), "{changed:?}");
+    assert!(
+        String::from_utf8_lossy(&after[&page]).contains("Checked again for the incremental build."),
+    );
+    let pages_changed = changed.iter().filter(|p| p.ends_with(".html")).count();
+    assert_eq!(
+        rendered, pages_changed,
+        "only pages whose data changed are rendered: {changed:?}"
+    );
+    assert!(rendered < all / 4, "{rendered} of {all} pages rendered");
+    // Written: the changed pages, the record download, the exports that hold the text, and the manifest.
+    assert_eq!(written, changed.len() - 1, "{changed:?}");
+    assert_eq!(removed, 0);
+}
+
+#[test]
+fn the_same_catalog_gives_the_same_bytes_and_dates_come_only_from_source_date_epoch() {
+    let scratch = Scratch::new("reproducible");
+    let catalog = Path::new(CATALOG);
+    let a = scratch.0.join("a");
+    let b = scratch.0.join("b");
+    build(catalog, &a, &[]);
+    build(catalog, &b, &[]);
+    let (sa, sb) = (snapshot(&a), snapshot(&b));
+    assert_eq!(sa.keys().collect::<Vec<_>>(), sb.keys().collect::<Vec<_>>());
+    for (path, bytes) in &sa {
+        assert!(sb[path] == *bytes, "{path} differs between two builds");
+    }
+    let page = String::from_utf8_lossy(&sa["games/terhuchu/index.html"]).into_owned();
+    assert!(
+        !page.contains("urldate"),
+        "no access date without SOURCE_DATE_EPOCH"
+    );
+
+    // 2026-11-29 12:00 UTC.
+    let c = scratch.0.join("c");
+    build(catalog, &c, &[("SOURCE_DATE_EPOCH", "1795953600")]);
+    let page = fs::read_to_string(c.join("games/terhuchu/index.html")).unwrap();
+    assert!(
+        page.contains("urldate      = {2026-11-29}"),
+        "the access date is the given one"
+    );
+}
+
+#[test]
+fn an_items_folder_is_one_download() {
+    let scratch = Scratch::new("zip");
+    let out = scratch.0.join("site");
+    build(Path::new(CATALOG), &out, &[]);
+    let bytes = fs::read(out.join("games/terhuchu/terhuchu.zip")).unwrap();
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let names: Vec<String> = zip.file_names().map(str::to_string).collect();
+    assert!(
+        names.contains(&"terhuchu/record.xml".to_string()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"terhuchu/rules.txt".to_string()),
+        "{names:?}"
+    );
+    let games = fs::read_dir(Path::new(CATALOG).join("games/terhuchu/games"))
+        .unwrap()
+        .count();
+    assert_eq!(names.iter().filter(|n| n.ends_with(".game")).count(), games);
+    let mut rules = String::new();
+    zip.by_name("terhuchu/rules.txt")
+        .unwrap()
+        .read_to_string(&mut rules)
+        .unwrap();
+    assert_eq!(
+        rules,
+        fs::read_to_string(Path::new(CATALOG).join("games/terhuchu/rules.txt")).unwrap()
+    );
+    // Few files per item: the page, the record and the folder's archive.
+    let files = fs::read_dir(out.join("games/terhuchu")).unwrap().count();
+    assert_eq!(files, 3);
+}
+
+/// The site in `out` is whole: every file the manifest lists is there with the bytes it says, and nothing else.
+fn assert_whole(out: &Path) {
+    let manifest = fs::read_to_string(out.join(".ludotheca-manifest")).expect("a manifest");
+    let mut listed = BTreeMap::new();
+    for line in manifest.lines().skip(1) {
+        let mut parts = line.splitn(3, ' ');
+        let hash = parts.next().unwrap().to_string();
+        parts.next();
+        listed.insert(parts.next().unwrap().to_string(), hash);
+    }
+    let mut files = snapshot(out);
+    files.remove(".ludotheca-manifest");
+    files.remove(".ludotheca-site");
+    assert_eq!(files.len(), listed.len(), "the files are the ones listed");
+    for (path, bytes) in files {
+        let hash: String = blake3::hash(&bytes).to_hex().to_string();
+        assert_eq!(listed.get(&path), Some(&hash), "{path} is as listed");
+    }
+}
+
+#[test]
+fn a_build_killed_at_any_moment_leaves_a_whole_site() {
+    let scratch = Scratch::new("killed");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    build(&catalog, &out, &[]);
+    let full = {
+        let start = Instant::now();
+        build(&catalog, &out, &[]);
+        start.elapsed()
+    };
+    let record = catalog.join("games/terhuchu/record.xml");
+    let original = fs::read_to_string(&record).unwrap();
+    // Kill builds that change one title at moments spread over a whole build, from the start to past its end.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for round in 0..24 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let title = format!("<dcterms:title>Terhuchu {round}</dcterms:title>");
+        fs::write(
+            &record,
+            original.replacen("<dcterms:title>Terhuchu</dcterms:title>", &title, 1),
+        )
+        .unwrap();
+        let delay = full.mul_f64((seed % 1000) as f64 / 800.0);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+            .args(["build", "--quiet", "--catalog"])
+            .arg(&catalog)
+            .arg("--out")
+            .arg(&out)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        let _ = child.kill();
+        child.wait().unwrap();
+        assert!(
+            out.is_dir(),
+            "round {round}: the output folder is always there"
+        );
+        assert_whole(&out);
+    }
+    // The next build finishes, and leaves nothing beside the output.
+    build(&catalog, &out, &[]);
+    assert_whole(&out);
+    let beside: Vec<String> = fs::read_dir(&scratch.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(beside.is_empty(), "{beside:?}");
+}
