@@ -7,6 +7,7 @@ pub mod archive;
 pub mod catalog;
 pub mod check;
 pub mod diagnostic;
+pub mod fingerprint;
 pub mod play;
 pub mod report;
 pub mod scheme;

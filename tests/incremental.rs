@@ -244,3 +244,35 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
         .collect();
     assert!(beside.is_empty(), "{beside:?}");
 }
+
+#[test]
+fn a_record_replays_again_when_it_changes() {
+    let scratch = Scratch::new("replay");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    build(&catalog, &out, &[]);
+    let replayed = fs::read_to_string(out.join(".ludotheca-replayed")).unwrap();
+    let games = fs::read_dir(catalog.join("games")).unwrap().count();
+    assert_eq!(
+        replayed.lines().count(),
+        games,
+        "every game replayed cleanly"
+    );
+
+    // The previous build replayed this game cleanly; its changed record is replayed again and refused.
+    let record = catalog.join("games/bagh-chal/games/demo-placement.game");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(&record, text.replace("b2xb4", "b2xb5")).unwrap();
+    let before = snapshot(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--catalog"])
+        .arg(&catalog)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("E103"));
+    assert_eq!(snapshot(&out), before, "the previous site is untouched");
+}

@@ -16,6 +16,7 @@ use ludotheca_engine::record::Record;
 use crate::archive::rules::Rules;
 use crate::catalog::Catalog;
 use crate::diagnostic::Diagnostics;
+use crate::fingerprint::Hash;
 
 /// The catalog as checked: what every later step (resolve, render, the preview server) takes, so that nothing
 /// after the check reads a file, parses a record again or compiles a ruleset again.
@@ -30,6 +31,11 @@ pub struct CheckedGame {
     pub rules: Rules,
     /// Each of the item's `game_records`, in the same order: `None` where the record does not parse.
     pub records: Vec<Option<Record>>,
+    /// A hash of the program, the rules and the records: a later run that finds it among the games known to
+    /// replay cleanly need not replay them again.
+    pub key: Hash,
+    /// The rules compiled and every record replayed without a diagnostic.
+    pub clean: bool,
 }
 
 impl Checked {
@@ -37,11 +43,33 @@ impl Checked {
     pub fn game(&self, index: usize) -> Option<&CheckedGame> {
         self.games.get(index).and_then(Option::as_ref)
     }
+
+    /// The keys of the games that checked cleanly, for the next run's [`check_with`].
+    pub fn clean_games(&self) -> impl Iterator<Item = &Hash> {
+        self.games
+            .iter()
+            .flatten()
+            .filter(|g| g.clean)
+            .map(|g| &g.key)
+    }
+}
+
+/// Run every check over the catalog; see [`check_with`].
+pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
+    check_with(catalog, diagnostics, &HashSet::new())
 }
 
 /// Run every check over the catalog, adding to `diagnostics` (which may already hold the reader's), then sort.
 /// Returns the catalog as checked: with errors in `diagnostics` it is complete as far as it could be read.
-pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
+///
+/// `replayed` holds the keys of games an earlier run found clean (see [`Checked::clean_games`]): their records
+/// are not replayed again, as the same program replays the same records the same way. Everything else about
+/// them (citations, ruleset names) is still checked, since it depends on more than the game's own files.
+pub fn check_with(
+    catalog: Catalog,
+    diagnostics: &mut Diagnostics,
+    replayed: &HashSet<Hash>,
+) -> Checked {
     let ids = links::Identifiers::new(&catalog);
     for item in &catalog.items {
         item::check_item(&catalog, &ids, item, diagnostics);
@@ -54,7 +82,7 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
         .filter_map(|v| v.cite.as_ref())
         .map(|c| c.value.to_ascii_lowercase())
         .collect();
-    let rules = rules::check_rules(&catalog, diagnostics);
+    let rules = rules::check_rules(&catalog, replayed, diagnostics);
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
     diagnostics.sort();

@@ -15,6 +15,7 @@ use super::CheckedGame;
 use crate::archive::rules::from_compiled;
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::fingerprint::{self, Hash};
 use crate::source::FileId;
 use crate::suggest;
 
@@ -39,7 +40,12 @@ pub struct RulesChecked {
 }
 
 /// Check the rules and game records of every game, and the rulesets boards name.
-pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> RulesChecked {
+pub fn check_rules(
+    catalog: &Catalog,
+    replayed: &HashSet<Hash>,
+    diagnostics: &mut Diagnostics,
+) -> RulesChecked {
+    let program = fingerprint::program();
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
     // sorts them, so the output never depends on scheduling).
@@ -49,7 +55,11 @@ pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> RulesChe
         .enumerate()
         .filter(|(_, item)| item.kind == Some(Kind::Game))
         .filter_map(|(i, item)| item.rules_file.map(|file| (i, item, file)))
-        .map(|(i, item, rules_file)| (i, check_game(catalog, item, rules_file)))
+        .map(|(i, item, rules_file)| {
+            let key = game_key(catalog, item, rules_file, &program);
+            let replay = !replayed.contains(&key);
+            (i, check_game(catalog, item, rules_file, (key, replay)))
+        })
         .collect();
     let mut cited = HashSet::new();
     let mut rulesets: HashMap<&str, RulesInfo> = HashMap::new();
@@ -72,8 +82,20 @@ pub fn check_rules(catalog: &Catalog, diagnostics: &mut Diagnostics) -> RulesChe
     RulesChecked { cited, games }
 }
 
-/// One game: its rules compile (each ruleset once), its rulesets cite known sources, its records replay.
-fn check_game(catalog: &Catalog, item: &Item, rules_file: FileId) -> GameOutcome {
+/// What a game's replay depends on: the program, its rules and its records.
+fn game_key(catalog: &Catalog, item: &Item, rules_file: FileId, program: &Hash) -> Hash {
+    let files = std::iter::once(rules_file).chain(item.game_records.iter().copied());
+    fingerprint::texts(program, files.map(|f| catalog.files.get(f).text.as_str()))
+}
+
+/// One game: its rules compile (each ruleset once), its rulesets cite known sources, its records replay (unless
+/// `replay` is false: an earlier run replayed these very files cleanly).
+fn check_game(
+    catalog: &Catalog,
+    item: &Item,
+    rules_file: FileId,
+    (key, replay): (Hash, bool),
+) -> GameOutcome {
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
@@ -103,7 +125,12 @@ fn check_game(catalog: &Catalog, item: &Item, rules_file: FileId) -> GameOutcome
                 diagnostics,
                 cited,
                 info: None,
-                game: CheckedGame { rules, records },
+                game: CheckedGame {
+                    rules,
+                    records,
+                    key,
+                    clean: false,
+                },
             };
         }
     };
@@ -119,19 +146,28 @@ fn check_game(catalog: &Catalog, item: &Item, rules_file: FileId) -> GameOutcome
             &mut diagnostics,
         );
     }
+    let mut own = Diagnostics::new();
     let records = replay_records(
         catalog,
         item,
-        &compiled,
-        &info,
+        (&compiled, &info, replay),
         &mut cited,
-        &mut diagnostics,
+        &mut own,
     );
+    let clean = diagnostics.is_empty() && own.is_empty();
+    for d in own.into_vec() {
+        diagnostics.push(d);
+    }
     GameOutcome {
         diagnostics,
         cited,
         info: Some(info),
-        game: CheckedGame { rules, records },
+        game: CheckedGame {
+            rules,
+            records,
+            key,
+            clean,
+        },
     }
 }
 
@@ -175,8 +211,7 @@ fn cite(
 fn replay_records(
     catalog: &Catalog,
     item: &Item,
-    compiled: &[(Option<String>, Compiled)],
-    info: &RulesInfo,
+    (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
     cited: &mut HashSet<String>,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Option<Record>> {
@@ -205,7 +240,14 @@ fn replay_records(
                 continue;
             }
         };
-        check_record(catalog, file, (compiled, info), &record, cited, diagnostics);
+        check_record(
+            catalog,
+            file,
+            (compiled, info, replay),
+            &record,
+            cited,
+            diagnostics,
+        );
         parsed.push(Some(record));
     }
     parsed
@@ -215,7 +257,7 @@ fn replay_records(
 fn check_record(
     catalog: &Catalog,
     file: FileId,
-    (compiled, info): (&[(Option<String>, Compiled)], &RulesInfo),
+    (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
     record: &Record,
     cited: &mut HashSet<String>,
     diagnostics: &mut Diagnostics,
@@ -272,6 +314,9 @@ fn check_record(
             None => compiled.first(),
         };
         let Some((_, game)) = game else { return };
+        if !replay {
+            return;
+        }
         if let Err(err) = record::replay(game, record) {
             let illegal = !err.legal.is_empty();
             // Underline the whole move when the error is at one.

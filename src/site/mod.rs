@@ -114,7 +114,8 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     step("load", started);
 
     let started = Instant::now();
-    let checked = crate::check::check(catalog, &mut diagnostics);
+    let replayed = target.replayed();
+    let checked = crate::check::check_with(catalog, &mut diagnostics, &replayed);
     step("check", started);
     if diagnostics.has_errors() {
         return Err(BuildError::CatalogErrors(diagnostics));
@@ -142,6 +143,15 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let staging = target.stage().map_err(BuildError::Output)?;
     let rendered =
         pages::render_site(&archive, &theme, options, &staging).map_err(BuildError::Template)?;
+    let mut replayed: Vec<String> = checked
+        .clean_games()
+        .map(crate::fingerprint::to_hex)
+        .collect();
+    replayed.sort();
+    replayed.push(String::new());
+    staging
+        .put(output::REPLAYED, replayed.join("\n").as_bytes(), None)
+        .map_err(BuildError::Output)?;
     step("render", started);
 
     let started = Instant::now();

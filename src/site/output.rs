@@ -9,7 +9,8 @@
 //!   the whole new one. The previous site, now in the staging folder's place, is removed afterwards; if that is
 //!   interrupted, the next build removes it;
 //! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
-//!   was rendered from, which is how the next build knows what it can keep;
+//!   was rendered from, which is how the next build knows what it can keep; and the list of games whose records
+//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again;
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
 //!   ([`MARKER`]); a folder without it holds someone else's files and is refused unless `--force`;
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
@@ -29,14 +30,17 @@ pub const MARKER: &str = ".ludotheca-site";
 /// Every file of the site with the hashes of its bytes and of its inputs.
 pub const MANIFEST: &str = ".ludotheca-manifest";
 
+/// The keys of the games whose records replayed cleanly (see `crate::check::check_with`), one per line.
+pub const REPLAYED: &str = ".ludotheca-replayed";
+
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
 /// The manifest's first line: its format, and what else the inputs' hashes depend on.
 const MANIFEST_HEADER: &str = "ludotheca-manifest 1";
 
-/// A 256-bit content hash.
-pub type Hash = [u8; 32];
+pub use crate::fingerprint::Hash;
+use crate::fingerprint::{from_hex as unhex, to_hex as hex};
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
     *blake3::hash(bytes).as_bytes()
@@ -129,6 +133,17 @@ impl Target {
             name,
             exists,
         })
+    }
+
+    /// The games the previous site's build found to replay cleanly ([`REPLAYED`]): none when there is no
+    /// previous site.
+    pub fn replayed(&self) -> HashSet<Hash> {
+        if !self.exists {
+            return HashSet::new();
+        }
+        fs::read_to_string(self.out.join(REPLAYED))
+            .map(|text| text.lines().filter_map(unhex).collect())
+            .unwrap_or_default()
     }
 
     /// The prefix of the folders a build of this output keeps beside it: `.<name>.ludotheca-`.
@@ -491,26 +506,6 @@ fn checked_path(root: &Path, path: &str) -> Result<PathBuf, String> {
         return Err(format!("refusing to write `{path}` outside the site"));
     }
     Ok(root.join(relative))
-}
-
-fn hex(hash: &Hash) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(64);
-    for b in hash {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-fn unhex(text: &str) -> Option<Hash> {
-    if text.len() != 64 {
-        return None;
-    }
-    let mut hash = [0u8; 32];
-    for (i, byte) in hash.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(hash)
 }
 
 /// The manifest of the site in `out`; empty when there is none or it cannot be read (then every file is written

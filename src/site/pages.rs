@@ -280,22 +280,10 @@ pub fn render_site(
 /// A site-wide file's maker.
 type Export<'a> = Box<dyn Fn() -> String + Sync + 'a>;
 
-/// What a page's hash depends on besides its data: the templates, and the program that renders them (its
-/// version and, for builds of the same version, the executable itself).
+/// What a page's hash depends on besides its data: the program and the templates.
 fn render_key(theme: &Theme) -> Hash {
     let mut hasher = blake3::Hasher::new();
-    hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
-    if let Some(meta) = std::env::current_exe()
-        .ok()
-        .and_then(|exe| std::fs::metadata(exe).ok())
-    {
-        hasher.update(&meta.len().to_le_bytes());
-        if let Ok(modified) = meta.modified()
-            && let Ok(since) = modified.duration_since(std::time::UNIX_EPOCH)
-        {
-            hasher.update(&since.as_nanos().to_le_bytes());
-        }
-    }
+    hasher.update(&crate::fingerprint::program());
     hasher.update(&theme.fingerprint);
     *hasher.finalize().as_bytes()
 }
