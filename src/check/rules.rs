@@ -224,7 +224,8 @@ fn replay_records(
         // `RulesFile::parse` compiled every ruleset already, so this only fails for a ruleset it did not know,
         // which the check just above has reported.
         let Some(game) = game else { continue };
-        if let Err(err) = record::replay(game, &record) {
+        // Only success or the error matters here: `check` keeps no copy of the positions.
+        if let Err(err) = record::check(game, &record) {
             let illegal = !err.legal.is_empty();
             // Underline the whole move when the error is at one.
             let length = record
