@@ -5,7 +5,7 @@ use super::error::{Pos, RulesError};
 use super::syntax::{Item, Line, Token, TokenKind};
 use crate::Compiled;
 use crate::board::{Board, Compass, Diagonals};
-use crate::game::Game;
+use crate::game::{Game, MAX_MOVES};
 use crate::lines::LinesGame;
 use crate::lines::rules::{
     CapturePolicy, Chain, KindDef, LinesRules, MAX_KINDS, MoveRule, NoMove, Promotion, Setup,
@@ -160,7 +160,7 @@ pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesEr
     // moves once, so that rules whose very first turn the engine cannot list are refused here, where the
     // author sees it, and not in a reader's browser.
     let mut moves = Vec::new();
-    if let Err(too_many) = compiled.legal_moves(&compiled.start(), &mut moves) {
+    if compiled.legal_moves(&compiled.start(), &mut moves).is_err() {
         let at = items
             .iter()
             .find(|(k, _)| k == "setup")
@@ -168,7 +168,10 @@ pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesEr
             .unwrap_or_default();
         return Err(RulesError::new(
             at,
-            format!("the rules cannot be played: in the start position, {too_many}"),
+            format!(
+                "the rules cannot be played: the start position has more than {MAX_MOVES} legal moves, \
+                 more than the engine lists"
+            ),
             "capture chains multiply with every landing point: use `chain must-continue` or `chain single`, \
              fewer flying captures (`long-jump`), or a setup with fewer pieces in reach",
         ));
