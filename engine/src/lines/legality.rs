@@ -454,6 +454,20 @@ mod tests {
         );
         let e = lines.parse_move(&pos, "q0xq3").unwrap_err();
         assert!(matches!(e, MoveError::Illegal(_)), "{e:?}");
+        // Game records from that position: a chain that follows the line replays, one that lands on a piece
+        // is refused, without the list of legal moves, which cannot be made.
+        let setup = format!("white man q0; black man {}; to-move white", every_fourth());
+        let record = |moves: &str| {
+            crate::record::Record::parse(&format!(
+                "[Event \"Chains\"]\n[Kind \"demonstration\"]\n[Position \"{setup}\"]\n\n{moves}\n"
+            ))
+            .unwrap()
+        };
+        let good = crate::record::check(&lines, &record("1. q0xq5xq9xq13 *")).unwrap();
+        assert_eq!((good.plies, good.end.captured[0]), (1, 3));
+        let bad = crate::record::check(&lines, &record("1. q0xq3 *")).unwrap_err();
+        assert!(bad.legal.is_empty(), "{bad}");
+        assert!(bad.message.contains("more than"), "{bad}");
     }
 
     fn hostile_rules() -> String {
