@@ -424,6 +424,46 @@ mod tests {
         assert!(checked > 10_000, "only {checked} texts tried");
     }
 
+    /// Two hand-drawn lines from `p1` meet again at `p3`, so `p1xp3` captures either `p2` or `p4`, and
+    /// `p1xp3xp1` takes both in either order: texts that name two listed moves. The first listed is found, with
+    /// the longest-chain rule too, which reorders the list.
+    #[test]
+    fn a_text_that_names_two_chains_gives_the_first_listed() {
+        for settings in [
+            "chain must-continue",
+            "chain may-stop",
+            "chain may-stop\ncapture-choice maximum",
+            "chain must-continue\ncapture-choice maximum",
+        ] {
+            let text = format!(
+                "game \"Two ways\"\nboard\n  point p1 at 0 0\n  point p2 at 1 1\n  point p3 at 2 0\n  \
+                 point p4 at 1 -1\n  point p5 at 3 0\n  line p1 p2 p3\n  line p1 p4 p3\n  line p3 p5\nend\n\
+                 side white\nside black\npiece man: step, jump\nsetup\n  white: man on p1\n  \
+                 black: man on p2 p4\n  first white\nend\n{settings}\n"
+            );
+            let game = match crate::compile(&text, None) {
+                Ok(Compiled::Lines(g)) => *g,
+                other => panic!("{other:?}"),
+            };
+            let pos = game.start();
+            let mut legal = Vec::new();
+            game.legal_moves(&pos, &mut legal).unwrap();
+            let texts: Vec<String> = legal.iter().map(|m| game.format_move(&pos, m)).collect();
+            assert!(
+                texts.iter().filter(|t| *t == "p1xp3xp1").count() == 2
+                    || texts.iter().filter(|t| *t == "p1xp3").count() == 2,
+                "{settings}: {texts:?}"
+            );
+            for written in ["p1xp3", "p1xp3xp1", "p1xp3xp1xp3", "p1-p2", "p1xp2"] {
+                assert_eq!(
+                    game.parse_move(&pos, written),
+                    by_listing(&game, &pos, written),
+                    "{settings}: {written}"
+                );
+            }
+        }
+    }
+
     /// A hundred points on one line, flying captures whose chain may stop after any of them, and an enemy on
     /// every fourth point: the chains from the first point number about 3^24, and listing them all would never
     /// end. The rules are refused where they are compiled, and a move written in such a position is checked by
