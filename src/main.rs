@@ -70,8 +70,8 @@ impl GameArgs {
 struct PerftArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// The deepest depth to count; every depth from 1 is printed.
-    #[arg(long, value_name = "N")]
+    /// The deepest depth to count, from 1 to 20; every depth from 1 is printed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=play::MAX_PERFT_DEPTH as i64))]
     depth: u32,
 }
 
@@ -97,8 +97,8 @@ enum MovesFormat {
 struct BenchArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// How long to run.
-    #[arg(long, value_name = "S", default_value_t = 3.0)]
+    /// How long to run, in seconds (0.01 to 3600).
+    #[arg(long, value_name = "S", default_value_t = 3.0, value_parser = play::parse_bench_seconds)]
     seconds: f64,
     /// The seed of the random playouts.
     #[arg(long, default_value_t = 1)]

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use ludotheca_engine::game::TooManyMoves;
 use ludotheca_engine::record::{self, Record, RecordError};
 use ludotheca_engine::ruleset::Family;
 use ludotheca_engine::{AnyPosition, Compiled, Game, Outcome, RulesFile};
@@ -55,6 +56,8 @@ pub enum PlayError {
         ply: usize,
         plies: usize,
     },
+    /// A position of the rules has more moves than the engine lists.
+    TooManyMoves(TooManyMoves),
     Output(io::Error),
 }
 
@@ -105,6 +108,7 @@ impl fmt::Display for PlayError {
             PlayError::NoSuchPly { ply, plies } => {
                 write!(f, "ply {ply} is past the end of the record ({plies} plies)")
             }
+            PlayError::TooManyMoves(err) => write!(f, "the rules cannot be played here: {err}"),
             PlayError::Output(err) => write!(f, "cannot write the output: {err}"),
         }
     }
@@ -174,10 +178,15 @@ fn find_game(catalog: &Path, game: &str) -> Result<PathBuf, PlayError> {
     }
 }
 
+/// The deepest `perft` the command line counts. Counts grow about tenfold per ply, so depths past a dozen never
+/// finish on a real game; the cap keeps a typing slip from starting one.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
 /// `perft`: the number of move sequences of each length from the start, one line per depth.
 pub fn perft(game: &Compiled, depth: u32, out: &mut impl Write) -> Result<(), PlayError> {
-    for d in 1..=depth {
-        writeln!(out, "{d} {}", game.perft(d))?;
+    for d in 1..=depth.min(MAX_PERFT_DEPTH) {
+        let n = game.perft(d).map_err(PlayError::TooManyMoves)?;
+        writeln!(out, "{d} {n}")?;
     }
     Ok(())
 }
@@ -189,13 +198,8 @@ pub fn position_after(game: &Compiled, after: Option<&str>) -> Result<AnyPositio
     };
     let what = "--after".to_string();
     let record = Record::parse_moves(text).map_err(|e| PlayError::Record(what.clone(), e))?;
-    let replay = record::replay(game, &record).map_err(|e| PlayError::Record(what, e))?;
-    // A replay holds the start and one position per move, so it is never empty.
-    Ok(replay
-        .positions
-        .last()
-        .cloned()
-        .unwrap_or_else(|| game.start()))
+    let checked = record::check(game, &record).map_err(|e| PlayError::Record(what, e))?;
+    Ok(checked.end)
 }
 
 /// `moves`: the legal moves of a position, one per line, or as JSON objects for programs.
@@ -207,7 +211,8 @@ pub fn moves(
 ) -> Result<(), PlayError> {
     let game = &loaded.game;
     let mut legal = Vec::new();
-    game.legal_moves(pos, &mut legal);
+    game.legal_moves(pos, &mut legal)
+        .map_err(PlayError::TooManyMoves)?;
     if json {
         let list: Vec<serde_json::Value> = legal
             .iter()
@@ -259,9 +264,37 @@ impl BenchResult {
 /// Plies after which a benchmark playout is abandoned, for rules without a move cap.
 const BENCH_MAX_PLIES: u32 = 10_000;
 
-/// `bench`: random playouts from the start for about `seconds`, deterministic in the games it plays.
+/// The shortest and longest `bench` runs, in seconds: shorter runs measure the clock more than the engine, and
+/// a longer one is more likely a slip than a plan.
+pub const BENCH_SECONDS: (f64, f64) = (0.01, 3600.0);
+
+/// Reads `bench --seconds`: a number of seconds within `BENCH_SECONDS` (not infinite, not NaN).
+pub fn parse_bench_seconds(text: &str) -> Result<f64, String> {
+    let (least, most) = BENCH_SECONDS;
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds.is_finite() && (least..=most).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "{text} seconds is out of range: give a number from {least} to {most}"
+        ))
+    }
+}
+
+/// `bench`: random playouts from the start for about `seconds` (clamped to `BENCH_SECONDS`), deterministic in
+/// the games it plays.
 pub fn bench(game: &Compiled, seconds: f64, seed: u64) -> BenchResult {
-    let budget = Duration::from_secs_f64(seconds.max(0.01));
+    let (least, most) = BENCH_SECONDS;
+    // NaN compares false with everything, so it falls to the shortest run rather than to a panic.
+    let seconds = if seconds >= least {
+        seconds.min(most)
+    } else {
+        least
+    };
+    let budget = Duration::from_secs_f64(seconds);
     let start = Instant::now();
     let (mut games, mut plies, mut batch, mut round) = (0, 0, 16u64, 0u64);
     // Batches grow until one takes a noticeable time, so the clock is read rarely and the overshoot stays small.

@@ -120,3 +120,32 @@ fn show_prints_a_record_at_a_ply() {
         "lists the records"
     );
 }
+
+#[test]
+fn bench_refuses_a_time_that_is_not_a_sane_number_of_seconds() {
+    for seconds in ["1e30", "inf", "-inf", "NaN", "0", "-1", "3601", "soon"] {
+        // `--seconds=-1`: a separate `-1` would read as a flag.
+        let flag = format!("--seconds={seconds}");
+        let out = ludotheca(&["bench", "bagh-chal", &flag]);
+        assert_eq!(out.status.code(), Some(2), "--seconds {seconds}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("--seconds")
+                && (err.contains("0.01 to 3600") || err.contains("not a number")),
+            "--seconds {seconds}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn perft_depth_is_capped() {
+    for depth in ["0", "21", "4294967295", "-3"] {
+        let flag = format!("--depth={depth}");
+        let out = ludotheca(&["perft", "bagh-chal", &flag]);
+        assert_eq!(out.status.code(), Some(2), "--depth {depth}");
+        assert!(stderr(&out).contains("--depth"), "{}", stderr(&out));
+    }
+    let out = ludotheca(&["perft", "shimunana", "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

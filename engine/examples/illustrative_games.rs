@@ -26,7 +26,7 @@ fn play<G: Game>(game: &G, nodes: u64, seed: u64) -> (Vec<G::Move>, Option<Outco
     let mut moves = Vec::new();
     // Rules without a move cap still end here; every catalogued ruleset has one at or below this.
     for ply in 0..2000u64 {
-        let Some(choice) = choose(
+        let Ok(Some(choice)) = choose(
             game,
             &pos,
             &Limits::nodes(nodes),

@@ -25,8 +25,8 @@ fn main() {
     for d in 1..=depth {
         let t = std::time::Instant::now();
         let n = match &game {
-            Compiled::Lines(g) => perft(g.as_ref(), &mut g.start(), d),
-            Compiled::Sowing(g) => perft(g.as_ref(), &mut g.start(), d),
+            Compiled::Lines(g) => perft(g.as_ref(), &mut g.start(), d).unwrap_or(0),
+            Compiled::Sowing(g) => perft(g.as_ref(), &mut g.start(), d).unwrap_or(0),
         };
         println!("{d} {n} ({:.3} s)", t.elapsed().as_secs_f64());
     }

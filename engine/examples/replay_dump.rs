@@ -58,7 +58,7 @@ fn main() {
             out.push_str(",\"plies\":[");
             for (i, pos) in replay.positions.iter().enumerate() {
                 let mut legal = Vec::new();
-                game.legal_moves(pos, &mut legal);
+                game.legal_moves(pos, &mut legal).unwrap();
                 let mut names: Vec<String> =
                     legal.iter().map(|m| game.format_move(pos, m)).collect();
                 names.sort();

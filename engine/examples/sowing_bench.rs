@@ -28,7 +28,7 @@ fn listed_playout(
 ) -> Outcome {
     loop {
         moves.clear();
-        game.legal_moves(pos, moves);
+        game.legal_moves(pos, moves).unwrap();
         if moves.is_empty() {
             return game.outcome(pos).unwrap_or(Outcome::Draw);
         }

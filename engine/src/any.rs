@@ -2,7 +2,7 @@
 //! It implements `Game` itself by dispatching to the family's game; hot loops that want the last bit of speed
 //! can match on the variant and run generic code on the family's own type instead.
 
-use crate::game::{Game, MoveError, Outcome, Side};
+use crate::game::{Game, MoveError, Outcome, Side, TooManyMoves};
 use crate::lines::rules::{CapturePolicy, Chain, MoveRule, NoMove};
 use crate::lines::{LinesGame, LinesMove, LinesPosition};
 use crate::ruleset::{Facts, Family, Geometry, GeometryPoint};
@@ -42,7 +42,7 @@ pub struct MoveInfo {
 
 impl Compiled {
     /// Perft from the start position, on the family's own game type (no dispatch per node).
-    pub fn perft(&self, depth: u32) -> u64 {
+    pub fn perft(&self, depth: u32) -> Result<u64, TooManyMoves> {
         match self {
             Compiled::Lines(g) => crate::perft::perft(g.as_ref(), &mut g.start(), depth),
             Compiled::Sowing(g) => crate::perft::perft(g.as_ref(), &mut g.start(), depth),
@@ -383,21 +383,22 @@ impl Game for Compiled {
         }
     }
 
-    fn legal_moves(&self, pos: &AnyPosition, out: &mut Vec<AnyMove>) {
+    fn legal_moves(&self, pos: &AnyPosition, out: &mut Vec<AnyMove>) -> Result<(), TooManyMoves> {
         match (self, pos) {
             (Compiled::Lines(g), AnyPosition::Lines(p)) => {
                 let mut v = Vec::new();
-                g.legal_moves(p, &mut v);
+                g.legal_moves(p, &mut v)?;
                 out.extend(v.into_iter().map(AnyMove::Lines));
             }
             (Compiled::Sowing(g), AnyPosition::Sowing(p)) => {
                 let mut v = Vec::new();
-                g.legal_moves(p, &mut v);
+                g.legal_moves(p, &mut v)?;
                 out.extend(v.into_iter().map(AnyMove::Sowing));
             }
             // A position of the other family has no moves in this game.
             _ => {}
         }
+        Ok(())
     }
 
     fn play(&self, pos: &mut AnyPosition, mv: &AnyMove) -> AnyPosition {

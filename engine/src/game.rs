@@ -21,6 +21,28 @@ pub enum MoveError {
     Illegal(String),
 }
 
+/// The most legal moves the engine lists in one position. Rules nobody plays can multiply capture chains
+/// without end (a long line of flying captures where the chain may stop after any of them), so move generation
+/// stops here and the position is refused instead of filling memory. Real games stay well below it: the
+/// largest, Tchouba on 4 x 40 with two extra holes per capture, offers at most 246,480 moves, and the sowing
+/// rules refuse settings that could offer more (docs/rules-format.md).
+pub const MAX_MOVES: usize = 1 << 18;
+
+/// A position has more than `MAX_MOVES` legal moves: the engine refuses to list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyMoves;
+
+impl std::fmt::Display for TooManyMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "this position has more than {MAX_MOVES} legal moves, more than the engine lists"
+        )
+    }
+}
+
+impl std::error::Error for TooManyMoves {}
+
 /// One family's rules, compiled and ready to play.
 pub trait Game {
     type Position: Clone + PartialEq + Eq + std::hash::Hash + std::fmt::Debug;
@@ -30,13 +52,22 @@ pub trait Game {
 
     fn start(&self) -> Self::Position;
     fn side_to_move(&self, pos: &Self::Position) -> Side;
-    /// Appends every legal move (each a whole turn) to `out`; empty when the game is over.
-    fn legal_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+    /// Appends every legal move (each a whole turn) to `out`; none when the game is over. A position with more
+    /// than `MAX_MOVES` is refused with `out` left as it was.
+    fn legal_moves(
+        &self,
+        pos: &Self::Position,
+        out: &mut Vec<Self::Move>,
+    ) -> Result<(), TooManyMoves>;
     fn play(&self, pos: &mut Self::Position, mv: &Self::Move) -> Self::Undo;
     fn undo(&self, pos: &mut Self::Position, mv: &Self::Move, undo: Self::Undo);
-    /// `Some` once the game is over in this position.
+    /// `Some` once the game is over in this position, which is exactly when `legal_moves` lists none. Cheap:
+    /// it asks whether any move exists without listing them, so replays use it to find a finished game.
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
     fn format_move(&self, pos: &Self::Position, mv: &Self::Move) -> String;
+    /// Reads a move and checks that it is legal in `pos`, by following what is written (the start point, the
+    /// landings, the hole) rather than listing every legal move: it accepts exactly the moves `legal_moves`
+    /// lists, and when two listed moves read the same, it gives the first.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
 
     /// A static score of the position from the side to move's point of view (positive: good for it), for the

@@ -3,7 +3,7 @@
 //! clock: wasm has none of its own), and is deterministic for a seed, which only shuffles the root moves so that
 //! equally good moves are chosen differently from game to game.
 
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, TooManyMoves};
 use crate::rng::Rng;
 
 const WIN: i32 = 1_000_000;
@@ -42,6 +42,8 @@ struct Search<'a, 'b, G: Game> {
     limits: &'a Limits<'b>,
     start_ms: u64,
     stopped: bool,
+    /// A position of the search had more moves than the engine lists: the search stops and gives no move.
+    refused: bool,
     buffers: Vec<Vec<G::Move>>,
 }
 
@@ -76,7 +78,12 @@ impl<G: Game> Search<'_, '_, G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[level]);
         moves.clear();
-        self.game.legal_moves(pos, &mut moves);
+        if self.game.legal_moves(pos, &mut moves).is_err() {
+            self.refused = true;
+            self.stopped = true;
+            self.buffers[level] = moves;
+            return 0;
+        }
         let score = if moves.is_empty() {
             let me = self.game.side_to_move(pos);
             match self.game.outcome(pos) {
@@ -112,17 +119,18 @@ impl<G: Game> Search<'_, '_, G> {
     }
 }
 
-/// The move the player chooses, or `None` when the game is over.
+/// The move the player chooses, or `None` when the game is over. Refused when a position it would search has
+/// more than `MAX_MOVES` moves: searching around one would take more than any budget allows.
 pub fn choose<G: Game>(
     game: &G,
     pos: &G::Position,
     limits: &Limits<'_>,
     seed: u64,
-) -> Option<Choice<G::Move>> {
+) -> Result<Option<Choice<G::Move>>, TooManyMoves> {
     let mut moves = Vec::new();
-    game.legal_moves(pos, &mut moves);
+    game.legal_moves(pos, &mut moves)?;
     if moves.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut rng = Rng::new(seed);
     for i in (1..moves.len()).rev() {
@@ -135,6 +143,7 @@ pub fn choose<G: Game>(
         limits,
         start_ms,
         stopped: false,
+        refused: false,
         buffers: Vec::new(),
     };
     let mut pos = pos.clone();
@@ -177,6 +186,9 @@ pub fn choose<G: Game>(
             }
         }
     }
+    if search.refused {
+        return Err(TooManyMoves);
+    }
     best.nodes = search.nodes;
-    Some(best)
+    Ok(Some(best))
 }

@@ -4,7 +4,8 @@
 use crate::game::{Game, Outcome};
 use crate::rng::Rng;
 
-/// How one playout ended: its outcome (`None` when `max_plies` stopped it first) and its length.
+/// How one playout ended: its outcome (`None` when `max_plies` stopped it first, or a position with more than
+/// `MAX_MOVES` moves) and its length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Playout {
     pub outcome: Option<Outcome>,
@@ -24,7 +25,13 @@ pub fn random_playout<G: Game>(
     let mut plies = 0;
     loop {
         moves.clear();
-        game.legal_moves(&pos, moves);
+        if game.legal_moves(&pos, moves).is_err() {
+            // Too many moves to choose among: the playout stops unfinished, as at `max_plies`.
+            return Playout {
+                outcome: None,
+                plies,
+            };
+        }
         if moves.is_empty() {
             return Playout {
                 outcome: game.outcome(&pos),
@@ -50,7 +57,7 @@ pub struct PlayoutStats {
     pub plies: u64,
     pub wins: [u64; 2],
     pub draws: u64,
-    /// Stopped by `max_plies` before the game ended.
+    /// Stopped by `max_plies` (or a position with too many moves) before the game ended.
     pub unfinished: u64,
 }
 

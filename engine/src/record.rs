@@ -1,6 +1,7 @@
 //! Game records (`.game` files): PGN-like tag pairs, then move text with move numbers, `{comments}` and `!`/`?`
-//! annotations, then a result. Parsed with positions, then replayed against any `Game`: an illegal move is
-//! reported at its line and column with the legal moves of that position. The format is in docs/notation.md.
+//! annotations, then a result. Parsed with positions, then replayed against any `Game` (`replay` keeps every
+//! position, `check` only the last): an illegal move is reported at its line and column with the legal moves
+//! of that position. The format is in docs/notation.md.
 
 use crate::game::{Game, MoveError, Outcome};
 use std::fmt;
@@ -388,9 +389,51 @@ fn result_of(outcome: Option<Outcome>) -> &'static str {
     }
 }
 
+/// A record checked without keeping its positions: where it ends and how the game stands there.
+#[derive(Clone, Debug)]
+pub struct Checked<G: Game> {
+    pub end: G::Position,
+    /// Moves played.
+    pub plies: usize,
+    pub outcome: Option<Outcome>,
+}
+
 /// Replays a record: from its `Position` tag, or the start position. The `Result` tag (or result token), when
 /// it is not `*`, must agree with the outcome if the game is over at the end.
 pub fn replay<G: Game>(game: &G, record: &Record) -> Result<Replay<G>, RecordError> {
+    let mut positions = Vec::with_capacity(record.moves.len() + 1);
+    let mut moves = Vec::with_capacity(record.moves.len());
+    let (_, outcome) = play_through(game, record, |pos, mv| {
+        positions.push(pos.clone());
+        moves.extend(mv);
+    })?;
+    Ok(Replay {
+        positions,
+        moves,
+        outcome,
+    })
+}
+
+/// Replays a record as `replay` does and reports the same errors, keeping only the last position: what a
+/// checker needs, without a copy of every position.
+pub fn check<G: Game>(game: &G, record: &Record) -> Result<Checked<G>, RecordError> {
+    let mut plies = 0;
+    let (end, outcome) = play_through(game, record, |_, mv| plies += usize::from(mv.is_some()))?;
+    Ok(Checked {
+        end,
+        plies,
+        outcome,
+    })
+}
+
+/// Plays a record through, showing `visit` the start position, then each move with the position after it.
+/// Each written move is checked by `parse_move`, which follows what is written: the legal moves are listed
+/// only to explain a move that is refused.
+fn play_through<G: Game>(
+    game: &G,
+    record: &Record,
+    mut visit: impl FnMut(&G::Position, Option<G::Move>),
+) -> Result<(G::Position, Option<Outcome>), RecordError> {
     let mut pos = match record.tag_at("Position") {
         Some(t) => game.parse_position(&t.value).map_err(|m| {
             err(
@@ -402,20 +445,17 @@ pub fn replay<G: Game>(game: &G, record: &Record) -> Result<Replay<G>, RecordErr
         })?,
         None => game.start(),
     };
-    let mut positions = vec![pos.clone()];
-    let mut played = Vec::new();
-    let mut legal = Vec::new();
+    visit(&pos, None);
     for m in &record.moves {
-        legal.clear();
-        game.legal_moves(&pos, &mut legal);
-        if legal.is_empty() {
+        // The game is over exactly when no move is legal, which `outcome` finds without listing any.
+        if let Some(outcome) = game.outcome(&pos) {
             return Err(err(
                 m.line,
                 m.column,
                 format!(
                     "`{}` is played after the game has ended ({})",
                     m.text,
-                    result_of(game.outcome(&pos))
+                    result_of(Some(outcome))
                 ),
                 "remove the moves after the end of the game",
             ));
@@ -428,13 +468,16 @@ pub fn replay<G: Game>(game: &G, record: &Record) -> Result<Replay<G>, RecordErr
                     MoveError::Illegal(s) => (s, "play one of the legal moves listed"),
                 };
                 let mut e = err(m.line, m.column, message, help);
-                e.legal = legal.iter().map(|mv| game.format_move(&pos, mv)).collect();
+                let mut legal = Vec::new();
+                match game.legal_moves(&pos, &mut legal) {
+                    Ok(()) => e.legal = legal.iter().map(|mv| game.format_move(&pos, mv)).collect(),
+                    Err(too_many) => e.message = format!("{}; {too_many}", e.message),
+                }
                 return Err(e);
             }
         };
         game.play(&mut pos, &mv);
-        positions.push(pos.clone());
-        played.push(mv);
+        visit(&pos, Some(mv));
     }
     let outcome = game.outcome(&pos);
     let claimed = record.result.as_deref().or(record.tag("Result"));
@@ -456,11 +499,7 @@ pub fn replay<G: Game>(game: &G, record: &Record) -> Result<Replay<G>, RecordErr
             "correct the result",
         ));
     }
-    Ok(Replay {
-        positions,
-        moves: played,
-        outcome,
-    })
+    Ok((pos, outcome))
 }
 
 /// Writes a record's move text from moves played from `start`, numbering each pair of plies.

@@ -25,7 +25,7 @@ fn play_text(g: &SowingGame, pos: &mut SowingPosition, text: &str) {
 
 fn moves_text(g: &SowingGame, pos: &SowingPosition) -> Vec<String> {
     let mut moves = Vec::new();
-    g.legal_moves(pos, &mut moves);
+    g.legal_moves(pos, &mut moves).unwrap();
     moves.iter().map(|m| g.format_move(pos, m)).collect()
 }
 
@@ -671,7 +671,7 @@ fn perft(g: &SowingGame, pos: &mut SowingPosition, depth: u32) -> u64 {
         return 1;
     }
     let mut moves: Vec<SowingMove> = Vec::new();
-    g.legal_moves(pos, &mut moves);
+    g.legal_moves(pos, &mut moves).unwrap();
     if depth == 1 {
         return moves.len() as u64;
     }
@@ -843,7 +843,7 @@ fn perft_from_random_middle_and_end_positions_agrees_with_the_brute_force() {
                     checked += 1;
                 }
                 moves.clear();
-                g.legal_moves(&pos, &mut moves);
+                g.legal_moves(&pos, &mut moves).unwrap();
                 if moves.is_empty() {
                     break;
                 }
@@ -899,7 +899,7 @@ fn random_games_conserve_seeds_undo_exactly_and_round_trip_notation() {
             let mut moves = Vec::new();
             loop {
                 moves.clear();
-                g.legal_moves(&pos, &mut moves);
+                g.legal_moves(&pos, &mut moves).unwrap();
                 assert_eq!(moves.is_empty(), g.outcome(&pos).is_some(), "{rules:?}");
                 if moves.is_empty() {
                     break;
@@ -984,7 +984,7 @@ fn the_list_free_random_move_is_the_listed_one() {
             let mut moves = Vec::new();
             loop {
                 moves.clear();
-                g.legal_moves(&pos, &mut moves);
+                g.legal_moves(&pos, &mut moves).unwrap();
                 let mut a = walk.clone();
                 let mut b = walk.clone();
                 let fast = g.random_move(&pos, &mut a);

@@ -130,7 +130,7 @@ fn solve(g: &SowingGame, pos: &SowingPosition, depth: u32) -> i32 {
         return 0;
     }
     let mut moves = Vec::new();
-    g.legal_moves(pos, &mut moves);
+    g.legal_moves(pos, &mut moves).unwrap();
     let mut best = -1;
     for mv in &moves {
         let mut next = pos.clone();
@@ -165,7 +165,7 @@ fn the_constructed_puzzle_has_one_winning_move() {
     assert_eq!(solve(&g, start, 1), 0);
     assert_eq!(solve(&g, start, 3), 1);
     let mut moves = Vec::new();
-    g.legal_moves(start, &mut moves);
+    g.legal_moves(start, &mut moves).unwrap();
     assert_eq!(moves.len(), 5);
     let winners: Vec<String> = moves
         .iter()

@@ -317,7 +317,8 @@ fn check_record(
         if !replay {
             return;
         }
-        if let Err(err) = record::replay(game, record) {
+        // Only success or the error matters here: `check` keeps no copy of the positions.
+        if let Err(err) = record::check(game, record) {
             let illegal = !err.legal.is_empty();
             // Underline the whole move when the error is at one.
             let length = record

@@ -1,10 +1,11 @@
 //! Games of points and lines (the Alquerque family and hunt games): positions as bitboards, moves as whole turns,
 //! move generation from tables computed once from the board.
 
+mod legality;
 pub mod notation;
 pub mod rules;
 
-use crate::game::{Game, MoveError, Outcome, Side};
+use crate::game::{Game, MAX_MOVES, MoveError, Outcome, Side, TooManyMoves};
 use rules::{CapturePolicy, Chain, LinesRules, MAX_KINDS, MoveRule, NoMove, dirs};
 
 /// No point: a marker in `u8` point fields.
@@ -325,9 +326,13 @@ impl LinesGame {
     /// points; a huff is not part of the route), the points that may be clicked next, and the legal moves that
     /// `route` already completes (several only when they differ by a huff, or a chain may stop or go on).
     /// An empty route gives every point a move can start from (or be placed on).
-    pub fn continuations(&self, pos: &LinesPosition, route: &[u8]) -> (Vec<u8>, Vec<LinesMove>) {
+    pub fn continuations(
+        &self,
+        pos: &LinesPosition,
+        route: &[u8],
+    ) -> Result<(Vec<u8>, Vec<LinesMove>), TooManyMoves> {
         let mut legal = Vec::new();
-        self.legal_moves(pos, &mut legal);
+        self.legal_moves(pos, &mut legal)?;
         let mut next = Vec::new();
         let mut complete = Vec::new();
         for mv in legal {
@@ -342,7 +347,7 @@ impl LinesGame {
             }
         }
         next.sort_unstable();
-        (next, complete)
+        Ok((next, complete))
     }
 
     /// The pieces of side `s` with their kinds, kind by kind (no per-point kind lookup).
@@ -396,21 +401,27 @@ impl LinesGame {
     }
 
     /// Every turn of the side to move, ignoring huffs; `huff` is written into each move.
-    fn generate(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
+    fn generate(
+        &self,
+        pos: &LinesPosition,
+        huff: u8,
+        list: &mut Bounded,
+    ) -> Result<(), TooManyMoves> {
         let s = pos.to_move;
         if pos.hand[s as usize].iter().any(|&h| h > 0) {
             let empty = !(pos.side[0] | pos.side[1]) & mask(self.n);
             for k in 0..MAX_KINDS as u8 {
                 if pos.hand[s as usize][k as usize] > 0 {
                     for q in points(empty) {
-                        out.push(LinesMove::new(Action::Place, k, NO_POINT, q, huff));
+                        list.push(LinesMove::new(Action::Place, k, NO_POINT, q, huff))?;
                     }
                 }
             }
-            return;
+            return Ok(());
         }
-        let start = out.len();
-        self.captures(pos, huff, out);
+        let start = list.out.len();
+        self.captures(pos, huff, list)?;
+        let out = &mut *list.out;
         if out.len() > start {
             if self.rules.maximum {
                 let best = out[start..].iter().map(|m| m.len).max().unwrap_or(0);
@@ -424,13 +435,13 @@ impl LinesGame {
                 }
             }
             if self.rules.capture == CapturePolicy::Compulsory {
-                return;
+                return Ok(());
             }
         }
-        self.quiet(pos, huff, out);
+        self.quiet(pos, huff, list)
     }
 
-    fn quiet(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
+    fn quiet(&self, pos: &LinesPosition, huff: u8, list: &mut Bounded) -> Result<(), TooManyMoves> {
         let s = pos.to_move;
         let occ = pos.side[0] | pos.side[1];
         for k in 0..self.rules.kinds.len() as u8 {
@@ -448,23 +459,37 @@ impl LinesGame {
                 for q in points(targets) {
                     let mut m = LinesMove::new(Action::Move, k, p, q, huff);
                     m.promotes = self.promotion(k, s, q);
-                    out.push(m);
+                    list.push(m)?;
                 }
             }
         }
+        Ok(())
     }
 
-    fn captures(&self, pos: &LinesPosition, huff: u8, out: &mut Vec<LinesMove>) {
+    /// Whether a piece of kind `k` of side `s` may capture at all from `p`: most pieces have no enemy on a
+    /// point they could jump over, and no flying capture, so they are skipped before any chain is tried.
+    #[inline]
+    fn may_capture_from(&self, k: u8, s: u8, p: u8, enemy: u128) -> bool {
+        if self.capturing[s as usize] & (1 << k) == 0 {
+            return false;
+        }
+        let t = self.table(k, s, p);
+        t.jump_over & enemy != 0 || !t.long.is_empty()
+    }
+
+    /// Walks every capture chain of the side to move, handing each complete chain to `sink` in the order the
+    /// move list holds them.
+    fn captures<S: ChainSink>(
+        &self,
+        pos: &LinesPosition,
+        huff: u8,
+        sink: &mut S,
+    ) -> Result<(), TooManyMoves> {
         let s = pos.to_move;
         let own = pos.side[s as usize];
         let enemy = pos.side[1 - s as usize];
         for (k, p) in self.pieces(pos, s) {
-            if self.capturing[s as usize] & (1 << k) == 0 {
-                continue;
-            }
-            let t = self.table(k, s, p);
-            // Most pieces have no enemy on a point they could jump over, and no flying capture: skip them.
-            if t.jump_over & enemy == 0 && t.long.is_empty() {
+            if !self.may_capture_from(k, s, p, enemy) {
                 continue;
             }
             let mut mv = LinesMove::new(Action::Capture, k, p, p, huff);
@@ -476,14 +501,42 @@ impl LinesGame {
                 enemy,
                 NO_DIR,
                 &mut mv,
-                out,
-            );
+                sink,
+            )?;
         }
+        Ok(())
     }
 
-    /// Extends the chain in `mv` from `cur`; returns whether any jump was possible.
+    /// Whether the side to move has any capture, without walking a chain past its first jump (every first
+    /// jump ends in at least one complete chain).
+    fn any_capture(&self, pos: &LinesPosition) -> bool {
+        let s = pos.to_move;
+        let own = pos.side[s as usize];
+        let enemy = pos.side[1 - s as usize];
+        self.pieces(pos, s).any(|(k, p)| {
+            self.may_capture_from(k, s, p, enemy)
+                && self
+                    .each_jump(
+                        k,
+                        s,
+                        p,
+                        (own | enemy) & !bit(p),
+                        enemy,
+                        NO_DIR,
+                        |_, _, _| Err(()),
+                    )
+                    .is_err()
+        })
+    }
+
+    /// The jumps a chain may make next from `cur`, in the order the generator tries them: short jumps in table
+    /// order, then flying captures ray by ray, nearest landing first. `f` gets the captured point, the landing
+    /// point and the direction, and may stop the walk with an error. Returns whether there was any jump.
+    /// Move generation, the check of a written chain and the test for any capture all walk jumps through this
+    /// one function, so they cannot disagree on what a jump is.
     #[allow(clippy::too_many_arguments)]
-    fn chain(
+    #[inline]
+    fn each_jump<E>(
         &self,
         k: u8,
         s: u8,
@@ -491,40 +544,21 @@ impl LinesGame {
         occ: u128,
         enemy: u128,
         last: u8,
-        mv: &mut LinesMove,
-        out: &mut Vec<LinesMove>,
-    ) -> bool {
-        if mv.len as usize >= MAX_CHAIN {
-            return false;
-        }
+        mut f: impl FnMut(u8, u8, u8) -> Result<(), E>,
+    ) -> Result<bool, E> {
         let t = self.table(k, s, cur);
+        let turns = |dir: u8| self.rules.turns || last == NO_DIR || last == dir;
         let mut found = false;
-        let jumps: &[(u8, u8, u8)] = if t.jump_over & enemy != 0 {
-            &t.jumps
-        } else {
-            &[]
-        };
-        for &(over, land, dir) in jumps {
-            if enemy & bit(over) != 0
-                && occ & bit(land) == 0
-                && (self.rules.turns || last == NO_DIR || last == dir)
-            {
-                found = true;
-                self.land(
-                    k,
-                    s,
-                    over,
-                    land,
-                    dir,
-                    occ & !bit(over),
-                    enemy & !bit(over),
-                    mv,
-                    out,
-                );
+        if t.jump_over & enemy != 0 {
+            for &(over, land, dir) in &t.jumps {
+                if enemy & bit(over) != 0 && occ & bit(land) == 0 && turns(dir) {
+                    found = true;
+                    f(over, land, dir)?;
+                }
             }
         }
         for &(start, len, dir) in &t.long {
-            if !(self.rules.turns || last == NO_DIR || last == dir) {
+            if !turns(dir) {
                 continue;
             }
             let ray = &self.pool[start as usize..start as usize + len as usize];
@@ -541,14 +575,52 @@ impl LinesGame {
                     break;
                 }
                 found = true;
-                self.land(k, s, over, land, dir, occ2, enemy & !bit(over), mv, out);
+                f(over, land, dir)?;
             }
         }
-        found
+        Ok(found)
+    }
+
+    /// Extends the chain in `mv` from `cur`; returns whether any jump was possible.
+    #[allow(clippy::too_many_arguments)]
+    fn chain<S: ChainSink>(
+        &self,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: u128,
+        enemy: u128,
+        last: u8,
+        mv: &mut LinesMove,
+        sink: &mut S,
+    ) -> Result<bool, TooManyMoves> {
+        if mv.len as usize >= MAX_CHAIN {
+            return Ok(false);
+        }
+        self.each_jump(k, s, cur, occ, enemy, last, |over, land, dir| {
+            self.land(
+                k,
+                s,
+                over,
+                land,
+                dir,
+                occ & !bit(over),
+                enemy & !bit(over),
+                mv,
+                sink,
+            )
+        })
+    }
+
+    /// Whether a chain stops where it lands on `land`: one capture per turn, or promotion ends it.
+    #[inline]
+    fn stops_at(&self, k: u8, s: u8, land: u8) -> bool {
+        self.rules.chain == Chain::Single
+            || (self.rules.promotion_ends_chain && self.promotion(k, s, land))
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn land(
+    fn land<S: ChainSink>(
         &self,
         k: u8,
         s: u8,
@@ -558,34 +630,36 @@ impl LinesGame {
         occ: u128,
         enemy: u128,
         mv: &mut LinesMove,
-        out: &mut Vec<LinesMove>,
-    ) {
+        sink: &mut S,
+    ) -> Result<(), TooManyMoves> {
         let i = mv.len as usize;
         mv.path[i] = land;
         mv.over[i] = over;
         mv.len += 1;
-        let emit = |mv: &LinesMove, out: &mut Vec<LinesMove>| {
+        let emit = |mv: &LinesMove, sink: &mut S| {
             let mut m = *mv;
             m.to = land;
             m.promotes = self.promotion(k, s, land);
-            out.push(m);
+            sink.chain(&m)
         };
-        let stop_here = self.rules.chain == Chain::Single
-            || (self.rules.promotion_ends_chain && self.promotion(k, s, land));
-        if stop_here {
-            emit(mv, out);
+        let result = if self.stops_at(k, s, land) {
+            emit(mv, sink)
         } else {
-            if self.rules.chain == Chain::MayStop {
-                emit(mv, out);
-            }
-            let more = self.chain(k, s, land, occ, enemy, dir, mv, out);
-            if !more && self.rules.chain == Chain::MustContinue {
-                emit(mv, out);
-            }
-        }
+            (|| {
+                if self.rules.chain == Chain::MayStop {
+                    emit(mv, sink)?;
+                }
+                let more = self.chain(k, s, land, occ, enemy, dir, mv, sink)?;
+                if !more && self.rules.chain == Chain::MustContinue {
+                    emit(mv, sink)?;
+                }
+                Ok(())
+            })()
+        };
         mv.len -= 1;
         mv.path[i] = NO_POINT;
         mv.over[i] = NO_POINT;
+        result
     }
 
     /// Pieces of the side to move that have a capture available.
@@ -620,19 +694,14 @@ impl LinesGame {
         set
     }
 
-    /// Whether the side to move has any move, without building the list (used by `outcome`).
-    fn any_move(&self, pos: &LinesPosition) -> bool {
-        if pos.huffable != 0 {
-            let mut v = Vec::new();
-            self.legal_unchecked(pos, &mut v);
-            return !v.is_empty();
-        }
+    /// Whether `generate` would give any move in `pos`, without building the list.
+    fn any_generated(&self, pos: &LinesPosition) -> bool {
         let s = pos.to_move;
         let occ = pos.side[0] | pos.side[1];
         if pos.hand[s as usize].iter().any(|&h| h > 0) {
             return occ & mask(self.n) != mask(self.n);
         }
-        if self.capturers(pos) != 0 {
+        if self.any_capture(pos) {
             return true;
         }
         self.pieces(pos, s).any(|(k, p)| {
@@ -644,16 +713,27 @@ impl LinesGame {
         })
     }
 
-    fn legal_unchecked(&self, pos: &LinesPosition, out: &mut Vec<LinesMove>) {
-        self.generate(pos, NO_POINT, out);
-        if self.rules.capture == CapturePolicy::Huffing && pos.huffable != 0 {
-            for h in points(pos.huffable & pos.side[1 - pos.to_move as usize]) {
-                let mut p2 = *pos;
-                p2.remove(h);
-                p2.captured[pos.to_move as usize] += 1;
-                self.generate(&p2, h, out);
-            }
+    /// Whether the side to move has any move, huffs included, without building the list (used by `outcome`).
+    fn any_move(&self, pos: &LinesPosition) -> bool {
+        self.any_generated(pos) || self.huffs(pos).any(|h| self.any_generated(&huffed(pos, h)))
+    }
+
+    /// The enemy pieces the side to move may huff before its move.
+    fn huffs(&self, pos: &LinesPosition) -> impl Iterator<Item = u8> {
+        let set = if self.rules.capture == CapturePolicy::Huffing {
+            pos.huffable & pos.side[1 - pos.to_move as usize]
+        } else {
+            0
+        };
+        points(set)
+    }
+
+    fn legal_unchecked(&self, pos: &LinesPosition, list: &mut Bounded) -> Result<(), TooManyMoves> {
+        self.generate(pos, NO_POINT, list)?;
+        for h in self.huffs(pos) {
+            self.generate(&huffed(pos, h), h, list)?;
         }
+        Ok(())
     }
 
     /// Sets up a position from the rules' setup.
@@ -691,6 +771,63 @@ impl LinesGame {
             m += weight * ((pos.kind[k] & pos.side[s]).count_ones() as i32 + pos.hand[s][k] as i32);
         }
         m
+    }
+}
+
+/// `pos` after the side to move huffs the enemy piece on `h`: the position its move is then made in.
+fn huffed(pos: &LinesPosition, h: u8) -> LinesPosition {
+    let mut p2 = *pos;
+    p2.remove(h);
+    p2.captured[pos.to_move as usize] += 1;
+    p2
+}
+
+/// The move list being generated for one position: it refuses to grow past `MAX_MOVES` moves.
+struct Bounded<'a> {
+    out: &'a mut Vec<LinesMove>,
+    /// The length `out` may reach.
+    end: usize,
+}
+
+impl Bounded<'_> {
+    #[inline]
+    fn push(&mut self, m: LinesMove) -> Result<(), TooManyMoves> {
+        if self.out.len() >= self.end {
+            return Err(TooManyMoves);
+        }
+        self.out.push(m);
+        Ok(())
+    }
+}
+
+/// What a walk over capture chains does with each complete chain.
+trait ChainSink {
+    fn chain(&mut self, mv: &LinesMove) -> Result<(), TooManyMoves>;
+}
+
+impl ChainSink for Bounded<'_> {
+    #[inline]
+    fn chain(&mut self, mv: &LinesMove) -> Result<(), TooManyMoves> {
+        self.push(*mv)
+    }
+}
+
+/// The length of the longest chain, for `capture-choice maximum`, found without listing the chains but
+/// counting them against the same bound as a list.
+#[derive(Default)]
+struct Longest {
+    best: u8,
+    seen: usize,
+}
+
+impl ChainSink for Longest {
+    fn chain(&mut self, mv: &LinesMove) -> Result<(), TooManyMoves> {
+        self.seen += 1;
+        if self.seen > MAX_MOVES {
+            return Err(TooManyMoves);
+        }
+        self.best = self.best.max(mv.len);
+        Ok(())
     }
 }
 
@@ -741,15 +878,27 @@ impl Game for LinesGame {
         pos.to_move
     }
 
-    fn legal_moves(&self, pos: &LinesPosition, out: &mut Vec<LinesMove>) {
+    fn legal_moves(
+        &self,
+        pos: &LinesPosition,
+        out: &mut Vec<LinesMove>,
+    ) -> Result<(), TooManyMoves> {
         if self.static_outcome(pos).is_some() {
-            return;
+            return Ok(());
         }
         let start = out.len();
-        self.legal_unchecked(pos, out);
+        let mut list = Bounded {
+            out: &mut *out,
+            end: start + MAX_MOVES,
+        };
+        if let Err(e) = self.legal_unchecked(pos, &mut list) {
+            out.truncate(start);
+            return Err(e);
+        }
         if out.len() == start && self.rules.no_move == NoMove::Passes && !pos.passed {
             out.push(LinesMove::pass());
         }
+        Ok(())
     }
 
     fn play(&self, pos: &mut LinesPosition, mv: &LinesMove) -> LinesPosition {

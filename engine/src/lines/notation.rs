@@ -5,7 +5,7 @@
 //! move it comes with: `~c3/e2-e3`.
 
 use super::{Action, LinesGame, LinesMove, LinesPosition, NO_POINT, points};
-use crate::game::{Game, MoveError};
+use crate::game::MoveError;
 use crate::lines::rules::MAX_KINDS;
 
 fn name(game: &LinesGame, p: u8) -> &str {
@@ -48,13 +48,29 @@ pub fn format(game: &LinesGame, pos: &LinesPosition, mv: &LinesMove) -> String {
     s
 }
 
-/// A move as written, before it is matched against the legal moves.
-struct Written {
-    huff: u8,
-    action: Action,
-    kind: Option<u8>,
-    from: u8,
-    path: Vec<u8>,
+/// A move as written, before it is checked against a position.
+pub(super) struct Written {
+    pub huff: u8,
+    pub action: Action,
+    pub kind: Option<u8>,
+    pub from: u8,
+    pub path: Vec<u8>,
+}
+
+impl Written {
+    /// Whether `m` reads like this: the test that picks a written move out of the move list.
+    pub fn names(&self, m: &LinesMove) -> bool {
+        m.huff == self.huff
+            && m.action == self.action
+            && self.kind.is_none_or(|k| k == m.kind)
+            && match m.action {
+                Action::Pass => true,
+                Action::Place | Action::Move => {
+                    (m.action == Action::Place || m.from == self.from) && self.path == [m.to]
+                }
+                Action::Capture => m.from == self.from && self.path == m.path[..m.len as usize],
+            }
+    }
 }
 
 fn point(game: &LinesGame, text: &str, whole: &str) -> Result<u8, MoveError> {
@@ -63,7 +79,7 @@ fn point(game: &LinesGame, text: &str, whole: &str) -> Result<u8, MoveError> {
     })
 }
 
-fn read(game: &LinesGame, text: &str) -> Result<Written, MoveError> {
+pub(super) fn read(game: &LinesGame, text: &str) -> Result<Written, MoveError> {
     let whole = text;
     let mut body = text;
     let mut huff = NO_POINT;
@@ -134,24 +150,17 @@ fn read(game: &LinesGame, text: &str) -> Result<Written, MoveError> {
 }
 
 pub fn parse(game: &LinesGame, pos: &LinesPosition, text: &str) -> Result<LinesMove, MoveError> {
-    let w = read(game, text.trim())?;
-    let mut legal = Vec::new();
-    game.legal_moves(pos, &mut legal);
-    legal
-        .into_iter()
-        .find(|m| {
-            m.huff == w.huff
-                && m.action == w.action
-                && w.kind.is_none_or(|k| k == m.kind)
-                && match m.action {
-                    Action::Pass => true,
-                    Action::Place | Action::Move => {
-                        (m.action == Action::Place || m.from == w.from) && w.path == [m.to]
-                    }
-                    Action::Capture => m.from == w.from && w.path == m.path[..m.len as usize],
-                }
-        })
-        .ok_or_else(|| MoveError::Illegal(format!("`{}` is not a legal move here", text.trim())))
+    let text = text.trim();
+    let written = read(game, text)?;
+    match game.find_written(pos, &written) {
+        Ok(Some(mv)) => Ok(mv),
+        Ok(None) => Err(MoveError::Illegal(format!(
+            "`{text}` is not a legal move here"
+        ))),
+        Err(e) => Err(MoveError::Illegal(format!(
+            "`{text}` cannot be checked: {e}"
+        ))),
+    }
 }
 
 /// Writes a position as `;`-separated clauses: `SIDE KIND POINT...`, `SIDE hand KIND COUNT`,

@@ -5,6 +5,7 @@ use super::error::{Pos, RulesError};
 use super::syntax::{Item, Line, Token, TokenKind};
 use crate::Compiled;
 use crate::board::{Board, Compass, Diagonals};
+use crate::game::{Game, MAX_MOVES};
 use crate::lines::LinesGame;
 use crate::lines::rules::{
     CapturePolicy, Chain, KindDef, LinesRules, MAX_KINDS, MoveRule, NoMove, Promotion, Setup,
@@ -153,7 +154,29 @@ pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesEr
             .unwrap_or_default();
         return Compiled::from_sowing(spec).map_err(|m| RulesError::new(at, m, SOWING_HELP));
     }
-    lines(game, items).map(|r| Compiled::Lines(Box::new(LinesGame::new(r))))
+    let compiled = LinesGame::new(lines(game, items)?);
+    // Capture chains can multiply beyond any bound (every landing point of a flying capture that may stop
+    // anywhere doubles them), and no static test tells such rules from real ones: list the start position's
+    // moves once, so that rules whose very first turn the engine cannot list are refused here, where the
+    // author sees it, and not in a reader's browser.
+    let mut moves = Vec::new();
+    if compiled.legal_moves(&compiled.start(), &mut moves).is_err() {
+        let at = items
+            .iter()
+            .find(|(k, _)| k == "setup")
+            .map(|(_, i)| i.head().pos())
+            .unwrap_or_default();
+        return Err(RulesError::new(
+            at,
+            format!(
+                "the rules cannot be played: the start position has more than {MAX_MOVES} legal moves, \
+                 more than the engine lists"
+            ),
+            "capture chains multiply with every landing point: use `chain must-continue` or `chain single`, \
+             fewer flying captures (`long-jump`), or a setup with fewer pieces in reach",
+        ));
+    }
+    Ok(Compiled::Lines(Box::new(compiled)))
 }
 
 const GRID_HELP: &str = "write `grid 5 x 5`, optionally followed by `diagonals alquerque`, `diagonals all` or `diagonals none`";

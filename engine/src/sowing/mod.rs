@@ -23,7 +23,7 @@ pub use rules::{
 };
 pub use setup::SetupError;
 
-use crate::game::{Game, MoveError, Outcome, Side};
+use crate::game::{Game, MAX_MOVES, MoveError, Outcome, Side, TooManyMoves};
 
 /// South, the side that moves first from the start.
 pub const SOUTH: Side = 0;
@@ -284,6 +284,14 @@ impl SowingGame {
         ones & next_empty
     }
 
+    /// Whether the side to move may start a turn from `hole` (1-based, its own numbering) in `pos`.
+    pub fn may_start(&self, pos: &SowingPosition, hole: u16) -> bool {
+        let i = usize::from(hole).wrapping_sub(1);
+        self.ended(pos).is_none()
+            && i < self.len
+            && self.start_mask(&pos.board[usize::from(pos.side & 1)]) & (1u128 << i) != 0
+    }
+
     /// Whether `side` has a legal start anywhere (ignoring the end of the game).
     fn can_move(&self, pos: &SowingPosition, side: Side) -> bool {
         self.start_mask(&pos.board[usize::from(side & 1)]) != 0
@@ -379,13 +387,15 @@ impl SowingGame {
     /// opponent's non-empty holes left after the file is taken, with `k` the allowed count or all that remain.
     /// `occupied` lists the opponent's non-empty holes in track order (sowing never touches them, so one list
     /// serves every capture of a turn).
+    /// `end` is the length `out` may reach (see `MAX_MOVES`).
     fn push_capture_moves(
         &self,
         hole: u8,
         occupied: &[u8],
         fc: &FileCapture,
         out: &mut Vec<SowingMove>,
-    ) {
+        end: usize,
+    ) -> Result<(), TooManyMoves> {
         let mut candidates = [0u8; MAX_TRACK];
         let mut m = 0;
         let outer = fc.outer.unwrap_or(usize::MAX);
@@ -396,6 +406,9 @@ impl SowingGame {
             m += usize::from(i_us != fc.inner && i_us != outer);
         }
         let k = usize::from(fc.extras).min(m);
+        if out.len() as u64 + playout::choose(m, k) > end as u64 {
+            return Err(TooManyMoves);
+        }
         let mut mv = SowingMove {
             hole,
             extras: [0; MAX_EXTRA_HOLES as usize],
@@ -403,7 +416,7 @@ impl SowingGame {
         };
         if k == 0 {
             out.push(mv);
-            return;
+            return Ok(());
         }
         if k == 1 {
             // The small boards' rule, and the common case: one move per candidate.
@@ -412,7 +425,7 @@ impl SowingGame {
                 mv.extras[0] = h;
                 out.push(mv);
             }
-            return;
+            return Ok(());
         }
         // Odometer over index tuples c[0] < c[1] < ... < c[k-1] into `candidates`.
         let mut c = [0usize; MAX_EXTRA_HOLES as usize];
@@ -428,7 +441,7 @@ impl SowingGame {
             let mut j = k;
             loop {
                 if j == 0 {
-                    return;
+                    return Ok(());
                 }
                 j -= 1;
                 if c[j] < m - k + j {
@@ -521,11 +534,19 @@ impl Game for SowingGame {
         pos.side
     }
 
-    fn legal_moves(&self, pos: &SowingPosition, out: &mut Vec<SowingMove>) {
+    fn legal_moves(
+        &self,
+        pos: &SowingPosition,
+        out: &mut Vec<SowingMove>,
+    ) -> Result<(), TooManyMoves> {
         // The same conditions as `ended`, with the start set computed once for both uses.
         if pos.lap_capped || pos.ply >= self.rules.move_cap {
-            return;
+            return Ok(());
         }
+        // `SowingRules::validate` refuses rules that could offer more than `MAX_MOVES`; the bound is kept here
+        // too, so that no rules built another way can fill memory.
+        let start = out.len();
+        let end = start + MAX_MOVES;
         let me = usize::from(pos.side & 1);
         let opp = &pos.board[1 - me][..self.len];
         // The opponent's occupied holes, listed on the first capture only: most turns capture nothing.
@@ -539,11 +560,17 @@ impl Game for SowingGame {
             let mut scratch = pos.board[me];
             let ending = self.sow(&mut scratch[..self.len], i);
             match self.file_capture(&ending, opp) {
-                None => out.push(SowingMove {
-                    hole: i as u8,
-                    extras: [0; MAX_EXTRA_HOLES as usize],
-                    extra_count: 0,
-                }),
+                None => {
+                    if out.len() >= end {
+                        out.truncate(start);
+                        return Err(TooManyMoves);
+                    }
+                    out.push(SowingMove {
+                        hole: i as u8,
+                        extras: [0; MAX_EXTRA_HOLES as usize],
+                        extra_count: 0,
+                    })
+                }
                 Some(fc) => {
                     if occupied_len == usize::MAX {
                         occupied_len = 0;
@@ -554,10 +581,16 @@ impl Game for SowingGame {
                             }
                         }
                     }
-                    self.push_capture_moves(i as u8, &occupied[..occupied_len], &fc, out)
+                    if let Err(e) =
+                        self.push_capture_moves(i as u8, &occupied[..occupied_len], &fc, out, end)
+                    {
+                        out.truncate(start);
+                        return Err(e);
+                    }
                 }
             }
         }
+        Ok(())
     }
 
     fn play(&self, pos: &mut SowingPosition, mv: &SowingMove) -> SowingPosition {

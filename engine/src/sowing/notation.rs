@@ -121,7 +121,9 @@ fn read(text: &str) -> Result<Written, MoveError> {
     Ok(Written { hole, capture })
 }
 
-/// Parses one move and finds it among the legal moves of `pos`.
+/// Parses one move and checks it in `pos` without listing the legal moves: the hole must be one that may start
+/// a turn, the sowing from it is played out once to see whether it captures, and the extra holes named must be
+/// a choice the capture offers. The errors are those of finding the move in the list, example included.
 pub(super) fn parse_move(
     game: &SowingGame,
     pos: &SowingPosition,
@@ -135,36 +137,57 @@ pub(super) fn parse_move(
             "there is no hole {hole}: each side's holes are numbered 1 to {per_side}"
         )));
     }
-    let mut legal = Vec::new();
-    game.legal_moves(pos, &mut legal);
-    if legal.is_empty() {
+    let me = usize::from(pos.side & 1);
+    let starts = game.start_mask(&pos.board[me]);
+    if pos.lap_capped || pos.ply >= game.rules.move_cap || starts == 0 {
         return Err(MoveError::Illegal(format!(
             "{text}: the game is over ({:?})",
             game.outcome(pos)
         )));
     }
-    legal.retain(|m| u32::from(m.hole()) == hole);
-    if legal.is_empty() {
+    let index = (hole - 1) as usize;
+    if starts & (1u128 << index) == 0 {
         return Err(MoveError::Illegal(why_hole_cannot_start(game, pos, hole)));
     }
-    let capture = game.file_holes_taken(pos, (hole - 1) as usize);
-    match (capture, written.capture) {
-        (None, None) => Ok(legal[0]),
-        (None, Some(_)) => Err(MoveError::Illegal(format!(
-            "{hole} captures nothing here: write it as {hole}"
-        ))),
-        (Some(_), None) => {
-            if legal.len() == 1 {
+    let bare = SowingMove {
+        hole: index as u8,
+        extras: [0; MAX_EXTRA_HOLES as usize],
+        extra_count: 0,
+    };
+    let Some((fc, _)) = game.file_holes_taken(pos, index) else {
+        return match written.capture {
+            None => Ok(bare),
+            Some(_) => Err(MoveError::Illegal(format!(
+                "{hole} captures nothing here: write it as {hole}"
+            ))),
+        };
+    };
+    // The holes the mover may choose from: the opponent's non-empty holes outside the captured file, in track
+    // order, and how many to choose, as the move list orders its choices (the first lists the first holes).
+    let outer = fc.outer.unwrap_or(usize::MAX);
+    let candidates: Vec<u8> = pos.board[1 - me][..game.len]
+        .iter()
+        .enumerate()
+        .filter(|&(h, &seeds)| seeds > 0 && h != fc.inner && h != outer)
+        .map(|(h, _)| h as u8)
+        .collect();
+    let k = usize::from(fc.extras).min(candidates.len());
+    let mut first = bare;
+    first.extra_count = k as u8;
+    first.extras[..k].copy_from_slice(&candidates[..k]);
+    match written.capture {
+        None => {
+            if k == 0 || k == candidates.len() {
                 // Nothing to choose, so the bare hole names the move without doubt.
-                Ok(legal[0])
+                Ok(first)
             } else {
                 Err(MoveError::Illegal(format!(
                     "{hole} captures and the extra holes are the mover's choice: name them, e.g. {}",
-                    format_move(game, pos, &legal[0])
+                    format_move(game, pos, &first)
                 )))
             }
         }
-        (Some(_), Some((_count, extras))) => {
+        Some((_count, extras)) => {
             // The count is redundant (the position fixes which file holes fall) and our reading of it is not
             // provable from the seed, so a different count is tolerated; the printer writes our reading.
             let mut wanted: Vec<u32> = extras;
@@ -174,23 +197,24 @@ pub(super) fn parse_move(
                     "{text}: an extra hole is named twice"
                 )));
             }
-            let found = legal.iter().find(|m| {
-                m.extra_holes().count() == wanted.len()
-                    && m.extra_holes()
-                        .zip(&wanted)
-                        .all(|(a, &b)| u32::from(a) == b)
-            });
-            match found {
-                Some(m) => Ok(*m),
-                None => {
-                    let need = legal[0].extra_holes().count();
-                    Err(MoveError::Illegal(format!(
-                        "{text}: the capture takes {need} extra hole(s) of the opponent's, chosen among \
-                         their non-empty holes outside the captured file (at most {MAX_EXTRA_HOLES}); \
-                         for example {}",
-                        format_move(game, pos, &legal[0])
-                    )))
+            let chosen = wanted.len() == k
+                && wanted.iter().all(|&w| {
+                    w >= 1
+                        && u8::try_from(w - 1).is_ok_and(|h| candidates.binary_search(&h).is_ok())
+                });
+            if chosen {
+                let mut mv = first;
+                for (slot, &w) in mv.extras.iter_mut().zip(&wanted) {
+                    *slot = (w - 1) as u8;
                 }
+                Ok(mv)
+            } else {
+                Err(MoveError::Illegal(format!(
+                    "{text}: the capture takes {k} extra hole(s) of the opponent's, chosen among \
+                     their non-empty holes outside the captured file (at most {MAX_EXTRA_HOLES}); \
+                     for example {}",
+                    format_move(game, pos, &first)
+                )))
             }
         }
     }
@@ -247,6 +271,179 @@ impl SowingGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
+    use crate::{Compiled, RulesFile};
+
+    /// The old way: find the move among the legal moves of `pos`. Checking the hole and the chosen holes
+    /// directly must accept the same texts, give the same moves and say the same when it refuses.
+    fn by_listing(
+        game: &SowingGame,
+        pos: &SowingPosition,
+        text: &str,
+    ) -> Result<SowingMove, MoveError> {
+        let written = read(text)?;
+        let per_side = game.len as u32;
+        let hole = written.hole;
+        if hole == 0 || hole > per_side {
+            return Err(MoveError::Illegal(format!(
+                "there is no hole {hole}: each side's holes are numbered 1 to {per_side}"
+            )));
+        }
+        let mut legal = Vec::new();
+        game.legal_moves(pos, &mut legal).unwrap();
+        if legal.is_empty() {
+            return Err(MoveError::Illegal(format!(
+                "{text}: the game is over ({:?})",
+                game.outcome(pos)
+            )));
+        }
+        legal.retain(|m| u32::from(m.hole()) == hole);
+        if legal.is_empty() {
+            return Err(MoveError::Illegal(why_hole_cannot_start(game, pos, hole)));
+        }
+        let capture = game.file_holes_taken(pos, (hole - 1) as usize);
+        match (capture, written.capture) {
+            (None, None) => Ok(legal[0]),
+            (None, Some(_)) => Err(MoveError::Illegal(format!(
+                "{hole} captures nothing here: write it as {hole}"
+            ))),
+            (Some(_), None) => {
+                if legal.len() == 1 {
+                    Ok(legal[0])
+                } else {
+                    Err(MoveError::Illegal(format!(
+                        "{hole} captures and the extra holes are the mover's choice: name them, e.g. {}",
+                        format_move(game, pos, &legal[0])
+                    )))
+                }
+            }
+            (Some(_), Some((_count, extras))) => {
+                let mut wanted: Vec<u32> = extras;
+                wanted.sort_unstable();
+                if wanted.windows(2).any(|w| w[0] == w[1]) {
+                    return Err(MoveError::Illegal(format!(
+                        "{text}: an extra hole is named twice"
+                    )));
+                }
+                let found = legal.iter().find(|m| {
+                    m.extra_holes().count() == wanted.len()
+                        && m.extra_holes()
+                            .zip(&wanted)
+                            .all(|(a, &b)| u32::from(a) == b)
+                });
+                match found {
+                    Some(m) => Ok(*m),
+                    None => {
+                        let need = legal[0].extra_holes().count();
+                        Err(MoveError::Illegal(format!(
+                            "{text}: the capture takes {need} extra hole(s) of the opponent's, chosen among \
+                             their non-empty holes outside the captured file (at most {MAX_EXTRA_HOLES}); \
+                             for example {}",
+                            format_move(game, pos, &legal[0])
+                        )))
+                    }
+                }
+            }
+        }
+    }
+
+    fn sowing_games() -> Vec<(String, SowingGame)> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games");
+        let mut games = Vec::new();
+        for id in ["shimunana", "tchouba"] {
+            let text = std::fs::read_to_string(format!("{root}/{id}/rules.txt")).unwrap();
+            let rules = RulesFile::parse(&text).unwrap();
+            for r in &rules.rulesets {
+                if let Ok(Compiled::Sowing(g)) = rules.compile(Some(&r.info.name)) {
+                    games.push((format!("{id} {}", r.info.name), *g));
+                }
+            }
+        }
+        assert!(games.len() >= 10, "the catalog's sowing rulesets are found");
+        games
+    }
+
+    /// Texts near a move's: other holes, captures added, dropped or changed.
+    fn mutations(game: &SowingGame, mv: &SowingMove, text: &str, rng: &mut Rng) -> Vec<String> {
+        let len = game.len as u32;
+        let hole = u32::from(mv.hole());
+        let other = |rng: &mut Rng| rng.below(game.len + 2) as u32;
+        let extras: Vec<u16> = mv.extra_holes().collect();
+        let mut out = vec![
+            hole.to_string(),
+            format!("{}", hole % len + 1),
+            format!("{}", other(rng)),
+            format!("{hole}(x1)"),
+            format!("{hole}(x2+pit{})", other(rng)),
+            format!("{hole}(x1+pit{}&{})", other(rng), other(rng)),
+            format!("{}(x2+pit{}&{})", other(rng), other(rng), other(rng)),
+            format!("{text}!?"),
+            format!("{hole}(x1+pit{}&{}&{})", other(rng), other(rng), other(rng)),
+        ];
+        if let Some((&first, rest)) = extras.split_first() {
+            out.push(format!("{hole}(x1+pit{first}&{first})"));
+            let changed: Vec<String> = std::iter::once(other(rng).to_string())
+                .chain(rest.iter().map(u16::to_string))
+                .collect();
+            out.push(format!("{hole}(x2+pit{})", changed.join("&")));
+            let fewer: Vec<String> = rest.iter().map(u16::to_string).collect();
+            out.push(format!("{hole}(x2+pit{})", fewer.join("&")));
+        }
+        out
+    }
+
+    #[test]
+    fn a_written_sowing_is_checked_as_the_move_list_finds_it() {
+        let mut rng = Rng::new(77);
+        let mut checked = 0u64;
+        for (name, game) in sowing_games() {
+            for _ in 0..2 {
+                let mut pos = game.start();
+                let mut legal = Vec::new();
+                for _ in 0..120 {
+                    legal.clear();
+                    game.legal_moves(&pos, &mut legal).unwrap();
+                    assert_eq!(legal.is_empty(), game.outcome(&pos).is_some(), "{name}");
+                    // Big boards offer a hundred thousand moves: try the first, the last and a sample.
+                    let sample: Vec<SowingMove> = if legal.len() <= 60 {
+                        legal.clone()
+                    } else {
+                        let mut v = vec![legal[0], legal[legal.len() - 1]];
+                        v.extend((0..40).map(|_| legal[rng.below(legal.len())]));
+                        v
+                    };
+                    for mv in &sample {
+                        let text = format_move(&game, &pos, mv);
+                        let listed = by_listing(&game, &pos, &text);
+                        assert!(listed.is_ok(), "{name}: {text} is listed");
+                        assert_eq!(parse_move(&game, &pos, &text), listed, "{name}: {text}");
+                        for other in mutations(&game, mv, &text, &mut rng) {
+                            assert_eq!(
+                                parse_move(&game, &pos, &other),
+                                by_listing(&game, &pos, &other),
+                                "{name}: {other} in {}",
+                                game.setup_to_string(&pos)
+                            );
+                            checked += 1;
+                        }
+                    }
+                    if legal.is_empty() {
+                        for text in ["1", "2(x1)", "0", "999"] {
+                            assert_eq!(
+                                parse_move(&game, &pos, text),
+                                by_listing(&game, &pos, text),
+                                "{name}: {text} after the end"
+                            );
+                        }
+                        break;
+                    }
+                    let mv = legal[rng.below(legal.len())];
+                    game.play_move(&mut pos, &mv);
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} texts tried");
+    }
 
     #[test]
     fn reads_the_seed_forms() {

@@ -9,7 +9,7 @@ use crate::game::Outcome;
 use crate::rng::Rng;
 
 /// Ways to choose `k` (at most 3) of `m` items.
-fn choose(m: usize, k: usize) -> u64 {
+pub(super) fn choose(m: usize, k: usize) -> u64 {
     let m = m as u64;
     match k {
         0 => 1,

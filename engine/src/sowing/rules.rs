@@ -1,5 +1,7 @@
 //! The knobs of a sowing game, the presets for the games the sources describe, and their validation.
 
+use crate::game::MAX_MOVES;
+
 /// The largest board we support: 4 rows of 40 holes, the 4x40 Tchouba of the seed. Positions are fixed-size
 /// arrays of this many holes per side, so nothing in the hot paths allocates.
 pub const MAX_HOLES_PER_ROW: u16 = 40;
@@ -166,6 +168,23 @@ impl SowingRules {
                 c.extra_holes
             ));
         }
+        let most = self.most_moves();
+        if most > MAX_MOVES as u64 {
+            return Err(format!(
+                "a capture with {} extra holes on a board of {n} holes per row could offer up to {most} \
+                 moves in one position, more than the engine lists ({MAX_MOVES}): take fewer extra holes \
+                 or play on a smaller board",
+                self.capture.map_or(0, |c| c.extra_holes)
+            ));
+        }
         Ok(())
+    }
+
+    /// A bound on the legal moves of any position: every hole of the track may start a turn that captures,
+    /// each offering every choice of extra holes among the opponent's other holes.
+    pub fn most_moves(&self) -> u64 {
+        let len = self.track_len();
+        let extras = self.capture.map_or(0, |c| usize::from(c.extra_holes));
+        len as u64 * super::playout::choose(len.saturating_sub(1), extras)
     }
 }

@@ -67,17 +67,20 @@ fn extra_hole_choices_are_all_subsets() {
         extras: 2,
     };
     let mut out = Vec::new();
-    g.push_capture_moves(0, &opp, &fc, &mut out);
+    g.push_capture_moves(0, &opp, &fc, &mut out, usize::MAX)
+        .unwrap();
     // Candidates are holes 0, 2, 7 (non-empty, outside the file): three pairs.
     let pairs: Vec<Vec<u16>> = out.iter().map(|m| m.extra_holes().collect()).collect();
     assert_eq!(pairs, vec![vec![1, 3], vec![1, 8], vec![3, 8]]);
     out.clear();
     let fc3 = FileCapture { extras: 3, ..fc };
-    g.push_capture_moves(0, &opp, &fc3, &mut out);
+    g.push_capture_moves(0, &opp, &fc3, &mut out, usize::MAX)
+        .unwrap();
     assert_eq!(out.len(), 1);
     out.clear();
     let fc4 = FileCapture { extras: 0, ..fc };
-    g.push_capture_moves(0, &opp, &fc4, &mut out);
+    g.push_capture_moves(0, &opp, &fc4, &mut out, usize::MAX)
+        .unwrap();
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].extra_holes().count(), 0);
 }

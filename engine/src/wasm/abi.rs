@@ -162,18 +162,18 @@ pub extern "C" fn lt_state(h: i32) -> i32 {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn lt_legal(h: i32) -> i32 {
-    answer(h, |s| Ok(s.legal_json()))
+    answer(h, |s| s.legal_json())
 }
 
 #[unsafe(no_mangle)]
 pub extern "C" fn lt_legal_notation(h: i32) -> i32 {
-    answer(h, |s| Ok(s.legal_notation()))
+    answer(h, |s| s.legal_notation())
 }
 
 #[unsafe(no_mangle)]
 pub extern "C" fn lt_continuations(h: i32, ptr: *const u8, len: usize) -> i32 {
     let route = text(ptr, len);
-    answer(h, |s| Ok(s.continuations_json(&route)))
+    answer(h, |s| s.continuations_json(&route))
 }
 
 #[unsafe(no_mangle)]
@@ -195,12 +195,12 @@ pub extern "C" fn lt_think(h: i32, max_nodes: u32, max_ms: u32, seed: u32) -> i3
     };
     answer(h, |s| {
         let c: &dyn Fn() -> u64 = &clock;
-        Ok(s.think_json(
+        s.think_json(
             u64::from(max_nodes),
             u64::from(max_ms),
             u64::from(seed),
             (max_ms > 0).then_some(c),
-        ))
+        )
     })
 }
 

@@ -325,10 +325,14 @@ impl Session {
         j.finish()
     }
 
-    fn legal(&self) -> Vec<AnyMove> {
+    /// The legal moves at the cursor; a position with more than the engine lists is refused with an error the
+    /// page shows, so the board stays responsive whatever the rules.
+    fn legal(&self) -> Result<Vec<AnyMove>, String> {
         let mut v = Vec::new();
-        self.game.legal_moves(self.position(), &mut v);
-        v
+        self.game
+            .legal_moves(self.position(), &mut v)
+            .map_err(|e| error_json(&e.to_string(), None))?;
+        Ok(v)
     }
 
     fn write_move(&self, j: &mut Json, pos: &AnyPosition, mv: &AnyMove) {
@@ -392,26 +396,26 @@ impl Session {
     /// Every legal move at the cursor: notation `n`, action `a`, from `f`, to `t`, the points the piece stands
     /// on `p` (a chain's landings in order), captured points `x` (for sowing, the chosen extra holes), huffed
     /// point `h`, and the kind `k` (points and lines).
-    pub fn legal_json(&self) -> String {
+    pub fn legal_json(&self) -> Result<String, String> {
         let pos = self.position();
         let mut j = Json::new();
         j.open_arr();
-        for mv in self.legal() {
+        for mv in self.legal()? {
             self.write_move(&mut j, pos, &mv);
         }
         j.close_arr();
-        j.finish()
+        Ok(j.finish())
     }
 
     /// The legal moves at the cursor in notation, one per line: the cheap list (parity tests, long sowing lists).
-    pub fn legal_notation(&self) -> String {
+    pub fn legal_notation(&self) -> Result<String, String> {
         let pos = self.position();
         let names: Vec<String> = self
-            .legal()
+            .legal()?
             .iter()
             .map(|m| self.game.format_move(pos, m))
             .collect();
-        names.join("\n")
+        Ok(names.join("\n"))
     }
 
     /// For building a move click by click: the points that may be clicked after `route` (names separated by
@@ -420,7 +424,7 @@ impl Session {
     /// is the starting hole, then the extra holes chosen so far in any order: an empty route lists the holes
     /// that may be sown, and then the holes that may still be chosen. Long sowing lists (120,160 moves at the
     /// start of 4 x 40) stay in the engine: the page only sees what the next click may be.
-    pub fn continuations_json(&self, route: &str) -> String {
+    pub fn continuations_json(&self, route: &str) -> Result<String, String> {
         let mut j = Json::new();
         j.open_obj();
         match (&self.game, self.position()) {
@@ -429,10 +433,12 @@ impl Session {
                 for word in route.split_whitespace() {
                     match g.rules.board.points.iter().position(|q| q.name == word) {
                         Some(i) => points.push(i as u8),
-                        None => return error_json("no such point", None),
+                        None => return Ok(error_json("no such point", None)),
                     }
                 }
-                let (next, complete) = g.continuations(p, &points);
+                let (next, complete) = g
+                    .continuations(p, &points)
+                    .map_err(|e| error_json(&e.to_string(), None))?;
                 j.key("next").strs(next.iter().map(|&q| self.point_name(q)));
                 j.key("complete").open_arr();
                 for m in complete {
@@ -450,7 +456,8 @@ impl Session {
                 let start = words.next();
                 let chosen: Vec<Option<u16>> = words.map(|w| hole_of(w, theirs)).collect();
                 let mut legal = Vec::new();
-                g.legal_moves(p, &mut legal);
+                g.legal_moves(p, &mut legal)
+                    .map_err(|e| error_json(&e.to_string(), None))?;
                 let mut next: Vec<String> = Vec::new();
                 let mut complete = Vec::new();
                 match start {
@@ -497,7 +504,7 @@ impl Session {
             _ => {}
         }
         j.close_obj();
-        j.finish()
+        Ok(j.finish())
     }
 
     /// Why a move is not legal at the cursor, in the engine's words; empty when it is legal.
@@ -516,14 +523,16 @@ impl Session {
         max_ms: u64,
         seed: u64,
         clock: Option<&dyn Fn() -> u64>,
-    ) -> String {
+    ) -> Result<String, String> {
         let pos = self.position();
         let limits = Limits {
             max_depth: 64,
             max_nodes,
             deadline: clock.map(|c| (max_ms, c)),
         };
-        match player::choose(&self.game, pos, &limits, seed) {
+        let choice = player::choose(&self.game, pos, &limits, seed)
+            .map_err(|e| error_json(&e.to_string(), None))?;
+        Ok(match choice {
             None => "null".into(),
             Some(c) => {
                 let mut j = Json::new();
@@ -535,7 +544,7 @@ impl Session {
                 j.close_obj();
                 j.finish()
             }
-        }
+        })
     }
 
     /// The steps of sowing `hole` (a hole name such as `S3`, or its number, or a move starting with it) at the
@@ -554,11 +563,9 @@ impl Session {
         let Ok(number) = digits.parse::<u16>() else {
             return "[]".into();
         };
-        let mut legal = Vec::new();
-        g.legal_moves(p, &mut legal);
-        let Some(mv) = legal.into_iter().find(|m| m.hole() == number) else {
+        if !g.may_start(p, number) {
             return "[]".into();
-        };
+        }
         let me = p.side_to_move();
         let prefix = if me == 0 { "S" } else { "N" };
         let len = usize::from(g.holes_per_side());
@@ -574,7 +581,7 @@ impl Session {
                 j.strs([sign, name.as_str()]);
             }
         };
-        let mut at = usize::from(mv.hole()) - 1;
+        let mut at = usize::from(number) - 1;
         let mut laps = 1u32;
         while let Some(hand) = track.get_mut(at).map(std::mem::take) {
             step(&mut j, "-", at);
