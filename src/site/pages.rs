@@ -228,7 +228,12 @@ pub fn render_site(
 
     files.extend(extra);
     let base = options.base_url.as_deref();
-    files.push(text("search-index.js", search::index_js(archive)));
+    for (path, contents) in search::index_files(archive) {
+        files.push(SiteFile {
+            path,
+            contents: Contents::Text(contents),
+        });
+    }
     files.push(text("catalog.json", data::catalog_json(archive)));
     files.push(text("catalog.csv", data::catalog_csv(archive)));
     files.push(text("oai-pmh.xml", data::oai_pmh(archive, base)));
