@@ -28,8 +28,9 @@
 //!
 //! Every word is folded (lowercase, no diacritics) here, and the search script folds the query the same way.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
+use rayon::prelude::*;
 use serde_json::json;
 
 use super::meta::script_json;
@@ -184,32 +185,41 @@ fn order(mut docs: Vec<Doc>) -> Vec<Doc> {
     keyed.into_iter().map(|(_, d)| d).collect()
 }
 
-/// Every folded word of every document, with the documents it is in and where (sorted by document).
-fn postings(docs: &[Doc]) -> BTreeMap<String, Vec<(u32, usize)>> {
-    let mut index: BTreeMap<String, Vec<(u32, usize)>> = BTreeMap::new();
-    for (id, doc) in docs.iter().enumerate() {
-        let mut found: BTreeMap<String, usize> = BTreeMap::new();
-        let mut add = |word: String, at: usize| {
-            let best = found.entry(word).or_insert(at);
-            *best = (*best).max(at);
-        };
-        for t in &doc.other {
-            text::words(t).for_each(|w| add(w, OTHER));
-        }
-        for t in &doc.names {
-            text::words(t).for_each(|w| add(w, NAME));
-        }
-        // As the search script did: a query word that starts the (folded) title ranks first.
-        if let Some(first) = text::words(&doc.title).next()
-            && text::fold(&doc.title).starts_with(&first)
-        {
-            add(first, TITLE);
-        }
-        for (word, at) in found {
+/// Where each word of a document is: the best place it has there.
+fn places(doc: &Doc) -> Vec<(String, usize)> {
+    let mut found: HashMap<String, usize> = HashMap::new();
+    let mut add = |word: String, at: usize| {
+        let best = found.entry(word).or_insert(at);
+        *best = (*best).max(at);
+    };
+    for t in &doc.other {
+        text::words(t).for_each(|w| add(w, OTHER));
+    }
+    for t in &doc.names {
+        text::words(t).for_each(|w| add(w, NAME));
+    }
+    // As the search script did: a query word that starts the (folded) title ranks first.
+    if let Some(first) = text::words(&doc.title).next()
+        && text::fold(&doc.title).starts_with(&first)
+    {
+        add(first, TITLE);
+    }
+    found.into_iter().collect()
+}
+
+/// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
+fn postings(docs: &[Doc]) -> Vec<(String, Vec<(u32, usize)>)> {
+    // Folding is most of the work, so documents are read in parallel and merged in their order.
+    let per_doc: Vec<Vec<(String, usize)>> = docs.par_iter().map(places).collect();
+    let mut index: HashMap<String, Vec<(u32, usize)>> = HashMap::new();
+    for (id, words) in per_doc.into_iter().enumerate() {
+        for (word, at) in words {
             index.entry(word).or_default().push((id as u32, at));
         }
     }
-    index
+    let mut sorted: Vec<(String, Vec<(u32, usize)>)> = index.into_iter().collect();
+    sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    sorted
 }
 
 /// Sorted document numbers as a string: gaps, or a bitmap when that is shorter.
@@ -290,6 +300,7 @@ struct Word {
     entry: String,
 }
 
+#[derive(Default)]
 struct Trie {
     /// Prefixes with a word shard, and the shard's script.
     words: Vec<(String, String)>,
@@ -311,26 +322,61 @@ fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie)
         return;
     }
     if !root {
-        // Every document with a word under this prefix, in the best place any of those words has.
-        let mut best: BTreeMap<u32, usize> = BTreeMap::new();
+        // Every document with a word under this prefix, in the best place any of those words has (one more
+        // than the place, so that 0 is "none").
+        let count = words
+            .iter()
+            .filter_map(|w| w.postings.last())
+            .map(|&(id, _)| id as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut best = vec![0u8; count];
         for w in words {
             for &(id, at) in &w.postings {
-                let b = best.entry(id).or_insert(at);
-                *b = (*b).max(at);
+                best[id as usize] = best[id as usize].max(at as u8 + 1);
             }
         }
-        let all: Vec<(u32, usize)> = best.into_iter().collect();
+        let all: Vec<(u32, usize)> = best
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, b)| b > 0)
+            .map(|(id, b)| (id as u32, usize::from(b) - 1))
+            .collect();
         let stem = file_stem('p', prefix);
         out.prefixes.push((
             prefix.to_string(),
             shard_script(&stem, &json!(encode_places(&all))),
         ));
     }
-    // Words sorted by their bytes keep every longer prefix together.
+    let children = children(prefix, words);
+    if root {
+        // The first characters are independent of each other: split them in parallel, kept in order.
+        let parts: Vec<Trie> = children
+            .into_par_iter()
+            .map(|(child, range)| {
+                let mut part = Trie::default();
+                split(&child, &words[range], false, limit, &mut part);
+                part
+            })
+            .collect();
+        for part in parts {
+            out.words.extend(part.words);
+            out.prefixes.extend(part.prefixes);
+        }
+    } else {
+        for (child, range) in children {
+            split(&child, &words[range], false, limit, out);
+        }
+    }
+}
+
+/// The prefixes one character longer than `prefix`, and their words. Words sorted by their bytes keep every
+/// longer prefix together; a word equal to the prefix itself is left to the prefix's list.
+fn children(prefix: &str, words: &[Word]) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let Some(c) = words[i].word[prefix.len()..].chars().next() else {
-            // The prefix itself is a word: its prefix list has it.
             i += 1;
             continue;
         };
@@ -339,16 +385,17 @@ fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie)
             .iter()
             .take_while(|w| w.word.starts_with(&child))
             .count();
-        split(&child, &words[i..end], false, limit, out);
+        out.push((child, i..end));
         i = end;
     }
+    out
 }
 
 /// The index of these documents, with word shards of about `limit` bytes.
 fn shard(docs: Vec<Doc>, limit: usize) -> Vec<(String, String)> {
     let docs = order(docs);
     let words: Vec<Word> = postings(&docs)
-        .into_iter()
+        .into_par_iter()
         .map(|(word, postings)| {
             let mut entry = vec![word.clone()];
             entry.extend(encode_places(&postings));
@@ -359,10 +406,7 @@ fn shard(docs: Vec<Doc>, limit: usize) -> Vec<(String, String)> {
             }
         })
         .collect();
-    let mut trie = Trie {
-        words: Vec::new(),
-        prefixes: Vec::new(),
-    };
+    let mut trie = Trie::default();
     split("", &words, true, limit, &mut trie);
 
     let mut files = Vec::new();
