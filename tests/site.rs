@@ -478,6 +478,20 @@ fn every_dublin_core_value_is_on_its_page() {
 }
 
 #[test]
+fn the_search_index_is_the_same_bytes_in_every_build() {
+    let index = |site: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
+        site.iter()
+            .filter(|(path, _)| path.starts_with("search-index"))
+            .map(|(path, bytes)| (path.clone(), bytes.clone()))
+            .collect()
+    };
+    let (_first, a) = build_shipped();
+    let (_second, b) = build_shipped();
+    assert!(index(&a).len() > 3);
+    assert_eq!(index(&a), index(&b));
+}
+
+#[test]
 fn pages_carry_data_for_machines_and_search() {
     let (_scratch, site) = build_shipped();
     let page = String::from_utf8(site["games/terhuchu/index.html"].clone()).unwrap();
