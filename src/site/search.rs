@@ -842,7 +842,8 @@ mod tests {
     }
 
     /// Figures for a large catalog: `LUDOTHECA_SEARCH_CATALOG=folder cargo test --release -- --ignored
-    /// --nocapture search_index_figures` (a catalog from `scripts/bench-build generate N folder`).
+    /// --nocapture search_index_figures` (a catalog from `scripts/bench-build generate N folder`), without
+    /// building its site.
     #[test]
     #[ignore]
     fn search_index_figures() {
@@ -858,6 +859,14 @@ mod tests {
         let started = std::time::Instant::now();
         let files = index_files(&archive);
         let built = started.elapsed();
+        // With LUDOTHECA_SEARCH_OUT, the index is also written there, to try in a browser beside a built site.
+        if let Some(out) = std::env::var_os("LUDOTHECA_SEARCH_OUT") {
+            for (path, script) in &files {
+                let path = std::path::Path::new(&out).join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, script).unwrap();
+            }
+        }
         let index = Index::new(files);
         let total: usize = index.files.values().map(String::len).sum();
         // The size of the single script every first query used to load: each document with its folded words.
