@@ -20,8 +20,9 @@
 //! list). A query word therefore needs exactly one file: the word shard of its longest listed prefix, or the
 //! prefix list of the word itself.
 //!
-//! Documents are numbered items first, then tags, places, people and sources, each group by folded title, so
-//! that the number alone ranks ties as the search script did when it held every title (by title, items first).
+//! Documents are numbered items first, then tags, places, people and sources together, each of the two groups by
+//! folded title, so that the number alone ranks ties as the search script did when it held every title (by
+//! title; an item never ties with the rest, as it scores a little more).
 //! Postings are sorted document numbers written as a string: gaps in base 32 digits of a base64url alphabet
 //! (`A`-`f` end a number, `g`-`_` carry five more bits), or, when shorter, `*` and a bitmap of six documents per
 //! character.
@@ -38,7 +39,7 @@ use crate::archive::text::{self, one_line};
 use crate::archive::{Archive, Target};
 
 /// The manifest, loaded the first time the search box is used.
-pub const MANIFEST: &str = "search-index.js";
+const MANIFEST: &str = "search-index.js";
 /// The folder of the shards and chunks.
 const FOLDER: &str = "search-index";
 /// Summaries in results stay short: they are loaded with every result shown.
@@ -53,21 +54,21 @@ const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 /// One search result as the index sees it.
 #[derive(Clone, Debug)]
-pub struct Doc {
+struct Doc {
     /// Shown, and its first word ranks first.
-    pub title: String,
+    title: String,
     /// A page of the site, relative to its root.
-    pub url: String,
-    pub kind: &'static str,
+    url: String,
+    kind: &'static str,
     /// Items (games, boards, evidence) rank a little above tags, places, people and sources.
-    pub item: bool,
+    item: bool,
     /// Texts whose words rank as names: the title and alternative titles.
-    pub names: Vec<String>,
+    names: Vec<String>,
     /// Texts whose words rank last.
-    pub other: Vec<String>,
-    pub summary: String,
+    other: Vec<String>,
+    summary: String,
     /// Shown when a query matched one of them rather than the title.
-    pub alternatives: Vec<String>,
+    alternatives: Vec<String>,
 }
 
 /// Where a word was found in a document, best last; the search script scores them 4, 20 and 30.
