@@ -178,6 +178,14 @@ async function browserTests() {
     // The search results page.
     await page.goto(url('search/index.html') + '?q=naga');
     await page.waitForSelector('[data-search-list] li');
+    const counted = await page.locator('[data-search-count]').innerText();
+    const listed = await page.locator('[data-search-list] li').count();
+    const more = await page.locator('[data-search-more]').isVisible();
+    if (!new RegExp('^' + listed + ' results? for').test(counted) || more) {
+      fail(`the results page for "naga" says "${counted}", lists ${listed}, more button ${more ? 'shown' : 'hidden'}`);
+    } else {
+      pass(`the results page for "naga": ${counted}, all listed`);
+    }
     await axeCheck(page, 'search results page');
 
     // The dark theme (from the system setting) keeps its contrast.
