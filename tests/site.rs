@@ -423,6 +423,20 @@ fn every_dublin_core_value_is_on_its_page() {
 }
 
 #[test]
+fn the_search_index_is_the_same_bytes_in_every_build() {
+    let index = |site: &BTreeMap<String, Vec<u8>>| -> BTreeMap<String, Vec<u8>> {
+        site.iter()
+            .filter(|(path, _)| path.starts_with("search-index"))
+            .map(|(path, bytes)| (path.clone(), bytes.clone()))
+            .collect()
+    };
+    let (_first, a) = build_shipped();
+    let (_second, b) = build_shipped();
+    assert!(index(&a).len() > 3);
+    assert_eq!(index(&a), index(&b));
+}
+
+#[test]
 fn pages_carry_data_for_machines_and_search() {
     let (_scratch, site) = build_shipped();
     let page = String::from_utf8(site["games/terhuchu/index.html"].clone()).unwrap();
@@ -441,11 +455,23 @@ fn pages_carry_data_for_machines_and_search() {
 
     let index = String::from_utf8(site["search-index.js"].clone()).unwrap();
     assert!(index.starts_with("/*") && index.contains("window.LUDOTHECA_SEARCH = {"));
-    assert!(index.contains("terhuchu"), "folded names are indexed");
-    assert!(
-        index.contains("Terhüchü"),
-        "alternative titles are shown as written"
-    );
+    // The words and documents are in shards beside the manifest, each a script that registers itself.
+    let shards: Vec<(&String, String)> = site
+        .iter()
+        .filter(|(path, _)| path.starts_with("search-index/"))
+        .map(|(path, bytes)| (path, String::from_utf8(bytes.clone()).unwrap()))
+        .collect();
+    assert!(shards.len() > 3, "the index is split");
+    for (path, script) in &shards {
+        assert!(path.ends_with(".js"));
+        assert!(
+            script.starts_with("window.LUDOTHECA_SEARCH_SHARD(\""),
+            "{path}"
+        );
+    }
+    let has = |text: &str| shards.iter().any(|(_, s)| s.contains(text));
+    assert!(has("[\"terhuchu\""), "folded names are indexed");
+    assert!(has("Terhüchü"), "alternative titles are shown as written");
 
     let json: serde_json::Value = serde_json::from_slice(&site["catalog.json"]).unwrap();
     assert_eq!(json["items"].as_array().unwrap().len(), 10);
@@ -599,9 +625,16 @@ fn hostile_values_produce_no_script() {
         page.contains("&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;"),
         "the title is shown, escaped"
     );
-    // The search index is a script: values in it must not be able to close it or start another.
-    let index = String::from_utf8(site["search-index.js"].clone()).unwrap();
-    assert!(!index.contains("</script") && !index.contains('<'));
+    // The search index is scripts: values in them must not be able to close one or start another.
+    for (path, bytes) in &site {
+        if path == "search-index.js" || path.starts_with("search-index/") {
+            let index = String::from_utf8(bytes.clone()).unwrap();
+            assert!(
+                !index.contains("</script") && !index.contains('<'),
+                "{path}"
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

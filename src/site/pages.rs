@@ -232,7 +232,6 @@ pub fn render_site(
     let base = options.base_url.as_deref();
     let exports = || -> Result<(), String> {
         let files: Vec<(&str, Export)> = vec![
-            ("search-index.js", Box::new(|| search::index_js(archive))),
             ("catalog.json", Box::new(|| data::catalog_json(archive))),
             ("catalog.csv", Box::new(|| data::catalog_csv(archive))),
             ("oai-pmh.xml", Box::new(|| data::oai_pmh(archive, base))),
@@ -241,6 +240,9 @@ pub fn render_site(
         files
             .par_iter()
             .try_for_each(|(path, make)| staging.put(path, make().as_bytes(), None))?;
+        for (path, contents) in search::index_files(archive) {
+            staging.put(&path, contents.as_bytes(), None)?;
+        }
         for (name, bytes) in &theme.statics {
             staging.put(&format!("static/{name}"), bytes, None)?;
         }

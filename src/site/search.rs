@@ -1,36 +1,87 @@
-//! The offline search index: a classic script assigning `window.LUDOTHECA_SEARCH`, because pages opened from
-//! disk cannot fetch a JSON file (see ../shared/reference/toolchain-facts.md). Every word is folded (lowercase,
-//! no diacritics) here, and the search script folds the query the same way.
+//! The offline search index, split so that a query loads only the few parts it needs, however large the
+//! catalog. Pages opened from disk cannot fetch files, so every part is a classic script, inserted as a
+//! `<script>` element by the search script when a query needs it; a part hands its data to
+//! `window.LUDOTHECA_SEARCH_SHARD(name, data)` (nothing is ever evaluated as text).
 //!
-//! Each document is `[title, url, kind, names, words, summary, alternatives]`: `names` are the folded words of
-//! the title and alternative titles (ranked first), `words` the folded, de-duplicated words of tags, places,
-//! people, sources and the description.
+//! - `search-index.js`, the manifest (`window.LUDOTHECA_SEARCH`): the number of documents and of items, the
+//!   documents per chunk, and the prefixes that have a word shard (`words`) or a prefix list (`prefixes`).
+//! - `search-index/w-<prefix>.js`, a word shard: every indexed word that starts with the prefix, each with its
+//!   postings, `[word, title, name, other]`: the documents where the word is the first word of the title, a word
+//!   of a name (the title and alternative titles), or another word (tags, places, people, sources, names not yet
+//!   catalogued, the description). A document is in only the best of the three.
+//! - `search-index/p-<prefix>.js`, a prefix list: `[title, name, other]` for every word that starts with the
+//!   prefix together, written for each prefix whose words did not fit one shard. A query word as short as that
+//!   prefix ("t", "te") reads it instead of every shard below it.
+//! - `search-index/d-<n>.js`, a chunk of document metadata, `[title, url, kind, summary, alternatives]` for
+//!   documents `n * chunk` onwards, loaded only for the results shown.
+//!
+//! The shards form a trie: the root is always split by the first character, and a prefix whose words weigh more
+//! than [`SHARD_BYTES`] is split by the next character (a word equal to the prefix itself lives in its prefix
+//! list). A query word therefore needs exactly one file: the word shard of its longest listed prefix, or the
+//! prefix list of the word itself.
+//!
+//! Documents are numbered items first, then tags, places, people and sources together, each of the two groups by
+//! folded title, so that the number alone ranks ties as the search script did when it held every title (by
+//! title; an item never ties with the rest, as it scores a little more).
+//! Postings are sorted document numbers written as a string: gaps in base 32 digits of a base64url alphabet
+//! (`A`-`f` end a number, `g`-`_` carry five more bits), or, when shorter, `*` and a bitmap of six documents per
+//! character.
+//!
+//! Every word is folded (lowercase, no diacritics) here, and the search script folds the query the same way.
 
-use std::collections::BTreeSet;
+use std::collections::HashMap;
 
+use rayon::prelude::*;
 use serde_json::json;
 
 use super::meta::script_json;
 use crate::archive::text::{self, one_line};
 use crate::archive::{Archive, Target};
 
-/// Summaries in results stay short: the index of a large catalog is loaded by every page that searches.
+/// The manifest, loaded the first time the search box is used.
+const MANIFEST: &str = "search-index.js";
+/// The folder of the shards and chunks.
+const FOLDER: &str = "search-index";
+/// Summaries in results stay short: they are loaded with every result shown.
 const SUMMARY_CHARS: usize = 110;
+/// Documents per metadata chunk: small, because the results a query shows may sit in as many chunks.
+const CHUNK_DOCS: usize = 64;
+/// A word shard above this size (in bytes of its entries) is split by the next character of its words. A shard
+/// of one word cannot be split and may be larger.
+const SHARD_BYTES: usize = 32 * 1024;
+/// The digits of postings, in the order of the base64url alphabet.
+const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-fn folded_words<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
-    for t in texts {
-        for w in text::words(t) {
-            if seen.insert(w.clone()) {
-                out.push(w);
-            }
-        }
-    }
-    out.join(" ")
+/// One search result as the index sees it.
+#[derive(Clone, Debug)]
+struct Doc {
+    /// Shown, and its first word ranks first.
+    title: String,
+    /// A page of the site, relative to its root.
+    url: String,
+    kind: &'static str,
+    /// Items (games, boards, evidence) rank a little above tags, places, people and sources.
+    item: bool,
+    /// Texts whose words rank as names: the title and alternative titles.
+    names: Vec<String>,
+    /// Texts whose words rank last.
+    other: Vec<String>,
+    summary: String,
+    /// Shown when a query matched one of them rather than the title.
+    alternatives: Vec<String>,
 }
 
-pub fn index_js(archive: &Archive) -> String {
+/// Where a word was found in a document, best last; the search script scores them 4, 20 and 30.
+const OTHER: usize = 0;
+const NAME: usize = 1;
+const TITLE: usize = 2;
+
+/// Every file of the search index, by path relative to the site's root, in a stable order.
+pub fn index_files(archive: &Archive) -> Vec<(String, String)> {
+    shard(documents(archive), SHARD_BYTES)
+}
+
+fn documents(archive: &Archive) -> Vec<Doc> {
     let mut docs = Vec::new();
     for entry in &archive.entries {
         let item = entry.item;
@@ -38,9 +89,6 @@ pub fn index_js(archive: &Archive) -> String {
             .values_of("alternative")
             .map(|v| one_line(&v.text))
             .collect();
-        let names = folded_words(
-            std::iter::once(entry.title.as_str()).chain(alternatives.iter().map(String::as_str)),
-        );
         let mut other: Vec<String> = Vec::new();
         other.extend(entry.tags.iter().map(|&t| archive.tags[t].name.clone()));
         other.extend(entry.places.iter().map(|&p| archive.places[p].name.clone()));
@@ -62,17 +110,20 @@ pub fn index_js(archive: &Archive) -> String {
             .map(|v| v.text.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        other.push(description.clone());
-        let words = folded_words(other.iter().map(String::as_str));
-        docs.push(json!([
-            entry.title,
-            entry.url,
-            entry.kind.as_str(),
-            names,
-            words,
-            text::summary(&description, SUMMARY_CHARS),
+        let summary = text::summary(&description, SUMMARY_CHARS);
+        other.push(description);
+        docs.push(Doc {
+            title: entry.title.clone(),
+            url: entry.url.clone(),
+            kind: entry.kind.as_str(),
+            item: true,
+            names: std::iter::once(entry.title.clone())
+                .chain(alternatives.iter().cloned())
+                .collect(),
+            other,
+            summary,
             alternatives,
-        ]));
+        });
     }
     let facets = [
         ("tag", "tags", &archive.tags),
@@ -80,42 +131,808 @@ pub fn index_js(archive: &Archive) -> String {
     ];
     for (kind, folder, list) in facets {
         for facet in list.iter() {
-            docs.push(json!([
-                facet.name,
-                format!("{folder}/{}/index.html", facet.slug),
+            docs.push(Doc {
+                title: facet.name.clone(),
+                url: format!("{folder}/{}/index.html", facet.slug),
                 kind,
-                folded_words([facet.name.as_str()]),
-                "",
-                format!("{} item(s)", facet.items.len()),
-                [],
-            ]));
+                item: false,
+                names: vec![facet.name.clone()],
+                other: Vec::new(),
+                summary: format!("{} item(s)", facet.items.len()),
+                alternatives: Vec::new(),
+            });
         }
     }
     for person in &archive.people {
-        docs.push(json!([
-            person.name,
-            format!("people/{}/index.html", person.slug),
-            "person",
-            folded_words([person.name.as_str()]),
-            "",
-            "",
-            [],
-        ]));
+        docs.push(Doc {
+            title: person.name.clone(),
+            url: format!("people/{}/index.html", person.slug),
+            kind: "person",
+            item: false,
+            names: vec![person.name.clone()],
+            other: Vec::new(),
+            summary: String::new(),
+            alternatives: Vec::new(),
+        });
     }
     for source in &archive.sources {
         let full = super::cite::full(source.entry);
-        docs.push(json!([
-            super::cite::short(source.entry),
-            format!("sources/{}/index.html", source.slug),
-            "source",
-            folded_words([source.entry.get("title").unwrap_or_default()]),
-            folded_words([full.as_str()]),
-            full,
-            [],
-        ]));
+        docs.push(Doc {
+            title: super::cite::short(source.entry),
+            url: format!("sources/{}/index.html", source.slug),
+            kind: "source",
+            item: false,
+            names: vec![source.entry.get("title").unwrap_or_default().to_string()],
+            other: vec![full.clone()],
+            summary: full,
+            alternatives: Vec::new(),
+        });
     }
+    docs
+}
+
+/// Documents in the order that numbers them: items first, each group by folded title (then as written, then by
+/// page, so that the order never depends on the order of the input).
+fn order(mut docs: Vec<Doc>) -> Vec<Doc> {
+    let mut keyed: Vec<((bool, String), Doc)> = docs
+        .drain(..)
+        .map(|d| ((!d.item, text::fold(&d.title)), d))
+        .collect();
+    keyed.sort_by(|(a, x), (b, y)| {
+        a.cmp(b)
+            .then_with(|| x.title.cmp(&y.title))
+            .then_with(|| x.url.cmp(&y.url))
+    });
+    keyed.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Where each word of a document is: the best place it has there.
+fn places(doc: &Doc) -> Vec<(String, usize)> {
+    let mut found: HashMap<String, usize> = HashMap::new();
+    let mut add = |word: String, at: usize| {
+        let best = found.entry(word).or_insert(at);
+        *best = (*best).max(at);
+    };
+    for t in &doc.other {
+        text::words(t).for_each(|w| add(w, OTHER));
+    }
+    for t in &doc.names {
+        text::words(t).for_each(|w| add(w, NAME));
+    }
+    // As the search script did: a query word that starts the (folded) title ranks first.
+    if let Some(first) = text::words(&doc.title).next()
+        && text::fold(&doc.title).starts_with(&first)
+    {
+        add(first, TITLE);
+    }
+    found.into_iter().collect()
+}
+
+/// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
+fn postings(docs: &[Doc]) -> Vec<(String, Vec<(u32, usize)>)> {
+    // Folding is most of the work, so documents are read in parallel and merged in their order.
+    let per_doc: Vec<Vec<(String, usize)>> = docs.par_iter().map(places).collect();
+    let mut index: HashMap<String, Vec<(u32, usize)>> = HashMap::new();
+    for (id, words) in per_doc.into_iter().enumerate() {
+        for (word, at) in words {
+            index.entry(word).or_default().push((id as u32, at));
+        }
+    }
+    let mut sorted: Vec<(String, Vec<(u32, usize)>)> = index.into_iter().collect();
+    sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    sorted
+}
+
+/// Sorted document numbers as a string: gaps, or a bitmap when that is shorter.
+fn encode_ids(ids: &[u32]) -> String {
+    let Some(&last) = ids.last() else {
+        return String::new();
+    };
+    let mut gaps = String::new();
+    let mut next = 0u64;
+    for &id in ids {
+        let mut gap = u64::from(id) - next;
+        next = u64::from(id) + 1;
+        let mut groups = Vec::with_capacity(7);
+        loop {
+            groups.push((gap & 31) as usize);
+            gap >>= 5;
+            if gap == 0 {
+                break;
+            }
+        }
+        for &g in groups[1..].iter().rev() {
+            gaps.push(DIGITS[32 + g] as char);
+        }
+        gaps.push(DIGITS[groups[0]] as char);
+    }
+    let cells = last as usize / 6 + 1;
+    if cells + 1 >= gaps.len() {
+        return gaps;
+    }
+    let mut bits = vec![0usize; cells];
+    for &id in ids {
+        bits[id as usize / 6] |= 1 << (id % 6);
+    }
+    let mut out = String::with_capacity(cells + 1);
+    out.push('*');
+    out.extend(bits.into_iter().map(|b| DIGITS[b] as char));
+    out
+}
+
+/// `[title, name, other]` postings, without trailing empty lists.
+fn encode_places(postings: &[(u32, usize)]) -> Vec<String> {
+    let mut lists = vec![Vec::new(); 3];
+    for &(id, at) in postings {
+        lists[at].push(id);
+    }
+    let mut out: Vec<String> = lists.iter().rev().map(|l| encode_ids(l)).collect();
+    while out.last().is_some_and(String::is_empty) {
+        out.pop();
+    }
+    out
+}
+
+/// The name of a shard of a prefix, safe in any file system: ASCII letters and digits as they are, any other
+/// character as `_<hex>_` (the search script names them the same way).
+fn file_stem(kind: char, prefix: &str) -> String {
+    let mut out = format!("{kind}-");
+    for c in prefix.chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("_{:x}_", c as u32));
+        }
+    }
+    out
+}
+
+fn shard_script(stem: &str, data: &serde_json::Value) -> String {
     format!(
-        "/* The search index of this site, generated by ludotheca build. */\nwindow.LUDOTHECA_SEARCH = {};\n",
-        script_json(&json!({ "v": 1, "docs": docs }))
+        "window.LUDOTHECA_SEARCH_SHARD(\"{stem}\",{});\n",
+        script_json(data)
     )
+}
+
+struct Word {
+    word: String,
+    postings: Vec<(u32, usize)>,
+    /// Its entry in a word shard, `[word, title, name, other]`.
+    entry: String,
+}
+
+#[derive(Default)]
+struct Trie {
+    /// Prefixes with a word shard, and the shard's script.
+    words: Vec<(String, String)>,
+    /// Prefixes with a prefix list, and its script.
+    prefixes: Vec<(String, String)>,
+}
+
+fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie) {
+    let size: usize = words.iter().map(|w| w.entry.len() + 1).sum();
+    if !root && (size <= limit || words.len() < 2) {
+        let stem = file_stem('w', prefix);
+        let body = words
+            .iter()
+            .map(|w| w.entry.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        let script = format!("window.LUDOTHECA_SEARCH_SHARD(\"{stem}\",[{body}]);\n");
+        out.words.push((prefix.to_string(), script));
+        return;
+    }
+    if !root {
+        // Every document with a word under this prefix, in the best place any of those words has (one more
+        // than the place, so that 0 is "none").
+        let count = words
+            .iter()
+            .filter_map(|w| w.postings.last())
+            .map(|&(id, _)| id as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut best = vec![0u8; count];
+        for w in words {
+            for &(id, at) in &w.postings {
+                best[id as usize] = best[id as usize].max(at as u8 + 1);
+            }
+        }
+        let all: Vec<(u32, usize)> = best
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, b)| b > 0)
+            .map(|(id, b)| (id as u32, usize::from(b) - 1))
+            .collect();
+        let stem = file_stem('p', prefix);
+        out.prefixes.push((
+            prefix.to_string(),
+            shard_script(&stem, &json!(encode_places(&all))),
+        ));
+    }
+    let children = children(prefix, words);
+    if root {
+        // The first characters are independent of each other: split them in parallel, kept in order.
+        let parts: Vec<Trie> = children
+            .into_par_iter()
+            .map(|(child, range)| {
+                let mut part = Trie::default();
+                split(&child, &words[range], false, limit, &mut part);
+                part
+            })
+            .collect();
+        for part in parts {
+            out.words.extend(part.words);
+            out.prefixes.extend(part.prefixes);
+        }
+    } else {
+        for (child, range) in children {
+            split(&child, &words[range], false, limit, out);
+        }
+    }
+}
+
+/// The prefixes one character longer than `prefix`, and their words. Words sorted by their bytes keep every
+/// longer prefix together; a word equal to the prefix itself is left to the prefix's list.
+fn children(prefix: &str, words: &[Word]) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let Some(c) = words[i].word[prefix.len()..].chars().next() else {
+            i += 1;
+            continue;
+        };
+        let child = format!("{prefix}{c}");
+        let end = i + words[i..]
+            .iter()
+            .take_while(|w| w.word.starts_with(&child))
+            .count();
+        out.push((child, i..end));
+        i = end;
+    }
+    out
+}
+
+/// The index of these documents, with word shards of about `limit` bytes.
+fn shard(docs: Vec<Doc>, limit: usize) -> Vec<(String, String)> {
+    let docs = order(docs);
+    let words: Vec<Word> = postings(&docs)
+        .into_par_iter()
+        .map(|(word, postings)| {
+            let mut entry = vec![word.clone()];
+            entry.extend(encode_places(&postings));
+            Word {
+                entry: script_json(&json!(entry)),
+                word,
+                postings,
+            }
+        })
+        .collect();
+    let mut trie = Trie::default();
+    split("", &words, true, limit, &mut trie);
+
+    let mut files = Vec::new();
+    let manifest = json!({
+        "v": 2,
+        "docs": docs.len(),
+        "items": docs.iter().filter(|d| d.item).count(),
+        "chunk": CHUNK_DOCS,
+        "words": trie.words.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+        "prefixes": trie.prefixes.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+    });
+    files.push((
+        MANIFEST.to_string(),
+        format!(
+            "/* The search index of this site, generated by ludotheca build: the manifest; the words and documents are in {FOLDER}/. */\nwindow.LUDOTHECA_SEARCH = {};\n",
+            script_json(&manifest)
+        ),
+    ));
+    for (prefix, script) in trie.words {
+        files.push((format!("{FOLDER}/{}.js", file_stem('w', &prefix)), script));
+    }
+    for (prefix, script) in trie.prefixes {
+        files.push((format!("{FOLDER}/{}.js", file_stem('p', &prefix)), script));
+    }
+    for (n, chunk) in docs.chunks(CHUNK_DOCS).enumerate() {
+        let data: Vec<_> = chunk
+            .iter()
+            .map(|d| json!([d.title, d.url, d.kind, d.summary, d.alternatives]))
+            .collect();
+        let stem = format!("d-{n}");
+        files.push((
+            format!("{FOLDER}/{stem}.js"),
+            shard_script(&stem, &json!(data)),
+        ));
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use serde_json::Value;
+
+    use super::*;
+
+    /// The index as the search script reads it.
+    struct Index {
+        manifest: Value,
+        files: BTreeMap<String, String>,
+    }
+
+    impl Index {
+        fn new(files: Vec<(String, String)>) -> Index {
+            let files: BTreeMap<String, String> = files.into_iter().collect();
+            let manifest = files[MANIFEST]
+                .split_once("window.LUDOTHECA_SEARCH = ")
+                .unwrap()
+                .1
+                .trim_end()
+                .trim_end_matches(';');
+            Index {
+                manifest: serde_json::from_str(manifest).unwrap(),
+                files,
+            }
+        }
+
+        fn listed(&self, list: &str, prefix: &str) -> bool {
+            self.manifest[list]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p == prefix)
+        }
+
+        /// The data a shard script hands to the callback, checking that it names itself.
+        fn data(&self, path: &str) -> Value {
+            let script = &self.files[path];
+            let stem = path
+                .strip_prefix("search-index/")
+                .unwrap()
+                .strip_suffix(".js")
+                .unwrap();
+            let body = script
+                .strip_prefix(&format!("window.LUDOTHECA_SEARCH_SHARD(\"{stem}\","))
+                .unwrap()
+                .strip_suffix(");\n")
+                .unwrap();
+            serde_json::from_str(body).unwrap()
+        }
+
+        /// The one file a query word needs, as the search script picks it.
+        fn file_for(&self, term: &str) -> Option<String> {
+            let chars: Vec<char> = term.chars().collect();
+            for k in (0..=chars.len()).rev() {
+                let prefix: String = chars[..k].iter().collect();
+                if self.listed("words", &prefix) {
+                    return Some(format!("search-index/{}.js", file_stem('w', &prefix)));
+                }
+                if self.listed("prefixes", &prefix) {
+                    return (k == chars.len())
+                        .then(|| format!("search-index/{}.js", file_stem('p', &prefix)));
+                }
+            }
+            None
+        }
+
+        /// Documents with a word starting with `term`, and the best place of such a word.
+        fn lookup(&self, term: &str) -> BTreeMap<u32, usize> {
+            let mut found = BTreeMap::new();
+            let Some(path) = self.file_for(term) else {
+                return found;
+            };
+            let mut add = |lists: &[Value]| {
+                for (i, list) in lists.iter().enumerate() {
+                    for id in decode(list.as_str().unwrap()) {
+                        let b = found.entry(id).or_insert(TITLE - i);
+                        *b = (*b).max(TITLE - i);
+                    }
+                }
+            };
+            let data = self.data(&path);
+            if path.contains("/p-") {
+                add(data.as_array().unwrap());
+            } else {
+                for entry in data.as_array().unwrap() {
+                    let entry = entry.as_array().unwrap();
+                    if entry[0].as_str().unwrap().starts_with(term) {
+                        add(&entry[1..]);
+                    }
+                }
+            }
+            found
+        }
+
+        fn doc(&self, id: u32) -> Value {
+            let chunk = self.manifest["chunk"].as_u64().unwrap() as u32;
+            self.data(&format!("search-index/d-{}.js", id / chunk))[(id % chunk) as usize].clone()
+        }
+
+        /// Ranked as the search script ranks: places scored 30, 20, 4 per query word, items 2 more.
+        fn search(&self, query: &str) -> (Vec<u32>, BTreeSet<String>) {
+            let terms: Vec<String> = text::words(query).collect();
+            let mut files: BTreeSet<String> = BTreeSet::from([MANIFEST.to_string()]);
+            let mut scores: Option<BTreeMap<u32, u32>> = None;
+            for t in &terms {
+                files.extend(self.file_for(t));
+                let found = self.lookup(t);
+                let next = found
+                    .iter()
+                    .filter(|(id, _)| scores.as_ref().is_none_or(|s| s.contains_key(id)))
+                    .map(|(&id, &at)| {
+                        let before = scores.as_ref().map_or(0, |s| s[&id]);
+                        (id, before + [4, 20, 30][at])
+                    })
+                    .collect();
+                scores = Some(next);
+            }
+            let items = self.manifest["items"].as_u64().unwrap() as u32;
+            let mut ranked: Vec<(u32, u32)> = scores
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(id, s)| (id, s + if id < items { 2 } else { 0 }))
+                .collect();
+            ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let chunk = self.manifest["chunk"].as_u64().unwrap() as u32;
+            for (id, _) in ranked.iter().take(8) {
+                files.insert(format!("search-index/d-{}.js", id / chunk));
+            }
+            (ranked.into_iter().map(|(id, _)| id).collect(), files)
+        }
+
+        fn bytes(&self, files: &BTreeSet<String>) -> usize {
+            files.iter().map(|f| self.files[f].len()).sum()
+        }
+    }
+
+    fn decode(s: &str) -> Vec<u32> {
+        let value = |c: char| DIGITS.iter().position(|&d| d as char == c).unwrap() as u32;
+        let mut ids = Vec::new();
+        if let Some(bits) = s.strip_prefix('*') {
+            for (i, c) in bits.chars().enumerate() {
+                for b in 0..6 {
+                    if value(c) & (1 << b) != 0 {
+                        ids.push(i as u32 * 6 + b);
+                    }
+                }
+            }
+            return ids;
+        }
+        let (mut next, mut acc) = (0u32, 0u32);
+        for c in s.chars() {
+            let v = value(c);
+            if v >= 32 {
+                acc = acc * 32 + v - 32;
+            } else {
+                let id = next + acc * 32 + v;
+                ids.push(id);
+                next = id + 1;
+                acc = 0;
+            }
+        }
+        ids
+    }
+
+    /// A deterministic catalog of made-up documents: words from a few syllables (some not Latin), a word in
+    /// every document, numbers, facets among the items.
+    fn synthetic(n: usize) -> Vec<Doc> {
+        const SYLLABLES: [&str; 16] = [
+            "ta", "ter", "hu", "chü", "ba", "ka", "mo", "na", "lø", "sü", "mi", "ga", "जी", "ता",
+            "ō", "x",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        let word = |next: &mut dyn FnMut(usize) -> usize| {
+            (0..1 + next(4))
+                .map(|_| SYLLABLES[next(SYLLABLES.len())])
+                .collect::<String>()
+        };
+        (0..n)
+            .map(|i| {
+                let title = format!("{} {}", capitalise(&word(&mut next)), word(&mut next));
+                let alternative = word(&mut next);
+                let description = (0..next(12))
+                    .map(|_| word(&mut next))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Doc {
+                    names: vec![title.clone(), alternative.clone()],
+                    other: vec![format!("copy {i} {description}")],
+                    summary: description,
+                    title,
+                    url: format!("games/g{i}/index.html"),
+                    kind: if i % 5 == 0 { "tag" } else { "game" },
+                    item: i % 5 != 0,
+                    alternatives: vec![alternative],
+                }
+            })
+            .collect()
+    }
+
+    fn capitalise(w: &str) -> String {
+        let mut c = w.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect())
+            .unwrap_or_default()
+    }
+
+    /// Where each word of a document is, worked out again without the index.
+    fn places(doc: &Doc) -> BTreeMap<String, usize> {
+        let mut out = BTreeMap::new();
+        for (texts, at) in [(&doc.other, OTHER), (&doc.names, NAME)] {
+            for w in texts.iter().flat_map(|t| text::words(t)) {
+                out.insert(w, at);
+            }
+        }
+        let folded = text::fold(&doc.title);
+        let first = text::words(&doc.title).next().unwrap();
+        if folded.starts_with(&first) {
+            out.insert(first, TITLE);
+        }
+        out
+    }
+
+    #[test]
+    fn postings_round_trip_as_gaps_and_as_bitmaps() {
+        for ids in [
+            vec![],
+            vec![0],
+            vec![5, 6, 7, 1000, 1_000_000, 4_000_000_000],
+            (0..500).collect(),
+            (0..3000).filter(|i| i % 3 != 1).collect::<Vec<u32>>(),
+        ] {
+            let s = encode_ids(&ids);
+            assert_eq!(decode(&s), ids, "{s}");
+        }
+        assert!(encode_ids(&(0..600).collect::<Vec<_>>()).starts_with('*'));
+        assert!(!encode_ids(&[3, 900]).starts_with('*'));
+    }
+
+    #[test]
+    fn every_word_and_prefix_finds_exactly_its_documents() {
+        let docs = synthetic(700);
+        let index = Index::new(shard(docs.clone(), 1024));
+        assert!(
+            index.manifest["prefixes"].as_array().unwrap().len() > 5,
+            "small shards split"
+        );
+        // Documents by page, as numbered by the index.
+        let n = index.manifest["docs"].as_u64().unwrap() as u32;
+        assert_eq!(n as usize, docs.len());
+        let by_url: BTreeMap<String, u32> = (0..n)
+            .map(|id| (index.doc(id)[1].as_str().unwrap().to_string(), id))
+            .collect();
+        let expected: Vec<(u32, BTreeMap<String, usize>)> =
+            docs.iter().map(|d| (by_url[&d.url], places(d))).collect();
+        let mut terms: BTreeSet<String> = BTreeSet::new();
+        for (_, words) in &expected {
+            for w in words.keys() {
+                let chars: Vec<char> = w.chars().collect();
+                for k in 1..=chars.len() {
+                    terms.insert(chars[..k].iter().collect());
+                }
+            }
+        }
+        terms.extend(["zzz", "terq", "copy1", "copy"].map(String::from));
+        for term in &terms {
+            let want: BTreeMap<u32, usize> = expected
+                .iter()
+                .filter_map(|(id, words)| {
+                    words
+                        .iter()
+                        .filter(|(w, _)| w.starts_with(term.as_str()))
+                        .map(|(_, &at)| at)
+                        .max()
+                        .map(|at| (*id, at))
+                })
+                .collect();
+            assert_eq!(index.lookup(term), want, "query word {term:?}");
+        }
+        assert!(terms.len() > 1000);
+    }
+
+    #[test]
+    fn documents_are_numbered_items_first_by_title() {
+        let docs = synthetic(300);
+        let index = Index::new(shard(docs.clone(), 1024));
+        let items = index.manifest["items"].as_u64().unwrap() as u32;
+        assert_eq!(items as usize, docs.iter().filter(|d| d.item).count());
+        let shown: Vec<Value> = (0..docs.len() as u32).map(|id| index.doc(id)).collect();
+        for (id, pair) in shown.windows(2).enumerate() {
+            let id = id as u32 + 1;
+            let fold = |v: &Value| text::fold(v[0].as_str().unwrap());
+            if id != items {
+                assert!(fold(&pair[0]) <= fold(&pair[1]), "{pair:?}");
+            }
+            assert_eq!(pair[1][2] != "tag", id < items);
+        }
+    }
+
+    #[test]
+    fn the_same_documents_give_the_same_bytes_in_any_order() {
+        let docs = synthetic(400);
+        let once = shard(docs.clone(), 2048);
+        assert_eq!(once, shard(docs.clone(), 2048));
+        let mut reversed = docs;
+        reversed.reverse();
+        assert_eq!(once, shard(reversed, 2048));
+    }
+
+    #[test]
+    fn shards_stay_within_their_size_and_have_safe_names() {
+        let limit = 2048;
+        let files = shard(synthetic(1500), limit);
+        let index = Index::new(files.clone());
+        let mut seen = BTreeSet::new();
+        for (path, script) in &files {
+            assert!(
+                seen.insert(path.to_lowercase()),
+                "{path} twice, ignoring case"
+            );
+            assert!(
+                path.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_-./".contains(&b)),
+                "{path}"
+            );
+            assert!(!script.contains('<'), "{path} could close a script element");
+            if path == MANIFEST {
+                continue;
+            }
+            let data = index.data(path);
+            if path.contains("/w-") {
+                let entries = data.as_array().unwrap();
+                assert!(!entries.is_empty());
+                assert!(
+                    entries.len() == 1 || script.len() <= limit + 100,
+                    "{path}: {} bytes",
+                    script.len()
+                );
+            } else if path.contains("/d-") {
+                assert!(data.as_array().unwrap().len() <= CHUNK_DOCS);
+            }
+        }
+        // Every shard is listed, so every query word needs one file that exists.
+        let listed = index.manifest["words"].as_array().unwrap().len()
+            + index.manifest["prefixes"].as_array().unwrap().len();
+        let chunks = 1500usize.div_ceil(CHUNK_DOCS);
+        assert_eq!(files.len(), 1 + listed + chunks);
+        for term in ["ta", "terhu", "जी", "copy", "1", "x"] {
+            if let Some(path) = index.file_for(term) {
+                assert!(index.files.contains_key(&path), "{path}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_query_ranks_title_words_first_and_loads_a_few_files() {
+        let mut docs = synthetic(2000);
+        docs.push(Doc {
+            title: "Terhuchu".into(),
+            url: "games/terhuchu/index.html".into(),
+            kind: "game",
+            item: true,
+            names: vec!["Terhuchu".into(), "Terhüchü".into()],
+            other: vec!["A hunt game of the Naga hills".into()],
+            summary: String::new(),
+            alternatives: vec!["Terhüchü".into()],
+        });
+        let index = Index::new(shard(docs, SHARD_BYTES));
+        let (ranked, files) = index.search("terh");
+        let starts: Vec<bool> = ranked
+            .iter()
+            .map(|&id| text::fold(index.doc(id)[0].as_str().unwrap()).starts_with("terh"))
+            .collect();
+        assert!(starts[0] && starts.contains(&false));
+        assert!(
+            starts.is_sorted_by(|a, b| a >= b),
+            "titles starting so come first"
+        );
+        let (ranked, _) = index.search("TERHÜCHÜ naga");
+        assert_eq!(index.doc(ranked[0])[0], "Terhuchu");
+        let shards = index.files.len();
+        assert!(
+            files.len() < shards / 4,
+            "{} of {shards} files",
+            files.len()
+        );
+    }
+
+    /// Figures for a large catalog: `LUDOTHECA_SEARCH_CATALOG=folder cargo test --release -- --ignored
+    /// --nocapture search_index_figures` (a catalog from `scripts/bench-build generate N folder`), without
+    /// building its site.
+    #[test]
+    #[ignore]
+    fn search_index_figures() {
+        let Some(folder) = std::env::var_os("LUDOTHECA_SEARCH_CATALOG") else {
+            return;
+        };
+        let mut diagnostics = crate::diagnostic::Diagnostics::new();
+        let started = std::time::Instant::now();
+        let catalog =
+            crate::catalog::load(std::path::Path::new(&folder), &mut diagnostics).unwrap();
+        let checked = crate::check::check(catalog, &mut diagnostics);
+        let archive = Archive::resolve(&checked);
+        let loaded = started.elapsed();
+        let started = std::time::Instant::now();
+        let files = index_files(&archive);
+        let built = started.elapsed();
+        // With LUDOTHECA_SEARCH_OUT, the index is also written there, to try in a browser beside a built site.
+        if let Some(out) = std::env::var_os("LUDOTHECA_SEARCH_OUT") {
+            for (path, script) in &files {
+                let path = std::path::Path::new(&out).join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, script).unwrap();
+            }
+        }
+        let index = Index::new(files);
+        let total: usize = index.files.values().map(String::len).sum();
+        // The size of the single script every first query used to load: each document with its folded words.
+        let folded = |texts: &[String]| {
+            let mut seen = BTreeSet::new();
+            let words: Vec<String> = texts
+                .iter()
+                .flat_map(|t| text::words(t))
+                .filter(|w| seen.insert(w.clone()))
+                .collect();
+            words.join(" ")
+        };
+        let whole: usize = documents(&archive)
+            .iter()
+            .map(|d| {
+                let doc = json!([
+                    d.title,
+                    d.url,
+                    d.kind,
+                    folded(&d.names),
+                    folded(&d.other),
+                    d.summary,
+                    d.alternatives
+                ]);
+                script_json(&doc).len() + 1
+            })
+            .sum();
+        println!("one script with the whole index, as before: {whole} bytes");
+        let largest = index.files.iter().max_by_key(|(_, s)| s.len()).unwrap();
+        println!(
+            "{} documents; loaded and resolved in {loaded:.1?}, index in {built:.1?}",
+            index.manifest["docs"]
+        );
+        println!(
+            "index: {} files, {total} bytes; manifest {} bytes; largest {} ({} bytes)",
+            index.files.len(),
+            index.files[MANIFEST].len(),
+            largest.0,
+            largest.1.len()
+        );
+        for query in [
+            "terh",
+            "terhuchu",
+            "sumi naga",
+            "copy",
+            "the",
+            "a",
+            "river copy 12",
+        ] {
+            let (ranked, files) = index.search(query);
+            // Typed a character at a time, each step loading what it needs.
+            let mut typed = BTreeSet::new();
+            let chars: Vec<char> = query.chars().collect();
+            for k in 1..=chars.len() {
+                typed.extend(index.search(&chars[..k].iter().collect::<String>()).1);
+            }
+            println!(
+                "{query:?}: {} results; at once {} files, {} bytes; typed {} files, {} bytes",
+                ranked.len(),
+                files.len(),
+                index.bytes(&files),
+                typed.len(),
+                index.bytes(&typed)
+            );
+        }
+    }
 }

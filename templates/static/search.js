@@ -1,5 +1,6 @@
-/* Search as you type, from the index in search-index.js (a classic script assigning window.LUDOTHECA_SEARCH,
-   because pages opened from disk may not fetch files). The index is loaded the first time the box is used.
+/* Search as you type, from the index in search-index.js and search-index/ (classic scripts, because pages
+   opened from disk may not fetch files). The manifest is loaded the first time the box is used, and each query
+   loads only the parts it needs.
    The box follows the ARIA combobox pattern: arrow keys move through the suggestions, Enter opens one, Escape
    closes the list. The same code fills the results of search/index.html?q=... */
 (function () {
@@ -24,47 +25,167 @@
     return fold(text).split(/[^\p{L}\p{M}\p{N}]+/u).filter(function (t) { return t.length > 0; });
   }
 
+  /* The index comes in parts (see src/site/search.rs): the manifest search-index.js, then the one shard each
+     query word needs and the chunks of the documents shown, each a script that calls
+     window.LUDOTHECA_SEARCH_SHARD(name, data) when it runs. */
+  var DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  var parts = {};
+  var waiting = {};
+  var wordPrefixes = null;
+  var listPrefixes = null;
+
+  window.LUDOTHECA_SEARCH_SHARD = function (name, data) {
+    parts[name] = data;
+  };
+
+  /* Runs then() once every named part is in (a part that fails to load counts as empty). */
+  function need(names, then) {
+    var missing = names.filter(function (n) { return !(n in parts); });
+    var left = missing.length;
+    if (left === 0) { then(); return; }
+    missing.forEach(function (name) {
+      if (!waiting[name]) {
+        waiting[name] = [];
+        var script = document.createElement('script');
+        script.src = root + (name === '' ? 'search-index.js' : 'search-index/' + name + '.js');
+        var done = function () {
+          if (!(name in parts)) { parts[name] = null; }
+          var q = waiting[name];
+          delete waiting[name];
+          q.forEach(function (f) { f(); });
+        };
+        script.onload = done;
+        script.onerror = done;
+        document.head.appendChild(script);
+      }
+      waiting[name].push(function () { left--; if (left === 0) { then(); } });
+    });
+  }
+
   function withIndex(then) {
-    if (window.LUDOTHECA_SEARCH) { then(); return; }
-    if (!loading) {
-      loading = [];
-      var script = document.createElement('script');
-      script.src = root + 'search-index.js';
-      script.onload = function () { var q = loading; loading = null; q.forEach(function (f) { f(); }); };
-      document.head.appendChild(script);
+    if (window.LUDOTHECA_SEARCH) { parts[''] = window.LUDOTHECA_SEARCH; }
+    need([''], function () {
+      var manifest = window.LUDOTHECA_SEARCH;
+      if (manifest && !wordPrefixes) {
+        wordPrefixes = new Set(manifest.words);
+        listPrefixes = new Set(manifest.prefixes);
+      }
+      then();
+    });
+  }
+
+  /* Must name files exactly as src/site/search.rs does. */
+  function stem(kind, prefix) {
+    var out = kind + '-';
+    Array.from(prefix).forEach(function (c) {
+      out += /^[a-z0-9]$/.test(c) ? c : '_' + c.codePointAt(0).toString(16) + '_';
+    });
+    return out;
+  }
+
+  /* The one part a query word needs: the word shard of its longest listed prefix, or the list of the prefix
+     that is the word itself; null when no indexed word starts with it. */
+  function partFor(term) {
+    var chars = Array.from(term);
+    for (var k = chars.length; k >= 0; k--) {
+      var prefix = chars.slice(0, k).join('');
+      if (wordPrefixes.has(prefix)) { return stem('w', prefix); }
+      if (listPrefixes.has(prefix)) { return k === chars.length ? stem('p', prefix) : null; }
     }
-    if (loading) { loading.push(then); } else { then(); }
+    return null;
+  }
+
+  /* Postings: gaps in base 32 (digits from 32 up carry five more bits), or '*' and six documents per digit. */
+  function decode(text, score, into) {
+    var i, v, b;
+    if (text.charAt(0) === '*') {
+      for (i = 1; i < text.length; i++) {
+        v = DIGITS.indexOf(text.charAt(i));
+        for (b = 0; b < 6; b++) {
+          if (v & (1 << b)) { keep(into, (i - 1) * 6 + b, score); }
+        }
+      }
+      return;
+    }
+    var next = 0;
+    var acc = 0;
+    for (i = 0; i < text.length; i++) {
+      v = DIGITS.indexOf(text.charAt(i));
+      if (v >= 32) { acc = acc * 32 + v - 32; continue; }
+      var id = next + acc * 32 + v;
+      keep(into, id, score);
+      next = id + 1;
+      acc = 0;
+    }
+  }
+  function keep(into, id, score) {
+    if (!(into.get(id) >= score)) { into.set(id, score); }
+  }
+
+  var SCORES = [30, 20, 4];
+  function matches(term, name) {
+    var found = new Map();
+    var data = name ? parts[name] : null;
+    if (!data) { return found; }
+    var lists = function (l, from) { for (var i = from; i < l.length; i++) { decode(l[i], SCORES[i - from], found); } };
+    if (name.charAt(0) === 'p') { lists(data, 0); return found; }
+    data.forEach(function (entry) { if (entry[0].indexOf(term) === 0) { lists(entry, 1); } });
+    return found;
+  }
+
+  /* Every query word must start a word of the document; a word starting the title counts most, then names
+     (title and alternative titles), then the rest; items a little more than tags, places, people and sources.
+     Ties keep the index's order, which is by title. Calls back with the ranked document numbers. */
+  function search(query, then) {
+    var terms = tokens(query);
+    if (terms.length === 0) { then([]); return; }
+    withIndex(function () {
+      if (!window.LUDOTHECA_SEARCH) { then([]); return; }
+      var names = terms.map(partFor);
+      need(names.filter(function (n) { return n; }), function () {
+        var per = terms.map(function (t, i) { return matches(t, names[i]); });
+        var smallest = per.reduce(function (a, b) { return b.size < a.size ? b : a; });
+        var items = window.LUDOTHECA_SEARCH.items;
+        var found = [];
+        smallest.forEach(function (_, id) {
+          var score = id < items ? 2 : 0;
+          for (var i = 0; i < per.length; i++) {
+            var s = per[i].get(id);
+            if (s === undefined) { return; }
+            score += s;
+          }
+          found.push([id, score]);
+        });
+        found.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+        then(found.map(function (f) { return f[0]; }));
+      });
+    });
+  }
+
+  /* The documents [title, url, kind, summary, alternatives] of these numbers, from their chunks. */
+  function documents(ids, then) {
+    var size = window.LUDOTHECA_SEARCH.chunk;
+    var chunks = [];
+    ids.forEach(function (id) {
+      var name = 'd-' + Math.floor(id / size);
+      if (chunks.indexOf(name) === -1) { chunks.push(name); }
+    });
+    need(chunks, function () {
+      then(ids.map(function (id) {
+        var chunk = parts['d-' + Math.floor(id / size)];
+        return (chunk && chunk[id % size]) || ['', '', '', '', []];
+      }));
+    });
   }
 
   function hasWord(haystack, token) {
     return (' ' + haystack).indexOf(' ' + token) !== -1;
   }
 
-  /* Every token must start a word of the document; title words count most. */
-  function search(query) {
-    var terms = tokens(query);
-    if (terms.length === 0 || !window.LUDOTHECA_SEARCH) { return []; }
-    var found = [];
-    window.LUDOTHECA_SEARCH.docs.forEach(function (doc) {
-      var score = 0;
-      for (var i = 0; i < terms.length; i++) {
-        var t = terms[i];
-        if (fold(doc[0]).indexOf(t) === 0) { score += 30; }
-        else if (hasWord(doc[3], t)) { score += 20; }
-        else if (hasWord(doc[4], t)) { score += 4; }
-        else { return; }
-      }
-      if (doc[2] === 'game' || doc[2] === 'board' || doc[2] === 'evidence') { score += 2; }
-      found.push({ doc: doc, score: score });
-    });
-    found.sort(function (a, b) { return b.score - a.score || a.doc[0].localeCompare(b.doc[0]); });
-    return found.map(function (f) { return f.doc; });
-  }
-
   /* When the match came from another name, show that name too ("Terhuchu, also Terhüchü"). */
   function alsoKnownAs(doc, query) {
     var terms = tokens(query);
-    var alts = doc[6] || [];
+    var alts = doc[4] || [];
     for (var i = 0; i < alts.length; i++) {
       var folded = tokens(alts[i]).join(' ');
       if (terms.every(function (t) { return hasWord(folded, t); }) && !terms.every(function (t) { return fold(doc[0]).indexOf(t) !== -1; })) {
@@ -100,11 +221,24 @@
     window.location.href = root + doc[1];
   }
 
+  /* Queries answer in the order typed: an answer to an older query, arriving late, is dropped. */
+  var asked = 0;
   function render() {
     var query = input.value;
+    var ticket = ++asked;
+    if (query.trim() === '') { list.textContent = ''; current = []; close(); status.textContent = ''; return; }
+    search(query, function (ids) {
+      documents(ids.slice(0, 8), function (docs) {
+        if (ticket === asked) { show(query, docs); }
+      });
+    });
+  }
+
+  function show(query, docs) {
+    /* The suggestion chosen with the arrow keys stays chosen when a later answer still lists it. */
+    var chosen = active >= 0 && current[active] ? current[active][1] : null;
     list.textContent = '';
-    current = search(query).slice(0, 8);
-    if (query.trim() === '') { close(); status.textContent = ''; return; }
+    current = docs;
     if (current.length === 0) {
       var none = document.createElement('li');
       none.className = 'empty';
@@ -134,17 +268,20 @@
     list.hidden = false;
     input.setAttribute('aria-expanded', 'true');
     active = -1;
+    for (var i = 0; i < current.length; i++) {
+      if (current[i][1] === chosen) { select(i); }
+    }
     status.textContent = current.length === 0 ? 'No results' : current.length + ' suggestions; use the arrow keys to choose';
   }
 
-  input.addEventListener('input', function () { withIndex(render); });
+  input.addEventListener('input', render);
   input.addEventListener('focus', function () { withIndex(function () {}); });
   input.addEventListener('blur', function () { window.setTimeout(close, 150); });
   input.addEventListener('keydown', function (e) {
     var n = current.length;
     if (e.key === 'ArrowDown') {
       e.preventDefault();
-      if (list.hidden) { withIndex(render); }
+      if (list.hidden) { render(); }
       if (n > 0) { select(active + 1 >= n ? 0 : active + 1); }
     } else if (e.key === 'ArrowUp') {
       e.preventDefault();
@@ -156,35 +293,47 @@
     }
   });
 
-  /* The results page: search/index.html?q=... */
+  /* The results page: search/index.html?q=... shows the results a page at a time, so that a query matching
+     most of a large catalog loads only the documents shown. */
   var page = document.querySelector('[data-search-page]');
   if (page) {
+    var PAGE = 50;
     var q = new URLSearchParams(window.location.search).get('q') || '';
     var count = page.querySelector('[data-search-count]');
     var out = page.querySelector('[data-search-list]');
+    var more = page.querySelector('[data-search-more]');
     count.textContent = 'Type a word in the search box.';
     if (q) {
       input.value = q;
-      withIndex(function () {
-        var docs = search(q);
-        count.textContent = docs.length + (docs.length === 1 ? ' result' : ' results') + ' for “' + q + '”';
-        docs.forEach(function (doc) {
-          var li = document.createElement('li');
-          var a = document.createElement('a');
-          a.href = root + doc[1];
-          a.textContent = doc[0];
-          li.appendChild(a);
-          var note = document.createElement('span');
-          note.className = 'note';
-          note.textContent = ' ' + (KINDS[doc[2]] || doc[2]);
-          li.appendChild(note);
-          if (doc[5]) {
-            var p = document.createElement('p');
-            p.textContent = doc[5];
-            li.appendChild(p);
-          }
-          out.appendChild(li);
-        });
+      search(q, function (ids) {
+        count.textContent = ids.length + (ids.length === 1 ? ' result' : ' results') + ' for “' + q + '”';
+        var shown = 0;
+        var next = function () {
+          var batch = ids.slice(shown, shown + PAGE);
+          shown += batch.length;
+          documents(batch, function (docs) {
+            docs.forEach(function (doc) {
+              var li = document.createElement('li');
+              var a = document.createElement('a');
+              a.href = root + doc[1];
+              a.textContent = doc[0];
+              li.appendChild(a);
+              var note = document.createElement('span');
+              note.className = 'note';
+              note.textContent = ' ' + (KINDS[doc[2]] || doc[2]);
+              li.appendChild(note);
+              if (doc[3]) {
+                var p = document.createElement('p');
+                p.textContent = doc[3];
+                li.appendChild(p);
+              }
+              out.appendChild(li);
+            });
+            more.hidden = shown >= ids.length;
+          });
+        };
+        more.addEventListener('click', next);
+        next();
       });
     }
   }

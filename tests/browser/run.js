@@ -2,8 +2,9 @@
 /* Browser tests of a built site (scripts/browser-test builds it and calls this with its folder):
  *   1. the Nu HTML Checker (vnu-jar, Java) reports no error on any page;
  *   2. headless Chromium (Debian's, driven by playwright-core) opens index.html from file://, types "terhuchu"
- *      in the search box and reaches the Terhuchu page with the arrow keys and Enter, with no console error and
- *      no failed request; browse filters come from the URL;
+ *      in the search box, which loads the index manifest and only a few of its shards, and reaches the Terhuchu
+ *      page with the arrow keys and Enter, with no console error and no failed request; browse filters come
+ *      from the URL;
  *   3. axe-core finds no serious or critical violation on the home page, a game page, browse, and the search
  *      box showing results (and the search results page).
  * Usage: node run.js SITE_DIR */
@@ -117,6 +118,21 @@ async function browserTests() {
     const expanded = await box.getAttribute('aria-expanded');
     if (expanded !== 'true') fail('the search box does not say its list is open');
     await axeCheck(page, 'search suggestions');
+    // The index is loaded in parts: the manifest, then only the shards this query needs.
+    const loaded = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('script[src]'))
+        .map((s) => s.getAttribute('src'))
+        .filter((src) => /search-index/.test(src)));
+    const shards = loaded.filter((src) => /search-index\//.test(src));
+    const all = fs.readdirSync(path.join(site, 'search-index'));
+    if (!loaded.some((src) => /(^|\/)search-index\.js$/.test(src))) fail('the search manifest was not loaded: ' + loaded.join(' '));
+    if (shards.length === 0 || shards.length >= all.length / 4) {
+      fail(`typing "terhuchu" loaded ${shards.length} of ${all.length} index parts: ${shards.join(' ')}`);
+    } else if (!shards.some((s) => /\/w-t/.test(s)) || !shards.some((s) => /\/d-\d+\.js$/.test(s))) {
+      fail('typing "terhuchu" did not load its word shard and a document chunk: ' + shards.join(' '));
+    } else {
+      pass(`typing "terhuchu" loaded ${shards.length} of ${all.length} index parts (${shards.join(', ')})`);
+    }
     await page.keyboard.press('ArrowDown');
     const activeId = await box.getAttribute('aria-activedescendant');
     const activeText = activeId ? await page.locator('#' + activeId).innerText() : '';
@@ -162,6 +178,14 @@ async function browserTests() {
     // The search results page.
     await page.goto(url('search/index.html') + '?q=naga');
     await page.waitForSelector('[data-search-list] li');
+    const counted = await page.locator('[data-search-count]').innerText();
+    const listed = await page.locator('[data-search-list] li').count();
+    const more = await page.locator('[data-search-more]').isVisible();
+    if (!new RegExp('^' + listed + ' results? for').test(counted) || more) {
+      fail(`the results page for "naga" says "${counted}", lists ${listed}, more button ${more ? 'shown' : 'hidden'}`);
+    } else {
+      pass(`the results page for "naga": ${counted}, all listed`);
+    }
     await axeCheck(page, 'search results page');
 
     // The dark theme (from the system setting) keeps its contrast.
