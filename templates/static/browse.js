@@ -15,6 +15,8 @@
   var status = rootEl.querySelector('[data-status]');
   var boxes = Array.prototype.slice.call(form.querySelectorAll('input[type="checkbox"]'));
   var sort = { key: 'title', desc: false };
+  /* Filters of the hash with no checkbox here (a value none of this page's rows has): they still filter. */
+  var absent = [];
   var scope = status.getAttribute('data-scope');
   var hint = rootEl.querySelector('[data-hint]');
   var lists = document.querySelector('[data-facet-lists]');
@@ -22,6 +24,12 @@
   function readHash() {
     var params = new URLSearchParams(window.location.hash.replace(/^#/, ''));
     boxes.forEach(function (b) { b.checked = params.getAll(b.name).indexOf(b.value) !== -1; });
+    absent = [];
+    params.forEach(function (value, key) {
+      if (key === 'sort') { return; }
+      var known = boxes.some(function (b) { return b.name === key && b.value === value; });
+      if (!known) { absent.push([key, value]); }
+    });
     var s = params.get('sort');
     if (s) { sort = { key: s.replace(/-desc$/, ''), desc: /-desc$/.test(s) }; }
   }
@@ -29,6 +37,7 @@
   function writeHash() {
     var params = new URLSearchParams();
     boxes.forEach(function (b) { if (b.checked) { params.append(b.name, b.value); } });
+    absent.forEach(function (p) { params.append(p[0], p[1]); });
     if (sort.key !== 'title' || sort.desc) { params.set('sort', sort.key + (sort.desc ? '-desc' : '')); }
     var hash = params.toString();
     var url = window.location.href.replace(/#.*$/, '') + (hash ? '#' + hash : '');
@@ -38,6 +47,7 @@
   function apply() {
     var wanted = {};
     boxes.forEach(function (b) { if (b.checked) { (wanted[b.name] = wanted[b.name] || []).push(b.value); } });
+    absent.forEach(function (p) { (wanted[p[0]] = wanted[p[0]] || []).push(p[1]); });
     var shown = 0;
     rows.forEach(function (row) {
       var ok = Object.keys(wanted).every(function (facet) {
@@ -110,6 +120,7 @@
   form.addEventListener('change', function () { apply(); writeHash(); });
   form.querySelector('[data-clear]').addEventListener('click', function () {
     boxes.forEach(function (b) { b.checked = false; });
+    absent = [];
     apply(); writeHash();
   });
   table.querySelectorAll('[data-sort]').forEach(function (button) {
