@@ -484,6 +484,12 @@ fn browse(site: &Site) -> Vec<Job> {
                     }
                 }
             }
+            let mut by_value: Vec<(&str, Vec<usize>)> = by_value.into_iter().collect();
+            // Numbers in their order (16 holes before 104 holes), then the rest by text.
+            by_value.sort_by_cached_key(|(value, _)| {
+                let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
+                (digits.parse::<u64>().unwrap_or(u64::MAX), value.to_string())
+            });
             let mut used = std::collections::HashSet::new();
             let values: Vec<FacetList> = by_value
                 .into_iter()
