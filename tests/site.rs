@@ -225,7 +225,14 @@ fn every_item_has_a_page_and_every_link_resolves() {
         assert!(site.contains_key(required), "missing {required}");
     }
 
-    let pages = html_files(&site);
+    let checked = check_links(&site);
+    assert!(checked > 500, "only {checked} links checked");
+}
+
+/// Every internal link and fragment of every page of `site` resolves; external ones are never fetched. Returns
+/// how many links were checked.
+fn check_links(site: &BTreeMap<String, Vec<u8>>) -> usize {
+    let pages = html_files(site);
     let ids: BTreeMap<&str, HashSet<String>> = pages
         .iter()
         .map(|(p, html)| {
@@ -300,7 +307,7 @@ fn every_item_has_a_page_and_every_link_resolves() {
             }
         }
     }
-    assert!(checked > 500, "only {checked} links checked");
+    checked
 }
 
 #[test]
@@ -805,4 +812,375 @@ fn the_configured_address_and_contact_reach_the_sitemap_and_oai_file() {
         sitemap.contains("<loc>https://mirror.example.net/index.html</loc>"),
         "{sitemap}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Long lists are paged: no list page grows with the catalog.
+
+/// A catalog of `copies` copies of the shipped one: copy k of an item is `<id>-<k>`, titled `... (copy k)`,
+/// and its references point at the items of its own copy, so every copy is as linked as the original.
+fn copied_catalog(root: &Path, copies: usize) {
+    let mut items = Vec::new();
+    for group in ["games", "boards", "evidence"] {
+        for entry in fs::read_dir(Path::new(CATALOG).join(group)).unwrap() {
+            let entry = entry.unwrap();
+            if entry.path().join("record.xml").is_file() {
+                items.push((group, entry.file_name().to_string_lossy().to_string()));
+            }
+        }
+    }
+    items.sort();
+    fs::create_dir_all(root).unwrap();
+    for name in ["ludotheca.toml", "sources.bib", "about.md"] {
+        fs::copy(Path::new(CATALOG).join(name), root.join(name)).unwrap();
+    }
+    for k in 0..copies {
+        for (group, id) in &items {
+            let from = Path::new(CATALOG).join(group).join(id);
+            let to = root.join(group).join(format!("{id}-{k}"));
+            copy_tree(&from, &to);
+            let mut xml = fs::read_to_string(from.join("record.xml")).unwrap();
+            for (_, other) in &items {
+                for attr in ["ref", "game"] {
+                    xml = xml.replace(
+                        &format!("{attr}=\"{other}\""),
+                        &format!("{attr}=\"{other}-{k}\""),
+                    );
+                }
+            }
+            let title_end = xml.find("</dcterms:title>").unwrap();
+            xml.insert_str(title_end, &format!(" (copy {k})"));
+            fs::write(to.join("record.xml"), xml).unwrap();
+        }
+    }
+}
+
+/// Build `catalog` with the command-line program and pages of `page_size` rows or links.
+fn build_paged(catalog: &Path, out: &Path, page_size: usize) -> BTreeMap<String, Vec<u8>> {
+    let status = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--quiet", "--catalog"])
+        .arg(catalog)
+        .arg("--out")
+        .arg(out)
+        .env("LUDOTHECA_PAGE_SIZE", page_size.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success(), "the copied catalog builds");
+    snapshot(out)
+}
+
+/// The site path an `href` on `page` leads to, without its fragment.
+fn target_of(page: &str, href: &str) -> String {
+    resolve(page, href.split('#').next().unwrap()).unwrap()
+}
+
+/// The hrefs of the `<a>` elements between `start` and the next `end` of `html` (empty when `start` is absent).
+fn links_between(html: &str, start: &str, end: &str) -> Vec<String> {
+    let Some(from) = html.find(start) else {
+        return Vec::new();
+    };
+    let rest = &html[from..];
+    let part = &rest[..rest.find(end).unwrap_or(rest.len())];
+    let (tags, _) = parse_html(part);
+    tags.iter()
+        .filter(|t| t.name == "a")
+        .filter_map(|t| t.attr("href").map(str::to_string))
+        .collect()
+}
+
+/// The pages of the paged list whose first page is `<folder>/index.html`, in order; checks that each names
+/// itself as current, links to its neighbours, and that there are no others.
+fn list_pages<'s>(site: &'s BTreeMap<String, Vec<u8>>, folder: &str) -> Vec<(String, &'s str)> {
+    let mut pages = Vec::new();
+    let mut n = 1;
+    loop {
+        let path = if n == 1 {
+            format!("{folder}/index.html")
+        } else {
+            format!("{folder}/page/{n}/index.html")
+        };
+        let Some(bytes) = site.get(&path) else { break };
+        pages.push((path, std::str::from_utf8(bytes).unwrap()));
+        n += 1;
+    }
+    let count = pages.len();
+    assert!(count >= 1, "no first page of {folder}");
+    let prefix = format!("{folder}/page/");
+    let extra = site
+        .keys()
+        .filter(|k| {
+            k.starts_with(&prefix) && k.matches('/').count() == folder.matches('/').count() + 3
+        })
+        .count();
+    assert_eq!(
+        extra,
+        count - 1,
+        "{folder}: pages beyond the last linked one"
+    );
+    for (n, (path, html)) in pages.iter().enumerate() {
+        let (tags, _) = parse_html(html);
+        let nav = tags
+            .iter()
+            .any(|t| t.name == "nav" && t.attr("aria-label") == Some("Pages"));
+        assert_eq!(
+            nav,
+            count > 1,
+            "{path}: page navigation only on a list of several pages"
+        );
+        if count == 1 {
+            continue;
+        }
+        let current: Vec<String> = tags
+            .iter()
+            .filter(|t| t.name == "a" && t.attr("aria-current") == Some("page"))
+            .filter_map(|t| t.attr("href"))
+            .map(|h| target_of(path, h))
+            .collect();
+        assert!(current.contains(path), "{path}: the current page is marked");
+        for (rel, want) in [
+            ("prev", n.checked_sub(1)),
+            ("next", Some(n + 1).filter(|&m| m < count)),
+        ] {
+            let found: Vec<String> = tags
+                .iter()
+                .filter(|t| t.attr("rel") == Some(rel))
+                .filter_map(|t| t.attr("href"))
+                .map(|h| target_of(path, h))
+                .collect();
+            match want {
+                Some(m) => {
+                    assert!(!found.is_empty(), "{path}: no rel={rel}");
+                    assert!(
+                        found.iter().all(|f| *f == pages[m].0),
+                        "{path}: rel={rel} -> {found:?}"
+                    );
+                }
+                None => assert!(found.is_empty(), "{path}: rel={rel} on an end page"),
+            }
+        }
+    }
+    pages
+}
+
+/// Every target of `links` (resolved from `page`), counted.
+fn count_targets(counts: &mut BTreeMap<String, usize>, page: &str, links: &[String]) {
+    for href in links {
+        *counts.entry(target_of(page, href)).or_default() += 1;
+    }
+}
+
+#[test]
+fn long_lists_are_paged_bounded_and_complete() {
+    const SIZE: usize = 7;
+    let scratch = Scratch::new("paged");
+    let catalog = scratch.0.join("catalog");
+    copied_catalog(&catalog, 30);
+    let site = build_paged(&catalog, &scratch.0.join("site"), SIZE);
+    let items: Vec<String> = site
+        .keys()
+        .filter(|k| {
+            (k.starts_with("games/") || k.starts_with("boards/") || k.starts_with("evidence/"))
+                && k.ends_with("/index.html")
+                && k.matches('/').count() == 2
+        })
+        .cloned()
+        .collect();
+    assert!(items.len() >= 300, "{} items", items.len());
+    let games: Vec<&String> = items.iter().filter(|k| k.starts_with("games/")).collect();
+
+    // Every list page is small, whatever the size of the catalog: with 7 rows or links a page, a few tens of
+    // kilobytes (a single page of this catalog's browse table would be several hundred).
+    for (page, html) in html_files(&site) {
+        if items.contains(page) {
+            continue;
+        }
+        assert!(html.len() < 48_000, "{page} is {} bytes", html.len());
+    }
+
+    // Browse: every item exactly once over its pages, at most SIZE a page.
+    let mut counts = BTreeMap::new();
+    let pages = list_pages(&site, "browse");
+    assert!(pages.len() >= items.len() / SIZE);
+    for (path, html) in &pages {
+        let links = links_between(html, "<tbody>", "</tbody>");
+        assert!(links.len() <= SIZE, "{path}: {} rows", links.len());
+        count_targets(&mut counts, path, &links);
+    }
+    assert_eq!(counts.keys().cloned().collect::<Vec<_>>(), items);
+    assert!(
+        counts.values().all(|&n| n == 1),
+        "an item on two browse pages"
+    );
+
+    // Every facet value of browse has a paged list of its own: the kinds together hold every item once.
+    let mut counts = BTreeMap::new();
+    for (kind, folder) in [
+        ("game", "games/"),
+        ("board", "boards/"),
+        ("evidence", "evidence/"),
+    ] {
+        for (path, html) in list_pages(&site, &format!("browse/kind/{kind}")) {
+            let links = links_between(html, "<tbody>", "</tbody>");
+            assert!(links.len() <= SIZE);
+            assert!(
+                links
+                    .iter()
+                    .all(|l| target_of(&path, l).starts_with(folder))
+            );
+            count_targets(&mut counts, &path, &links);
+        }
+    }
+    assert_eq!(counts.keys().cloned().collect::<Vec<_>>(), items);
+    assert!(counts.values().all(|&n| n == 1));
+
+    // Rules at a glance: every ruleset exactly once, every game with rules on it.
+    let mut rulesets = BTreeMap::new();
+    let mut rule_games = BTreeMap::new();
+    for (path, html) in list_pages(&site, "rules") {
+        let links = links_between(html, "<tbody>", "</tbody>");
+        // A row links its game, then its ruleset.
+        for pair in links.chunks(2) {
+            *rulesets
+                .entry(format!(
+                    "{}#{}",
+                    target_of(&path, &pair[1]),
+                    pair[1].split('#').nth(1).unwrap()
+                ))
+                .or_insert(0) += 1;
+            *rule_games.entry(target_of(&path, &pair[0])).or_insert(0) += 1;
+        }
+    }
+    assert!(rulesets.values().all(|&n| n == 1), "a ruleset listed twice");
+    assert_eq!(rule_games.keys().collect::<Vec<_>>(), games);
+
+    // Variants: every game once in the list; the graph on the first page only, and bounded.
+    let mut counts = BTreeMap::new();
+    for (path, html) in list_pages(&site, "variants") {
+        let list = links_between(html, "<ul class=\"plain variants-list\">", "</ul>");
+        let (tags, _) = parse_html(html);
+        let nodes = tags.iter().filter(|t| t.name == "rect").count();
+        if path == "variants/index.html" {
+            assert!(nodes > 0 && nodes <= SIZE, "{nodes} games in the graph");
+        } else {
+            assert_eq!(nodes, 0, "{path}: a graph beyond the first page");
+        }
+        // Each entry starts with its game; the rest of an entry links the games it relates to.
+        let (list_tags, _) = parse_html(&html[html.find("variants-list").unwrap()..]);
+        let mut firsts = Vec::new();
+        let mut at_start = false;
+        for t in list_tags {
+            match t.name.as_str() {
+                "li" => at_start = true,
+                "a" if at_start => {
+                    firsts.push(t.attr("href").unwrap().to_string());
+                    at_start = false;
+                }
+                "ul" | "nav" => break,
+                _ => {}
+            }
+        }
+        assert!(firsts.len() <= SIZE && firsts.len() <= list.len());
+        count_targets(&mut counts, &path, &firsts);
+    }
+    assert_eq!(counts.keys().collect::<Vec<_>>(), games);
+    assert!(counts.values().all(|&n| n == 1));
+
+    // Tags, places, people, sources: every index lists every page once, and every page lists each of its
+    // items once, at most SIZE a page; the sizes agree with the counts of the index.
+    for folder in ["tags", "places", "people", "sources"] {
+        let mut listed = BTreeMap::new();
+        for (path, html) in list_pages(&site, folder) {
+            let links = links_between(html, "<ul class=\"index-list\">", "</ul>");
+            assert!(links.len() <= SIZE);
+            count_targets(&mut listed, &path, &links);
+        }
+        assert!(
+            listed.values().all(|&n| n == 1),
+            "{folder}: a page listed twice"
+        );
+        let depth = folder.matches('/').count() + 2;
+        let own: Vec<&String> = site
+            .keys()
+            .filter(|k| k.starts_with(&format!("{folder}/")) && k.matches('/').count() == depth)
+            .filter(|k| k.ends_with("/index.html") && !k.starts_with(&format!("{folder}/page/")))
+            .collect();
+        assert_eq!(
+            listed.keys().collect::<Vec<_>>(),
+            own,
+            "{folder}: index and pages differ"
+        );
+        let mut paged_somewhere = false;
+        for page in own {
+            let list_folder = page.trim_end_matches("/index.html");
+            let mut cited = BTreeMap::new();
+            let pages = list_pages(&site, list_folder);
+            paged_somewhere |= pages.len() > 1;
+            for (path, html) in &pages {
+                let main = &html[html.find("<main").unwrap()..html.find("</main>").unwrap()];
+                // One entry a list item: its link and note (a work may be cited by one item for two terms).
+                let mut on_page = 0;
+                for li in main.split("<li>").skip(1) {
+                    let li = &li[..li.find("</li>").unwrap_or(li.len())];
+                    let links = links_between(li, "<a", "\n");
+                    let Some(href) = links.first() else { continue };
+                    if !items.contains(&target_of(path, href)) {
+                        continue;
+                    }
+                    on_page += 1;
+                    *cited.entry(li.replace("../", "")).or_insert(0) += 1;
+                }
+                assert!(on_page <= SIZE, "{path}: {on_page} items");
+            }
+            assert!(
+                cited.values().all(|&n| n == 1),
+                "{list_folder}: an item on two of its pages"
+            );
+        }
+        if folder != "sources" {
+            assert!(
+                paged_somewhere,
+                "{folder}: no page of this catalog runs to several pages"
+            );
+        }
+    }
+
+    // Names not yet catalogued: every mention once.
+    let mut mentions = 0;
+    for (_, html) in list_pages(&site, "uncatalogued") {
+        let links = links_between(html, "<dl class=\"uncatalogued\">", "</dl>");
+        assert!(links.len() <= SIZE);
+        mentions += links.len();
+    }
+    assert!(mentions > SIZE, "{mentions} mentions");
+
+    let checked = check_links(&site);
+    assert!(checked > 1000, "only {checked} links checked");
+
+    // The same catalog gives the same pages (item pages carry the day of the build in their citations).
+    let again = build_paged(&catalog, &scratch.0.join("again"), SIZE);
+    for (path, bytes) in &site {
+        if path.ends_with(".html") && !items.contains(path) {
+            assert!(
+                again.get(path) == Some(bytes),
+                "{path} differs between two builds"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_shipped_catalog_fits_on_single_pages() {
+    let (_scratch, site) = build_shipped();
+    for (page, html) in html_files(&site) {
+        assert!(!page.contains("/page/"), "{page}: a second page");
+        assert!(
+            !html.contains("aria-label=\"Pages\""),
+            "{page}: page navigation"
+        );
+        assert!(
+            !html.contains("data-facet-lists"),
+            "{page}: lists of browse facet values"
+        );
+    }
+    assert!(!site.keys().any(|k| k.starts_with("browse/kind/")));
 }

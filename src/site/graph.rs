@@ -155,6 +155,57 @@ pub fn svg(nodes: &[Node], edges: &[Edge]) -> String {
     out
 }
 
+/// Which of `n` nodes to draw when a graph may show at most `max`: all of them when they fit; otherwise only
+/// nodes joined to another, whole connected groups at a time, the biggest groups first (ties by their first
+/// node), skipping a group that no longer fits. A single group bigger than `max` is cut to its first `max`
+/// nodes rather than drawing nothing. Positions come back in increasing order, so the choice depends only on
+/// the nodes' order and the edges.
+pub fn bounded(n: usize, edges: &[Edge], max: usize) -> Vec<usize> {
+    if n <= max {
+        return (0..n).collect();
+    }
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for edge in edges {
+        let (a, b) = match *edge {
+            Edge::VersionOf(a, b) | Edge::Related(a, b) => (a, b),
+        };
+        if a < n && b < n {
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            if ra != rb {
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
+        std::collections::BTreeMap::new();
+    for i in 0..n {
+        let r = find(&mut parent, i);
+        groups.entry(r).or_default().push(i);
+    }
+    let mut groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
+    groups.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a[0].cmp(&b[0])));
+    let mut chosen: Vec<usize> = Vec::new();
+    for group in &groups {
+        if chosen.len() + group.len() <= max {
+            chosen.extend(group);
+        }
+    }
+    if chosen.is_empty()
+        && let Some(biggest) = groups.first()
+    {
+        chosen.extend(biggest.iter().take(max));
+    }
+    chosen.sort_unstable();
+    chosen
+}
+
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_string()
@@ -188,5 +239,21 @@ mod tests {
         );
         assert!(svg.contains("href=\"A/index.html\""));
         assert!(svg.contains("marker-end"));
+    }
+
+    #[test]
+    fn a_bounded_graph_keeps_whole_groups() {
+        let edges = [
+            Edge::VersionOf(1, 0),
+            Edge::Related(2, 1),
+            Edge::VersionOf(4, 3),
+            Edge::Related(6, 7),
+        ];
+        assert_eq!(bounded(3, &edges, 5), vec![0, 1, 2]);
+        // Groups {0,1,2}, {3,4}, {6,7}; 5 and 8 stand alone and are left out.
+        assert_eq!(bounded(9, &edges, 5), vec![0, 1, 2, 3, 4]);
+        assert_eq!(bounded(9, &edges, 4), vec![0, 1, 2]);
+        assert_eq!(bounded(9, &edges, 2), vec![3, 4]);
+        assert_eq!(bounded(9, &edges, 1), vec![0]);
     }
 }

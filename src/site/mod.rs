@@ -20,6 +20,7 @@ pub mod markdown;
 pub mod meta;
 pub mod output;
 pub mod pages;
+pub mod paginate;
 pub mod progress;
 pub mod search;
 pub mod theme;

@@ -14,6 +14,7 @@ use tera::Context;
 use super::cite::{self, PageCitation};
 use super::meta::{self, MetaTag};
 use super::output::{Hash, Staging};
+use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::theme::Theme;
 use super::{BuildOptions, SiteFile, board, bundle, data, graph, markdown, search};
@@ -210,15 +211,11 @@ pub fn render_site(
         rendered: AtomicUsize::new(0),
         kept: AtomicUsize::new(0),
     };
-    let mut jobs: Vec<Job> = vec![
-        home(&site),
-        browse(&site),
-        search_page(&site),
-        about(&site),
-        variants(&site),
-        rules_page(&site),
-        uncatalogued(&site),
-    ];
+    let mut jobs: Vec<Job> = vec![home(&site), search_page(&site), about(&site)];
+    jobs.extend(browse(&site));
+    jobs.extend(variants(&site));
+    jobs.extend(rules_page(&site));
+    jobs.extend(uncatalogued(&site));
     jobs.extend(facet_pages(&site, "tags", "Tags", &archive.tags));
     jobs.extend(facet_pages(&site, "places", "Places", &archive.places));
     jobs.extend(people_pages(&site));
@@ -512,50 +509,227 @@ fn facet_attr(values: &[String]) -> String {
     format!("|{}|", cleaned.join("|"))
 }
 
-fn browse(site: &Site) -> Job {
-    let path = "browse/index.html".to_string();
+/// A facet value with a list of its own when browse runs to several pages: (value, folder of its list, items).
+type FacetList = (String, String, Vec<usize>);
+
+/// The facets whose values get lists of their own under `browse/<key>/<value>/` when browse runs to several
+/// pages. Tags and places are left out: each already has a page listing its items.
+const LISTED_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "size"];
+
+/// Browse: every item by title, in pages of a fixed size. Each page filters and sorts its own rows in the
+/// browser. When there is more than one page, filters alone would only ever see one page, so every value of the
+/// small facets (kind, game family, moves, players, board size) also gets a list of every item with it, paged
+/// the same way, and every browse page links to those lists and to the tag and place indexes.
+fn browse(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let root = root_of(&path);
-    let mut layout = site.layout(
-        &path,
-        "Browse the archive",
-        "Every game, board and evidence item, with filters.",
-        "browse",
-    );
-    layout.json_ld = meta::script_json(&json!({
-        "@context": "https://schema.org",
-        "@type": "CollectionPage",
-        "name": "Browse the archive",
-    }));
-    let facets: Vec<Vec<(&'static str, Vec<String>)>> = archive
+    let sizes = Sizes::current();
+    let facets: Vec<RowFacets> = archive
         .entries
         .iter()
         .map(|e| entry_facets(archive, e))
         .collect();
-    let rows: Vec<serde_json::Value> = archive
+    let folded: Vec<String> = archive
         .entries
         .iter()
-        .zip(&facets)
-        .map(|(e, f)| {
-            let region = e.places.first().map(|&p| archive.places[p].name.clone()).unwrap_or_default();
-            json!({
-                "href": format!("{root}{}", e.url),
-                "title": e.title,
-                "kind": kind_label(e.kind),
-                "region": region,
-                "date": e.date_label,
-                "year": e.year.map(|y| y.to_string()).unwrap_or_default(),
-                "sort_title": crate::archive::text::fold(&e.title),
-                "sort_region": crate::archive::text::fold(&region),
-                "facets": f.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
-            })
-        })
+        .map(|e| crate::archive::text::fold(&e.title))
         .collect();
-    let page = json!({
-        "groups": facet_groups(&facets, &FACET_LABELS),
-        "rows": rows,
+    let mut order: Vec<usize> = (0..archive.entries.len()).collect();
+    order.sort_by(|&a, &b| {
+        folded[a]
+            .cmp(&folded[b])
+            .then_with(|| archive.entries[a].url.cmp(&archive.entries[b].url))
     });
-    site.job(path, "browse.html", layout, page)
+
+    let mut lists: Vec<(&'static str, &'static str, Vec<FacetList>)> = Vec::new();
+    if order.len() > sizes.rows {
+        for key in LISTED_FACETS {
+            let label = FACET_LABELS
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or(key, |(_, l)| *l);
+            let mut by_value: std::collections::BTreeMap<&str, Vec<usize>> =
+                std::collections::BTreeMap::new();
+            for &i in &order {
+                for (k, values) in &facets[i] {
+                    if *k == key {
+                        for v in values {
+                            by_value.entry(v.as_str()).or_default().push(i);
+                        }
+                    }
+                }
+            }
+            let mut by_value: Vec<(&str, Vec<usize>)> = by_value.into_iter().collect();
+            // Numbers in their order (16 holes before 104 holes), then the rest by text.
+            by_value.sort_by_cached_key(|(value, _)| {
+                let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
+                (digits.parse::<u64>().unwrap_or(u64::MAX), value.to_string())
+            });
+            let mut used = std::collections::HashSet::new();
+            let values: Vec<FacetList> = by_value
+                .into_iter()
+                .map(|(value, items)| {
+                    let base = crate::archive::text::slug(value);
+                    let mut slug = base.clone();
+                    let mut n = 2;
+                    while !used.insert(slug.clone()) {
+                        slug = format!("{base}-{n}");
+                        n += 1;
+                    }
+                    (value.to_string(), format!("browse/{key}/{slug}"), items)
+                })
+                .collect();
+            if !values.is_empty() {
+                lists.push((key, label, values));
+            }
+        }
+    }
+
+    let mut jobs = browse_pages(site, "browse", None, &order, &facets, &lists);
+    for (key, label, values) in &lists {
+        for (value, folder, items) in values {
+            jobs.extend(browse_pages(
+                site,
+                folder,
+                Some((key, label, value)),
+                items,
+                &facets,
+                &lists,
+            ));
+        }
+    }
+    jobs
+}
+
+/// The pages of one browse list: every item (`only` is `None`) or the items with one facet value.
+fn browse_pages(
+    site: &Site,
+    folder: &str,
+    only: Option<(&str, &str, &str)>,
+    items: &[usize],
+    facets: &[RowFacets],
+    lists: &[(&'static str, &'static str, Vec<FacetList>)],
+) -> Vec<Job> {
+    let archive = site.archive;
+    let sizes = Sizes::current();
+    let (heading, description) = match only {
+        None => (
+            "Browse the archive".to_string(),
+            "Every game, board and evidence item, with filters.".to_string(),
+        ),
+        Some((_, label, value)) => (
+            format!("{label}: {value}"),
+            format!("Every item of the archive with {label}: {value}."),
+        ),
+    };
+    let chunks = paginate::split(items.to_vec(), sizes.rows);
+    let pages = chunks.len();
+    let mut jobs = Vec::with_capacity(pages);
+    let mut from = 1;
+    for (n, chunk) in chunks.into_iter().enumerate() {
+        let number = n + 1;
+        let path = paginate::path(folder, number);
+        let root = root_of(&path);
+        let title = page_title(&heading, number, pages);
+        let mut layout = site.layout(&path, &title, &description, "browse");
+        layout.json_ld = meta::script_json(&json!({
+            "@context": "https://schema.org",
+            "@type": "CollectionPage",
+            "name": title,
+        }));
+        let to = from + chunk.len() - usize::from(!chunk.is_empty());
+        let pager = paginate::pager(
+            folder,
+            number,
+            pages,
+            &root,
+            "items",
+            (from, to, items.len()),
+        );
+        from = to + 1;
+        let page_facets: Vec<RowFacets> = chunk.iter().map(|&i| facets[i].clone()).collect();
+        let rows: Vec<serde_json::Value> = chunk
+            .iter()
+            .map(|&i| {
+                let e = &archive.entries[i];
+                let region = e
+                    .places
+                    .first()
+                    .map(|&p| archive.places[p].name.clone())
+                    .unwrap_or_default();
+                json!({
+                    "href": format!("{root}{}", e.url),
+                    "title": e.title,
+                    "kind": kind_label(e.kind),
+                    "region": region,
+                    "date": e.date_label,
+                    "year": e.year.map(|y| y.to_string()).unwrap_or_default(),
+                    "sort_title": crate::archive::text::fold(&e.title),
+                    "sort_region": crate::archive::text::fold(&region),
+                    "facets": facets[i].iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let mut list_groups: Vec<serde_json::Value> = lists
+            .iter()
+            .map(|(key, label, values)| {
+                json!({
+                    "key": key,
+                    "label": label,
+                    "values": values.iter().map(|(value, folder, items)| json!({
+                        "value": value,
+                        "href": format!("{root}{folder}/index.html"),
+                        "count": paginate::thousands(items.len()),
+                        "current": only.is_some_and(|(k, _, v)| k == *key && v == value),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        if !lists.is_empty() {
+            for (key, label, folder, count) in [
+                ("tag", "Tags", "tags", archive.tags.len()),
+                ("place", "Places", "places", archive.places.len()),
+            ] {
+                if count > 0 {
+                    list_groups.push(json!({
+                        "key": key,
+                        "label": label,
+                        "values": [{
+                            "value": "",
+                            "text": format!("every {}, each with its own page", &folder[..folder.len() - 1]),
+                            "href": format!("{root}{folder}/index.html"),
+                            "count": paginate::thousands(count),
+                            "current": false,
+                        }],
+                    }));
+                }
+            }
+        }
+        let page = json!({
+            "heading": heading,
+            "kicker": only.map(|_| Link {
+                href: format!("{root}browse/index.html"),
+                text: "Browse the archive".into(),
+                note: None,
+                lang: None,
+            }),
+            "groups": facet_groups(&page_facets, &FACET_LABELS),
+            "rows": rows,
+            "pager": pager,
+            "lists": list_groups,
+        });
+        jobs.push(site.job(path, "browse.html", layout, page));
+    }
+    jobs
+}
+
+/// The title of page `number` of `pages` of a list: the list's own title on its first page, so that a list
+/// that fits on one page reads as it always has.
+fn page_title(title: &str, number: usize, pages: usize) -> String {
+    if number <= 1 {
+        title.to_string()
+    } else {
+        format!("{title}, page {number} of {pages}")
+    }
 }
 
 fn search_page(site: &Site) -> Job {
@@ -579,128 +753,185 @@ fn about(site: &Site) -> Job {
     site.job(path, "about.html", layout, page)
 }
 
-fn variants(site: &Site) -> Job {
-    let path = "variants/index.html".to_string();
-    let root = root_of(&path);
+/// Variants: the graph of how games relate and the same as a list, by title. The list is paged; the graph is
+/// drawn on the first page only, and when the catalog holds more games than the graph can show readably, it
+/// shows only games related to another catalogued game, whole groups of related games at a time (the biggest
+/// groups first), up to a fixed number of games. Every game is still in the list.
+fn variants(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let layout = site.layout(
-        &path,
-        "Variants",
-        "How the catalogued games relate to one another.",
-        "variants",
-    );
-    let games: Vec<usize> = (0..archive.entries.len())
+    let sizes = Sizes::current();
+    let mut games: Vec<usize> = (0..archive.entries.len())
         .filter(|&i| archive.entries[i].kind == Kind::Game)
         .collect();
-    let position = |i: usize| games.iter().position(|&g| g == i);
-    let nodes: Vec<graph::Node> = games
+    let folded: Vec<String> = archive
+        .entries
         .iter()
-        .map(|&i| graph::Node {
-            title: archive.entries[i].title.clone(),
-            href: format!("{root}{}", archive.entries[i].url),
-        })
+        .map(|e| crate::archive::text::fold(&e.title))
         .collect();
+    games.sort_by(|&a, &b| {
+        folded[a]
+            .cmp(&folded[b])
+            .then_with(|| archive.entries[a].url.cmp(&archive.entries[b].url))
+    });
+    let position: std::collections::HashMap<usize, usize> =
+        games.iter().enumerate().map(|(n, &i)| (i, n)).collect();
+    // Every relation between two catalogued games, once, by position in `games`.
     let mut edges = Vec::new();
-    let mut list = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (n, &i) in games.iter().enumerate() {
-        let entry = &archive.entries[i];
-        let mut of = Vec::new();
-        let mut related = Vec::new();
-        for r in &entry.relations {
+        for r in &archive.entries[i].relations {
             let Target::Item(t, _) = r.target else {
                 continue;
             };
-            let Some(m) = position(t) else { continue };
+            let Some(&m) = position.get(&t) else { continue };
             let edge = match r.term {
                 "isVersionOf" => graph::Edge::VersionOf(n, m),
                 "hasVersion" => graph::Edge::VersionOf(m, n),
                 _ => graph::Edge::Related(n, m),
             };
-            if !edges.contains(&edge) {
+            let key = match edge {
+                graph::Edge::VersionOf(a, b) => (0, a, b),
+                graph::Edge::Related(a, b) => (1, a, b),
+            };
+            if seen.insert(key) {
                 edges.push(edge);
             }
-            match r.term {
-                "isVersionOf" => of.push(site.item_link(&root, t, None)),
-                "hasVersion" => {}
-                _ => related.push(site.item_link(&root, t, None)),
-            }
         }
-        let names = entry
-            .relations
+    }
+    let drawn = graph::bounded(games.len(), &edges, sizes.graph);
+    let shown_all = drawn.len() == games.len();
+
+    let chunks = paginate::split(games.clone(), sizes.rows);
+    let pages = chunks.len();
+    let mut jobs = Vec::with_capacity(pages);
+    let mut from = 1;
+    for (n, chunk) in chunks.into_iter().enumerate() {
+        let number = n + 1;
+        let path = paginate::path("variants", number);
+        let root = root_of(&path);
+        let layout = site.layout(
+            &path,
+            &page_title("Variants", number, pages),
+            "How the catalogued games relate to one another.",
+            "variants",
+        );
+        let to = from + chunk.len() - usize::from(!chunk.is_empty());
+        let pager = paginate::pager(
+            "variants",
+            number,
+            pages,
+            &root,
+            "games",
+            (from, to, games.len()),
+        );
+        from = to + 1;
+        let svg = (number == 1).then(|| {
+            // Positions in `games` renumbered to positions among the drawn games.
+            let renumber: std::collections::HashMap<usize, usize> =
+                drawn.iter().enumerate().map(|(k, &g)| (g, k)).collect();
+            let nodes: Vec<graph::Node> = drawn
+                .iter()
+                .map(|&g| graph::Node {
+                    title: archive.entries[games[g]].title.clone(),
+                    href: format!("{root}{}", archive.entries[games[g]].url),
+                })
+                .collect();
+            let shown_edges: Vec<graph::Edge> = edges
+                .iter()
+                .filter_map(|e| match *e {
+                    graph::Edge::VersionOf(a, b) => Some(graph::Edge::VersionOf(
+                        *renumber.get(&a)?,
+                        *renumber.get(&b)?,
+                    )),
+                    graph::Edge::Related(a, b) => {
+                        Some(graph::Edge::Related(*renumber.get(&a)?, *renumber.get(&b)?))
+                    }
+                })
+                .collect();
+            graph::svg(&nodes, &shown_edges)
+        });
+        let list: Vec<serde_json::Value> = chunk
             .iter()
-            .filter(|r| matches!(r.target, Target::Name(_)))
-            .count();
-        list.push(json!({
-            "game": site.item_link(&root, i, None),
-            "of": of,
-            "related": related,
-            "uncatalogued": names,
-        }));
+            .map(|&i| {
+                let entry = &archive.entries[i];
+                let mut of = Vec::new();
+                let mut related = Vec::new();
+                for r in &entry.relations {
+                    let Target::Item(t, _) = r.target else {
+                        continue;
+                    };
+                    if !position.contains_key(&t) {
+                        continue;
+                    }
+                    match r.term {
+                        "isVersionOf" => of.push(site.item_link(&root, t, None)),
+                        "hasVersion" => {}
+                        _ => related.push(site.item_link(&root, t, None)),
+                    }
+                }
+                let names = entry
+                    .relations
+                    .iter()
+                    .filter(|r| matches!(r.target, Target::Name(_)))
+                    .count();
+                json!({
+                    "game": site.item_link(&root, i, None),
+                    "of": of,
+                    "related": related,
+                    "uncatalogued": names,
+                })
+            })
+            .collect();
+        let page = json!({
+            "svg": svg,
+            "graph_note": (!shown_all).then(|| format!(
+                "The graph shows {} of the {} catalogued games: the biggest groups of games related to one another. Every game is in the list below.",
+                paginate::thousands(drawn.len()),
+                paginate::thousands(games.len()),
+            )),
+            "first_href": format!("{root}variants/index.html"),
+            "list": list,
+            "pager": pager,
+        });
+        jobs.push(site.job(path, "variants.html", layout, page));
     }
-    let page = json!({
-        "svg": graph::svg(&nodes, &edges),
-        "list": list,
-    });
-    site.job(path, "variants.html", layout, page)
+    jobs
 }
 
-fn facts_rows(site: &Site, root: &str) -> (Vec<serde_json::Value>, Vec<RowFacets>) {
+/// The rules at a glance: one row per ruleset with facts, the rulesets of a game together, games by title.
+/// Paged by game (a game's rulesets never straddle two pages); each page filters and sorts its own rows.
+fn rules_page(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let mut rows = Vec::new();
-    let mut facets = Vec::new();
-    for (i, entry) in archive.entries.iter().enumerate() {
-        let Some(rules) = &entry.rules else { continue };
-        for r in &rules.rulesets {
-            let Some(f) = &r.facts else { continue };
-            let size = format!("{} {}", f.points, point_word(rules.family));
-            let fam = rules.family.map(family_name).unwrap_or("").to_string();
-            let kind = r.kind.map(|k| k.as_str().to_string());
-            let row_facets = vec![
-                (
-                    "family",
-                    vec![fam.clone()]
-                        .into_iter()
-                        .filter(|s| !s.is_empty())
-                        .collect(),
-                ),
-                ("mechanics", f.move_kinds.clone()),
-                ("captures", f.capture_rules.clone()),
-                ("ends", f.end_conditions.clone()),
-                ("players", vec![f.players.to_string()]),
-                ("size", vec![size.clone()]),
-                ("type", kind.clone().into_iter().collect()),
-            ];
-            rows.push(json!({
-                "game": site.item_link(root, i, None),
-                "ruleset_href": format!("{root}{}#ruleset-{}", entry.url, anchor(&r.name)),
-                "ruleset": r.title,
-                "type": kind.unwrap_or_default(),
-                "family": fam,
-                "players": f.players,
-                "size": size,
-                "pieces": format!("{} / {}", f.pieces_per_side[0], f.pieces_per_side[1]),
-                "moves": f.move_kinds,
-                "captures": f.capture_rules,
-                "ends": f.end_conditions,
-                "sort_title": crate::archive::text::fold(&entry.title),
-                "facets": row_facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
-            }));
-            facets.push(row_facets);
-        }
-    }
-    (rows, facets)
-}
-
-fn rules_page(site: &Site) -> Job {
-    let path = "rules/index.html".to_string();
-    let root = root_of(&path);
-    let layout = site.layout(
-        &path,
-        "Rules at a glance",
-        "Facts derived from the executable rules of every ruleset.",
-        "rules",
-    );
-    let (rows, facets) = facts_rows(site, &root);
+    let sizes = Sizes::current();
+    let mut games: Vec<(String, usize)> = archive
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.rules
+                .as_ref()
+                .is_some_and(|r| r.rulesets.iter().any(|r| r.facts.is_some()))
+        })
+        .map(|(i, e)| (crate::archive::text::fold(&e.title), i))
+        .collect();
+    games.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| archive.entries[a.1].url.cmp(&archive.entries[b.1].url))
+    });
+    // (entry, ruleset) pairs, grouped by game.
+    let groups: Vec<Vec<(usize, usize)>> = games
+        .iter()
+        .map(|&(_, i)| {
+            let rules = archive.entries[i].rules.as_ref().expect("filtered above");
+            (0..rules.rulesets.len())
+                .filter(|&r| rules.rulesets[r].facts.is_some())
+                .map(|r| (i, r))
+                .collect()
+        })
+        .collect();
+    let total: usize = groups.iter().map(Vec::len).sum();
+    let chunks = paginate::split_groups(groups, sizes.rows);
+    let pages = chunks.len();
     let labels = [
         ("family", "Game family"),
         ("mechanics", "Moves"),
@@ -710,65 +941,223 @@ fn rules_page(site: &Site) -> Job {
         ("size", "Board size"),
         ("type", "Ruleset type"),
     ];
-    let page = json!({
-        "groups": facet_groups(&facets, &labels),
-        "rows": rows,
-    });
-    site.job(path, "rules.html", layout, page)
+    let mut jobs = Vec::with_capacity(pages);
+    let mut from = 1;
+    for (n, chunk) in chunks.into_iter().enumerate() {
+        let number = n + 1;
+        let path = paginate::path("rules", number);
+        let root = root_of(&path);
+        let layout = site.layout(
+            &path,
+            &page_title("Rules at a glance", number, pages),
+            "Facts derived from the executable rules of every ruleset.",
+            "rules",
+        );
+        let to = from + chunk.len() - usize::from(!chunk.is_empty());
+        let pager = paginate::pager("rules", number, pages, &root, "rulesets", (from, to, total));
+        from = to + 1;
+        let (rows, facets) = facts_rows(site, &root, &chunk);
+        let page = json!({
+            "groups": facet_groups(&facets, &labels),
+            "rows": rows,
+            "pager": pager,
+        });
+        jobs.push(site.job(path, "rules.html", layout, page));
+    }
+    jobs
 }
 
-fn uncatalogued(site: &Site) -> Job {
-    let path = "uncatalogued/index.html".to_string();
-    let root = root_of(&path);
-    let layout = site.layout(
-        &path,
-        "Not yet catalogued",
-        "Games and boards that records name but the archive does not hold yet.",
-        "variants",
-    );
-    let names: Vec<serde_json::Value> = site
-        .archive
-        .uncatalogued()
-        .into_iter()
-        .map(|(name, items)| {
-            json!({
-                "name": name,
-                "items": items.iter().map(|&i| site.item_link(&root, i, None)).collect::<Vec<_>>(),
-            })
-        })
+/// The rows of the rules at a glance for some (entry, ruleset) pairs, with their facet values.
+fn facts_rows(
+    site: &Site,
+    root: &str,
+    rulesets: &[(usize, usize)],
+) -> (Vec<serde_json::Value>, Vec<RowFacets>) {
+    let archive = site.archive;
+    let mut rows = Vec::new();
+    let mut facets = Vec::new();
+    for &(i, k) in rulesets {
+        let entry = &archive.entries[i];
+        let Some(rules) = &entry.rules else { continue };
+        let r = &rules.rulesets[k];
+        let Some(f) = &r.facts else { continue };
+        let size = format!("{} {}", f.points, point_word(rules.family));
+        let fam = rules.family.map(family_name).unwrap_or("").to_string();
+        let kind = r.kind.map(|k| k.as_str().to_string());
+        let row_facets = vec![
+            (
+                "family",
+                vec![fam.clone()]
+                    .into_iter()
+                    .filter(|s| !s.is_empty())
+                    .collect(),
+            ),
+            ("mechanics", f.move_kinds.clone()),
+            ("captures", f.capture_rules.clone()),
+            ("ends", f.end_conditions.clone()),
+            ("players", vec![f.players.to_string()]),
+            ("size", vec![size.clone()]),
+            ("type", kind.clone().into_iter().collect()),
+        ];
+        rows.push(json!({
+            "game": site.item_link(root, i, None),
+            "ruleset_href": format!("{root}{}#ruleset-{}", entry.url, anchor(&r.name)),
+            "ruleset": r.title,
+            "type": kind.unwrap_or_default(),
+            "family": fam,
+            "players": f.players,
+            "size": size,
+            "pieces": format!("{} / {}", f.pieces_per_side[0], f.pieces_per_side[1]),
+            "moves": f.move_kinds,
+            "captures": f.capture_rules,
+            "ends": f.end_conditions,
+            "sort_title": crate::archive::text::fold(&entry.title),
+            "facets": row_facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+        }));
+        facets.push(row_facets);
+    }
+    (rows, facets)
+}
+
+/// Names records mention that the archive does not hold, by name. Paged by mention (a name and one record
+/// naming it), so that a name mentioned by thousands of records continues on the next page instead of making
+/// one page grow without bound.
+fn uncatalogued(site: &Site) -> Vec<Job> {
+    let sizes = Sizes::current();
+    let mut names = site.archive.uncatalogued();
+    names.sort_by_cached_key(|(name, _)| (crate::archive::text::fold(name), name.clone()));
+    let mentions: Vec<(usize, usize)> = names
+        .iter()
+        .enumerate()
+        .flat_map(|(n, (_, items))| items.iter().map(move |&i| (n, i)))
         .collect();
-    site.job(path, "uncatalogued.html", layout, json!({ "names": names }))
+    let total = mentions.len();
+    let chunks = paginate::split(mentions, sizes.links);
+    let pages = chunks.len();
+    let mut jobs = Vec::with_capacity(pages);
+    let mut from = 1;
+    for (k, chunk) in chunks.into_iter().enumerate() {
+        let number = k + 1;
+        let path = paginate::path("uncatalogued", number);
+        let root = root_of(&path);
+        let layout = site.layout(
+            &path,
+            &page_title("Not yet catalogued", number, pages),
+            "Games and boards that records name but the archive does not hold yet.",
+            "variants",
+        );
+        let to = from + chunk.len() - usize::from(!chunk.is_empty());
+        let pager = paginate::pager(
+            "uncatalogued",
+            number,
+            pages,
+            &root,
+            "mentions",
+            (from, to, total),
+        );
+        from = to + 1;
+        let mut shown: Vec<serde_json::Value> = Vec::new();
+        let mut last: Option<usize> = None;
+        for (idx, &(n, i)) in chunk.iter().enumerate() {
+            if last != Some(n) {
+                // A name whose first mention is on an earlier page says it continues.
+                let continued = idx == 0 && names[n].1.first() != Some(&i);
+                shown.push(json!({ "name": names[n].0, "continued": continued, "items": [] }));
+                last = Some(n);
+            }
+            let link = site.item_link(&root, i, None);
+            if let Some(items) = shown.last_mut().and_then(|v| v["items"].as_array_mut()) {
+                items.push(json!(link));
+            }
+        }
+        let page = json!({ "names": shown, "pager": pager });
+        jobs.push(site.job(path, "uncatalogued.html", layout, page));
+    }
+    jobs
+}
+
+/// The pages of a list split into `chunks`: each page gets its layout, its navigation and its part of the list,
+/// and `make` turns these into what the template is given (it may add to the layout).
+#[allow(clippy::too_many_arguments)]
+fn paged<T>(
+    site: &Site,
+    folder: &str,
+    heading: &str,
+    description: &str,
+    section: &'static str,
+    (noun, total): (&str, usize),
+    chunks: Vec<Vec<T>>,
+    template: &'static str,
+    mut make: impl FnMut(&mut Layout, &str, Vec<T>, Option<paginate::Pager>) -> serde_json::Value,
+) -> Vec<Job> {
+    let pages = chunks.len();
+    let mut jobs = Vec::with_capacity(pages);
+    let mut from = 1;
+    for (n, chunk) in chunks.into_iter().enumerate() {
+        let number = n + 1;
+        let path = paginate::path(folder, number);
+        let root = root_of(&path);
+        let mut layout = site.layout(
+            &path,
+            &page_title(heading, number, pages),
+            description,
+            section,
+        );
+        let to = from + chunk.len() - usize::from(!chunk.is_empty());
+        let pager = paginate::pager(folder, number, pages, &root, noun, (from, to, total));
+        from = to + 1;
+        let page = make(&mut layout, &root, chunk, pager);
+        jobs.push(site.job(path, template, layout, page));
+    }
+    jobs
+}
+
+/// A link made relative to the site root, moved to a page whose way back to the root is `root`.
+fn rebase(mut link: Link, root: &str) -> Link {
+    if !link.href.is_empty() && !link.href.starts_with('#') {
+        link.href = format!("{root}{}", link.href);
+    }
+    link
 }
 
 /// The index page of a folder of pages (tags, places, people, sources): one link per page, each with a note
-/// (how many items it lists, how often a work is cited).
+/// (how many items it lists, how often a work is cited), paged when there are many.
 fn index_page<'a>(
     site: &Site,
     folder: &'static str,
     heading: &str,
     description: &str,
     pages: impl Iterator<Item = (&'a String, String, String)>,
-) -> Job {
-    let path = format!("{folder}/index.html");
-    let layout = site.layout(&path, heading, description, folder);
+) -> Vec<Job> {
     let links: Vec<Link> = pages
         .map(|(slug, text, note)| Link {
-            href: format!("{slug}/index.html"),
+            href: format!("{folder}/{slug}/index.html"),
             text,
             note: Some(note),
             lang: None,
         })
         .collect();
-    site.job(
-        path,
+    let total = links.len();
+    let chunks = paginate::split(links, Sizes::current().links);
+    paged(
+        site,
+        folder,
+        heading,
+        description,
+        folder,
+        ("entries", total),
+        chunks,
         "list.html",
-        layout,
-        json!({ "heading": heading, "links": links }),
+        |_, root, chunk, pager| {
+            let links: Vec<Link> = chunk.into_iter().map(|l| rebase(l, root)).collect();
+            json!({ "heading": heading, "links": links, "pager": pager })
+        },
     )
 }
 
 fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet]) -> Vec<Job> {
-    let mut jobs = vec![index_page(
+    let sizes = Sizes::current();
+    let mut jobs = index_page(
         site,
         folder,
         title,
@@ -776,62 +1165,64 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
         facets
             .iter()
             .map(|f| (&f.slug, f.name.clone(), f.items.len().to_string())),
-    )];
+    );
     for facet in facets {
-        let path = format!("{folder}/{}/index.html", facet.slug);
-        let root = root_of(&path);
-        let mut layout = site.layout(
-            &path,
-            &facet.name,
-            &format!("Items of the archive under {}.", facet.name),
-            folder,
-        );
-        let mut ld = json!({
-            "@context": "https://schema.org",
-            "@type": if folder == "places" { "Place" } else { "DefinedTerm" },
-            "name": facet.name,
-        });
-        if let Some((east, north)) = facet.point {
-            ld["geo"] = json!({ "@type": "GeoCoordinates", "latitude": north, "longitude": east });
-        }
-        layout.json_ld = meta::script_json(&ld);
-        layout.dc = vec![MetaTag {
-            name: if folder == "places" {
-                "DCTERMS.spatial"
-            } else {
-                "DC.subject"
-            }
-            .to_string(),
-            content: facet.name.clone(),
-            lang: None,
-        }];
         let items: Vec<Link> = facet
             .items
             .iter()
-            .map(|&i| {
-                site.item_link(
-                    &root,
-                    i,
-                    Some(kind_label(site.archive.entries[i].kind).into()),
-                )
-            })
+            .map(|&i| site.item_link("", i, Some(kind_label(site.archive.entries[i].kind).into())))
             .collect();
-        let page = json!({
-            "kind": if folder == "tags" { "Tag" } else { "Place" },
-            "name": facet.name,
-            "point": facet.point.map(|(e, n)| format!("{n:.2}° N, {e:.2}° E")),
-            "items": items,
-            "list_href": format!("{root}{folder}/index.html"),
-            "list_title": title,
-        });
-        jobs.push(site.job(path, "facet.html", layout, page));
+        let total = items.len();
+        jobs.extend(paged(
+            site,
+            &format!("{folder}/{}", facet.slug),
+            &facet.name,
+            &format!("Items of the archive under {}.", facet.name),
+            folder,
+            ("items", total),
+            paginate::split(items, sizes.links),
+            "facet.html",
+            |layout, root, chunk, pager| {
+                let mut ld = json!({
+                    "@context": "https://schema.org",
+                    "@type": if folder == "places" { "Place" } else { "DefinedTerm" },
+                    "name": facet.name,
+                });
+                if let Some((east, north)) = facet.point {
+                    ld["geo"] =
+                        json!({ "@type": "GeoCoordinates", "latitude": north, "longitude": east });
+                }
+                layout.json_ld = meta::script_json(&ld);
+                layout.dc = vec![MetaTag {
+                    name: if folder == "places" {
+                        "DCTERMS.spatial"
+                    } else {
+                        "DC.subject"
+                    }
+                    .to_string(),
+                    content: facet.name.clone(),
+                    lang: None,
+                }];
+                let items: Vec<Link> = chunk.into_iter().map(|l| rebase(l, root)).collect();
+                json!({
+                    "kind": if folder == "tags" { "Tag" } else { "Place" },
+                    "name": facet.name,
+                    "point": facet.point.map(|(e, n)| format!("{n:.2}° N, {e:.2}° E")),
+                    "items": items,
+                    "list_href": format!("{root}{folder}/index.html"),
+                    "list_title": title,
+                    "pager": pager,
+                })
+            },
+        ));
     }
     jobs
 }
 
 fn people_pages(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let mut jobs = vec![index_page(
+    let sizes = Sizes::current();
+    let mut jobs = index_page(
         site,
         "people",
         "People",
@@ -840,23 +1231,11 @@ fn people_pages(site: &Site) -> Vec<Job> {
             let count = p.items.len() + p.works.len();
             (&p.slug, p.name.clone(), count.to_string())
         }),
-    )];
+    );
+    let config = &archive.catalog.config;
     for person in &archive.people {
-        let path = format!("people/{}/index.html", person.slug);
-        let root = root_of(&path);
-        let mut layout = site.layout(
-            &path,
-            &person.name,
-            &format!("{} in the archive.", person.name),
-            "people",
-        );
-        layout.json_ld = meta::script_json(&json!({
-            "@context": "https://schema.org",
-            "@type": "Person",
-            "name": person.name,
-        }));
-        let config = &archive.catalog.config;
-        let items: Vec<Link> = person
+        // Items naming the person, then works they wrote, as one list: (is a work, link).
+        let mut links: Vec<(bool, Link)> = person
             .items
             .iter()
             .map(|&(i, term)| {
@@ -864,23 +1243,51 @@ fn people_pages(site: &Site) -> Vec<Job> {
                     .iter()
                     .find(|t| t.name == term)
                     .map_or(term.to_string(), |t| config.label(t).to_string());
-                site.item_link(&root, i, Some(label))
+                (false, site.item_link("", i, Some(label)))
             })
             .collect();
-        let works: Vec<Link> = person
-            .works
-            .iter()
-            .map(|key| site.source_link(&root, key, None))
-            .collect();
-        let page = json!({ "name": person.name, "items": items, "works": works });
-        jobs.push(site.job(path, "person.html", layout, page));
+        links.extend(
+            person
+                .works
+                .iter()
+                .map(|key| (true, site.source_link("", key, None))),
+        );
+        let total = links.len();
+        jobs.extend(paged(
+            site,
+            &format!("people/{}", person.slug),
+            &person.name,
+            &format!("{} in the archive.", person.name),
+            "people",
+            ("entries", total),
+            paginate::split(links, sizes.links),
+            "person.html",
+            |layout, root, chunk, pager| {
+                layout.json_ld = meta::script_json(&json!({
+                    "@context": "https://schema.org",
+                    "@type": "Person",
+                    "name": person.name,
+                }));
+                let (works, items): (Vec<_>, Vec<_>) = chunk.into_iter().partition(|(w, _)| *w);
+                let items: Vec<Link> = items.into_iter().map(|(_, l)| rebase(l, root)).collect();
+                let works: Vec<Link> = works.into_iter().map(|(_, l)| rebase(l, root)).collect();
+                json!({
+                    "name": person.name,
+                    "items": items,
+                    "works": works,
+                    "list_href": format!("{root}people/index.html"),
+                    "pager": pager,
+                })
+            },
+        ));
     }
     jobs
 }
 
 fn source_pages(site: &Site) -> Vec<Job> {
     let archive = site.archive;
-    let mut jobs = vec![index_page(
+    let sizes = Sizes::current();
+    let mut jobs = index_page(
         site,
         "sources",
         "Sources",
@@ -889,21 +1296,13 @@ fn source_pages(site: &Site) -> Vec<Job> {
             let note = format!("cited {} time(s)", s.citations.len());
             (&s.slug, cite::full(s.entry), note)
         }),
-    )];
+    );
+    const GROUPS: [&str; 4] = ["Games", "Rulesets", "Boards", "Evidence"];
     for source in &archive.sources {
-        let path = format!("sources/{}/index.html", source.slug);
-        let root = root_of(&path);
         let entry = source.entry;
         let title = entry.get("title").unwrap_or(&entry.key.value).to_string();
-        let mut layout = site.layout(&path, &title, &cite::full(entry), "sources");
-        layout.json_ld = meta::script_json(&source_json_ld(entry));
-        layout.dc = source_dc(entry);
-        let mut groups: Vec<(&str, Vec<Link>)> = vec![
-            ("Games", Vec::new()),
-            ("Rulesets", Vec::new()),
-            ("Boards", Vec::new()),
-            ("Evidence", Vec::new()),
-        ];
+        // Every citing item as (group, link), grouped in the order of GROUPS, links relative to the site root.
+        let mut groups: Vec<Vec<(usize, Link)>> = vec![Vec::new(); GROUPS.len()];
         let mut seen = std::collections::HashSet::new();
         for c in &source.citations {
             let e = &archive.entries[c.item];
@@ -919,7 +1318,7 @@ fn source_pages(site: &Site) -> Vec<Job> {
                 (
                     1,
                     Link {
-                        href: format!("{root}{}#ruleset-{name}", e.url),
+                        href: format!("{}#ruleset-{name}", e.url),
                         text: format!("{}: {}", e.title, c.ruleset.clone().unwrap_or_default()),
                         note,
                         lang: None,
@@ -941,12 +1340,14 @@ fn source_pages(site: &Site) -> Vec<Job> {
                     Kind::Board => 2,
                     Kind::Evidence => 3,
                 };
-                (group, site.item_link(&root, c.item, Some(note)))
+                (group, site.item_link("", c.item, Some(note)))
             };
             if seen.insert((link.href.clone(), link.note.clone())) {
-                groups[group].1.push(link);
+                groups[group].push((group, link));
             }
         }
+        let links: Vec<(usize, Link)> = groups.into_iter().flatten().collect();
+        let total = links.len();
         let fields: Vec<serde_json::Value> = entry
             .fields
             .iter()
@@ -956,16 +1357,38 @@ fn source_pages(site: &Site) -> Vec<Job> {
             .get("url")
             .filter(|u| markdown::is_safe_url(u))
             .map(str::to_string);
-        let page = json!({
-            "title": title,
-            "full": cite::full(entry),
-            "key": entry.key.value,
-            "kind": entry.kind,
-            "fields": fields,
-            "url": url,
-            "groups": groups.into_iter().filter(|(_, l)| !l.is_empty()).map(|(n, l)| json!({ "name": n, "links": l })).collect::<Vec<_>>(),
-        });
-        jobs.push(site.job(path, "source.html", layout, page));
+        jobs.extend(paged(
+            site,
+            &format!("sources/{}", source.slug),
+            &title,
+            &cite::full(entry),
+            "sources",
+            ("citations", total),
+            paginate::split(links, sizes.links),
+            "source.html",
+            |layout, root, chunk, pager| {
+                layout.json_ld = meta::script_json(&source_json_ld(entry));
+                layout.dc = source_dc(entry);
+                let mut shown: Vec<(usize, Vec<Link>)> = Vec::new();
+                for (group, link) in chunk {
+                    match shown.last_mut() {
+                        Some((g, links)) if *g == group => links.push(rebase(link, root)),
+                        _ => shown.push((group, vec![rebase(link, root)])),
+                    }
+                }
+                json!({
+                    "title": title,
+                    "full": cite::full(entry),
+                    "key": entry.key.value,
+                    "kind": entry.kind,
+                    "fields": fields,
+                    "url": url,
+                    "list_href": format!("{root}sources/index.html"),
+                    "groups": shown.into_iter().map(|(g, l)| json!({ "name": GROUPS[g], "links": l })).collect::<Vec<_>>(),
+                    "pager": pager,
+                })
+            },
+        ));
     }
     jobs
 }

@@ -6,8 +6,11 @@
  *      page with the arrow keys and Enter, with no console error and no failed request; browse filters come
  *      from the URL;
  *   3. axe-core finds no serious or critical violation on the home page, a game page, browse, and the search
- *      box showing results (and the search results page).
- * Usage: node run.js SITE_DIR */
+ *      box showing results (and the search results page);
+ *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
+ *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
+ *      with that value.
+ * Usage: node run.js SITE_DIR [PAGED_DIR] */
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -17,6 +20,7 @@ const { pathToFileURL } = require('url');
 const { chromium } = require('playwright-core');
 
 const site = path.resolve(process.argv[2] || path.join(__dirname, '..', '..', 'site'));
+const paged = process.argv[3] ? path.resolve(process.argv[3]) : null;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 let failures = 0;
 
@@ -30,7 +34,8 @@ function pass(message) {
 
 function validateHtml() {
   const jar = require('vnu-jar');
-  const result = spawnSync('java', ['-jar', jar, '--errors-only', '--format', 'json', '--skip-non-html', site], {
+  const dirs = paged ? [site, paged] : [site];
+  const result = spawnSync('java', ['-jar', jar, '--errors-only', '--format', 'json', '--skip-non-html', ...dirs], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -46,10 +51,10 @@ function validateHtml() {
     return;
   }
   const errors = messages.filter((m) => m.type === 'error' || m.subType === 'fatal');
-  const pages = countPages(site);
+  const pages = dirs.reduce((n, d) => n + countPages(d), 0);
   if (errors.length > 0) {
     for (const e of errors.slice(0, 40)) {
-      fail(`vnu: ${path.relative(site, decodeURIComponent(new URL(e.url).pathname))}:${e.lastLine}: ${e.message}`);
+      fail(`vnu: ${path.relative(path.dirname(site), decodeURIComponent(new URL(e.url).pathname))}:${e.lastLine}: ${e.message}`);
     }
   } else {
     pass(`vnu: no errors in ${pages} pages`);
@@ -66,8 +71,8 @@ function countPages(dir) {
   return n;
 }
 
-function url(rel) {
-  return pathToFileURL(path.join(site, rel)).href;
+function url(rel, dir) {
+  return pathToFileURL(path.join(dir || site, rel)).href;
 }
 
 /* Console errors, uncaught exceptions and failed requests of a page, collected as they happen. */
@@ -201,11 +206,48 @@ async function browserTests() {
     await page.goto(url('variants/index.html'));
     await axeCheck(page, 'variants');
 
+    if (paged) await pagedTests(page);
+
     if (problems.length > 0) for (const p of problems) fail(p);
     else pass('no console error and no failed request');
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/* A site whose lists run to several pages. */
+async function pagedTests(page) {
+  // The page navigation: the current page is marked, and Next leads to the next page.
+  await page.goto(url('browse/page/2/index.html', paged));
+  const nav = page.getByRole('navigation', { name: 'Pages' });
+  const current = await nav.locator('[aria-current="page"]').innerText();
+  if (!/\b2\b/.test(current)) fail('browse page 2 marks "' + current + '" as the current page');
+  await Promise.all([page.waitForURL(/browse\/page\/3\/index\.html$/), nav.getByRole('link', { name: 'Next' }).click()]);
+  pass('the page navigation of browse marks the current page and leads to the next');
+  await axeCheck(page, 'browse, page 3');
+
+  // A filter from the URL filters this page and points to the list of every item with the value.
+  await page.goto(url('browse/index.html', paged) + '#kind=board');
+  await page.waitForFunction(() => document.querySelector('[data-status]').textContent.includes('on this page'));
+  const status = await page.locator('[data-status]').innerText();
+  const hint = page.locator('[data-hint] a');
+  const shown = await page.locator('table.browse tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+  if (shown.some((k) => k !== 'Board')) fail('browse #kind=board shows rows of kind ' + shown.join(', '));
+  if ((await hint.count()) !== 1) fail('browse #kind=board gives no link beyond this page (' + status + ')');
+  else {
+    await Promise.all([page.waitForURL(/browse\/kind\/board\/index\.html$/), hint.click()]);
+    const kinds = await page.locator('table.browse tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+    if (kinds.length < 1 || kinds.some((k) => k !== 'Board')) fail('the list of boards holds ' + kinds.join(', '));
+    else pass(`browse #kind=board: "${status}", and a link to the ${kinds.length} boards of its own list`);
+    await axeCheck(page, 'browse, the list of one value');
+  }
+
+  for (const [rel, label] of [['rules/page/2/index.html', 'rules, page 2'], ['variants/index.html', 'variants, bounded graph'],
+    ['tags/page/2/index.html', 'tag index, page 2'], ['uncatalogued/page/2/index.html', 'not yet catalogued, page 2']]) {
+    if (!fs.existsSync(path.join(paged, rel))) { fail('the paged site has no ' + rel); continue; }
+    await page.goto(url(rel, paged));
+    await axeCheck(page, label);
   }
 }
 
