@@ -337,7 +337,7 @@ fn new_entry<'c>(
 /// still offered for download.
 fn game_record(
     path: &std::path::Path,
-    parsed: Option<&ludotheca_engine::record::Record>,
+    parsed: Option<&crate::check::RecordSummary>,
 ) -> GameRecord {
     let file_name = path
         .file_name()
@@ -357,7 +357,7 @@ fn game_record(
         ruleset: parsed
             .as_ref()
             .and_then(|r| r.tag("Ruleset").map(str::to_string)),
-        moves: parsed.as_ref().map_or(0, |r| r.moves.len()),
+        moves: parsed.as_ref().map_or(0, |r| r.move_count),
     }
 }
 

@@ -30,12 +30,57 @@ pub struct Checked {
 pub struct CheckedGame {
     pub rules: Rules,
     /// Each of the item's `game_records`, in the same order: `None` where the record does not parse.
-    pub records: Vec<Option<Record>>,
+    pub records: Vec<Option<RecordSummary>>,
     /// A hash of the program, the rules and the records: a later run that finds it among the games known to
     /// replay cleanly need not replay them again.
     pub key: Hash,
     /// The rules compiled and every record replayed without a diagnostic.
     pub clean: bool,
+}
+
+/// What the site shows of a parsed game record: its tags and its moves as written. Kept instead of the parsed
+/// record, whose per-move fields take many times the record's text; a large catalog's records are most of it.
+pub struct RecordSummary {
+    /// Every tag, in order: (name, value).
+    pub tags: Vec<(String, String)>,
+    /// The moves as written, each with its annotation (`21!`), one per line.
+    moves: String,
+    pub move_count: usize,
+}
+
+impl RecordSummary {
+    pub fn of(record: &Record) -> RecordSummary {
+        let mut moves = String::new();
+        for (i, m) in record.moves.iter().enumerate() {
+            if i > 0 {
+                moves.push('\n');
+            }
+            moves.push_str(&m.text);
+            moves.push_str(&m.annotation);
+        }
+        RecordSummary {
+            tags: record
+                .tags
+                .iter()
+                .map(|t| (t.name.clone(), t.value.clone()))
+                .collect(),
+            moves,
+            move_count: record.moves.len(),
+        }
+    }
+
+    /// The first tag of this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The moves as written, with their annotations.
+    pub fn moves(&self) -> impl Iterator<Item = &str> {
+        self.moves.split('\n').filter(|m| !m.is_empty())
+    }
 }
 
 impl Checked {

@@ -11,7 +11,7 @@ use ludotheca_engine::record::{self, Record};
 use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesFile};
 
-use super::CheckedGame;
+use super::{CheckedGame, RecordSummary};
 use crate::archive::rules::from_compiled;
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -119,7 +119,11 @@ fn check_game(
             let records = item
                 .game_records
                 .iter()
-                .map(|&f| Record::parse(&catalog.files.get(f).text).ok())
+                .map(|&f| {
+                    Record::parse(&catalog.files.get(f).text)
+                        .ok()
+                        .map(|r| RecordSummary::of(&r))
+                })
                 .collect();
             return GameOutcome {
                 diagnostics,
@@ -214,7 +218,7 @@ fn replay_records(
     (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
     cited: &mut HashSet<String>,
     diagnostics: &mut Diagnostics,
-) -> Vec<Option<Record>> {
+) -> Vec<Option<RecordSummary>> {
     let mut parsed = Vec::with_capacity(item.game_records.len());
     for &file in &item.game_records {
         let text = &catalog.files.get(file).text;
@@ -248,7 +252,7 @@ fn replay_records(
             cited,
             diagnostics,
         );
-        parsed.push(Some(record));
+        parsed.push(Some(RecordSummary::of(&record)));
     }
     parsed
 }

@@ -13,10 +13,16 @@ use crate::catalog::terms::TERMS;
 
 pub fn catalog_json(archive: &Archive) -> String {
     let config = &archive.catalog.config;
-    let items: Vec<Json> = archive
-        .entries
-        .iter()
-        .map(|entry| {
+    // Written item by item rather than built as one document first: at 100,000 items the whole document as a
+    // JSON tree would take gigabytes. Keys are in the order serde_json sorts an object's keys.
+    let mut out = String::from("{\"description\":");
+    out.push_str(&Json::from(config.description.as_str()).to_string());
+    out.push_str(",\"items\":[");
+    for (n, entry) in archive.entries.iter().enumerate() {
+        if n > 0 {
+            out.push(',');
+        }
+        let item = {
             let values: Vec<Json> = entry
                 .item
                 .values
@@ -108,15 +114,14 @@ pub fn catalog_json(archive: &Archive) -> String {
                     .collect();
             }
             o
-        })
-        .collect();
-    let doc = json!({
-        "title": config.title,
-        "description": config.description,
-        "items": items,
-    });
-    // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
-    serde_json::to_string(&doc).unwrap_or_default() + "\n"
+        };
+        // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
+        out.push_str(&item.to_string());
+    }
+    out.push_str("],\"title\":");
+    out.push_str(&Json::from(config.title.as_str()).to_string());
+    out.push_str("}\n");
+    out
 }
 
 fn csv_field(text: &str) -> String {

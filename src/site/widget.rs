@@ -55,11 +55,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let title = record.tag("Title").or(record.tag("Event"));
-        let moves: Vec<String> = record
-            .moves
-            .iter()
-            .map(|m| format!("{}{}", m.text, m.annotation))
-            .collect();
+        let moves: Vec<&str> = record.moves().collect();
         lists.push(json!({ "title": title, "kind": record.tag("Kind"), "moves": moves }));
         records.push(json!({
             "id": file_name.trim_end_matches(".game"),
