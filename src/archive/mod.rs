@@ -335,10 +335,7 @@ fn new_entry<'c>(
 
 /// A game record's tags for its listing, from the record as `check` parsed it; a record that does not parse is
 /// still offered for download.
-fn game_record(
-    path: &std::path::Path,
-    parsed: Option<&crate::check::RecordSummary>,
-) -> GameRecord {
+fn game_record(path: &std::path::Path, parsed: Option<&crate::check::RecordSummary>) -> GameRecord {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
