@@ -791,6 +791,39 @@ fn symbolic_links_and_the_catalog_itself_are_refused() {
 }
 
 #[test]
+fn long_and_clashing_tag_names_each_get_their_own_page() {
+    let scratch = Scratch::new("names");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let long = "A very long subject ".repeat(30);
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "</record>",
+        &format!(
+            "  <dcterms:subject>{long}</dcterms:subject>\n  <dcterms:subject>hunt-game</dcterms:subject>\n  <dcterms:subject>Hunt game 2</dcterms:subject>\n</record>"
+        ),
+    );
+    fs::write(&record, text).unwrap();
+    let out = scratch.0.join("site");
+    build(&options(&catalog, &out)).expect("a 600-character subject builds");
+    let site = snapshot(&out);
+    // One page per tag name, each showing its own name.
+    for name in ["Hunt game", "hunt-game", "Hunt game 2", long.trim()] {
+        let pages: Vec<&String> = site
+            .iter()
+            .filter(|(path, bytes)| {
+                path.starts_with("tags/")
+                    && path.matches('/').count() == 2
+                    && String::from_utf8_lossy(bytes).contains(&format!("<h1>{name}</h1>"))
+            })
+            .map(|(path, _)| path)
+            .collect();
+        assert_eq!(pages.len(), 1, "{name}: {pages:?}");
+        assert!(pages[0].len() < 120, "{}", pages[0]);
+    }
+}
+
+#[test]
 fn the_configured_address_and_contact_reach_the_sitemap_and_oai_file() {
     let scratch = Scratch::new("configured");
     let catalog = scratch.0.join("catalog");

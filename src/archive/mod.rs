@@ -9,7 +9,7 @@
 pub mod rules;
 pub mod text;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::SystemTime;
 
@@ -476,19 +476,26 @@ fn collect_facets(
     facets
 }
 
-/// Slugs for names, made unique by a numeric suffix where two names fold to the same slug.
+/// Slugs for names, unique by construction. The first name (in the order given) with a slug keeps it; a later
+/// name with the same slug gets `--` and a hash of the name. A slug never holds `--` (hyphens come single, and a
+/// cut slug ends in its hash after a single one), so the suffixed form can never be the slug of another name, as
+/// a numeric `-2` could ("Hunt game 2"); a hash that is taken already is drawn again from the name and a count.
 fn unique_slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut used: HashSet<String> = HashSet::new();
     names
         .map(|name| {
             let base = text::slug(name);
-            let count = seen.entry(base.clone()).or_insert(0);
-            *count += 1;
-            if *count == 1 {
-                base
-            } else {
-                format!("{base}-{count}")
+            if used.insert(base.clone()) {
+                return base;
             }
+            (0u64..)
+                .map(|round| {
+                    let mut key = name.as_bytes().to_vec();
+                    key.extend_from_slice(&round.to_le_bytes());
+                    format!("{base}--{:08x}", text::fnv1a(&key) as u32)
+                })
+                .find(|candidate| used.insert(candidate.clone()))
+                .expect("an unbounded range of counts always finds an unused hash")
         })
         .collect()
 }
@@ -659,4 +666,32 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
         }
     }
     sources
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clashing_slugs_never_take_the_slug_of_another_name() {
+        let names = ["hunt-game", "Hunt game", "Hunt game 2", "HUNT GAME"];
+        let slugs = unique_slugs(names.iter().copied());
+        assert_eq!(slugs[0], "hunt-game");
+        assert_eq!(slugs[2], "hunt-game-2");
+        assert!(slugs[1].starts_with("hunt-game--"), "{}", slugs[1]);
+        let distinct: HashSet<&String> = slugs.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{slugs:?}");
+        // The same names give the same slugs on every run.
+        assert_eq!(slugs, unique_slugs(names.iter().copied()));
+    }
+
+    #[test]
+    fn long_names_get_bounded_distinct_slugs() {
+        let long = "x".repeat(600);
+        let names = [long.clone(), format!("{long}y"), long.to_uppercase()];
+        let slugs = unique_slugs(names.iter().map(String::as_str));
+        let distinct: HashSet<&String> = slugs.iter().collect();
+        assert_eq!(distinct.len(), 3, "{slugs:?}");
+        assert!(slugs.iter().all(|s| s.len() < 100), "{slugs:?}");
+    }
 }
