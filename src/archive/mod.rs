@@ -3,15 +3,14 @@
 //! facets (tags, places, people), each source with everything citing it, and each game's rules compiled into
 //! facts and board diagrams.
 //!
-//! This is the "resolve" step of a build: it reads only the loaded catalog (plus the modification time of each
-//! record, for "recently added"), and rendering reads only this model.
+//! This is the "resolve" step of a build: it reads only the loaded catalog, never a file, and rendering reads
+//! only this model.
 
 pub mod rules;
 pub mod text;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::time::SystemTime;
 
 use rayon::prelude::*;
 
@@ -66,8 +65,9 @@ pub struct Entry<'c> {
     pub year: Option<i64>,
     /// The dates as written, for the browse table.
     pub date_label: String,
-    /// When the record was added or last changed, for "recently added".
-    pub added: Option<SystemTime>,
+    /// When the record was added or last changed, by its own dates (the latest of [`RECORD_DATE_TERMS`]), for
+    /// "recently added". File times are never read: the same catalog must give the same site.
+    pub added: Option<Day>,
     /// `games/*.game` beside the record.
     pub game_records: Vec<GameRecord>,
 }
@@ -136,6 +136,13 @@ pub struct Citation {
     /// For a ruleset citation: the ruleset's title.
     pub ruleset: Option<String>,
 }
+
+/// A calendar day: year, month (1-12), day (1-31); a date without a month or day counts from its first.
+pub type Day = (i64, u8, u8);
+
+/// Terms that date the record itself (its entry into the archive, its acceptance, its last change) rather than
+/// the game or object it describes.
+pub const RECORD_DATE_TERMS: [&str; 4] = ["dateSubmitted", "dateAccepted", "modified", "created"];
 
 /// Terms naming people or bodies.
 const PEOPLE_TERMS: [&str; 5] = [
@@ -290,9 +297,7 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
         _ => None,
     };
     let (year, date_label) = dates(item);
-    let added = std::fs::metadata(item.folder.join("record.xml"))
-        .and_then(|m| m.modified())
-        .ok();
+    let added = record_date(item);
     let game_records = item
         .game_records
         .iter()
@@ -348,6 +353,16 @@ fn game_record(path: &std::path::Path, text: &str) -> GameRecord {
             .and_then(|r| r.tag("Ruleset").map(str::to_string)),
         moves: parsed.as_ref().map_or(0, |r| r.moves.len()),
     }
+}
+
+/// The latest W3CDTF date among the terms dating the record itself.
+fn record_date(item: &Item) -> Option<Day> {
+    item.values
+        .iter()
+        .filter(|v| RECORD_DATE_TERMS.contains(&v.term.name))
+        .filter_map(|v| date::parse_w3cdtf(&v.text).ok())
+        .map(|d| (d.year, d.month.unwrap_or(1), d.day.unwrap_or(1)))
+        .max()
 }
 
 /// The earliest year among an item's dates, and the dates as written.
