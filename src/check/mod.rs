@@ -5,6 +5,7 @@ mod bibliography;
 mod item;
 mod links;
 mod rules;
+mod theme;
 mod value;
 
 use std::collections::HashSet;
@@ -30,5 +31,6 @@ pub fn check(catalog: &Catalog, diagnostics: &mut Diagnostics) {
         .collect();
     cited.extend(rules::check_rules(catalog, diagnostics));
     bibliography::check_bibliography(catalog, &cited, diagnostics);
+    theme::check_theme(catalog, diagnostics);
     diagnostics.sort();
 }

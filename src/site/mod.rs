@@ -139,7 +139,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         _ => options,
     };
     let started = Instant::now();
-    let theme = theme::Theme::load(&options.catalog).map_err(BuildError::Template)?;
+    let theme = theme::Theme::new(&catalog).map_err(BuildError::Template)?;
     let files = pages::render_site(&archive, &theme, options).map_err(BuildError::Template)?;
     step("render", started);
 
