@@ -181,6 +181,36 @@ fn links_inside_the_catalog_are_followed() {
 }
 
 #[test]
+fn a_record_linked_inside_the_catalog_is_published_as_read() {
+    let scratch = Scratch::new("publish");
+    let record = scratch.path("games/bagh-chal/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::create_dir_all(scratch.path("texts")).unwrap();
+    fs::rename(&record, scratch.path("texts/bagh-chal.xml")).unwrap();
+    symlink("../../texts/bagh-chal.xml", &record).unwrap();
+    let out = scratch.path("../").join(format!(
+        "{}-site",
+        scratch.0.file_name().unwrap().to_string_lossy()
+    ));
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--quiet", "--catalog"])
+        .arg(&scratch.0)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("the binary runs");
+    let published = fs::read_to_string(out.join("games/bagh-chal/record.xml"));
+    let _ = fs::remove_dir_all(&out);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(published.unwrap(), text);
+}
+
+#[test]
 fn links_to_folders_are_not_followed() {
     let elsewhere = Scratch::new("elsewhere");
     let scratch = Scratch::new("folder-link");

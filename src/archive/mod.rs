@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::catalog::bibtex::BibEntry;
 use crate::catalog::{Catalog, Item, Kind, Value};
 use crate::scheme::{Scheme, date, place};
+use crate::source::FileId;
 
 pub use rules::{Diagram, DiagramPoint, Rules, Ruleset};
 
@@ -92,6 +93,8 @@ pub enum Target {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub file: PathBuf,
+    /// The text as read at load, in the catalog's source map.
+    pub source: FileId,
     pub file_name: String,
     pub kind: Option<String>,
     pub title: Option<String>,
@@ -303,7 +306,7 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
         .iter()
         .map(|&file| {
             let source = catalog.files.get(file);
-            game_record(&source.path, &source.text)
+            game_record(file, &source.path, &source.text)
         })
         .collect();
     Entry {
@@ -331,13 +334,14 @@ fn new_entry<'c>(catalog: &'c Catalog, item: &'c Item, kind: Kind) -> Entry<'c> 
 
 /// A game record's tags for its listing, from the text the catalog reader loaded; a record that does not parse
 /// is still offered for download.
-fn game_record(path: &std::path::Path, text: &str) -> GameRecord {
+fn game_record(source: FileId, path: &std::path::Path, text: &str) -> GameRecord {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let parsed = ludotheca_engine::record::Record::parse(text).ok();
     GameRecord {
+        source,
         file: path.to_path_buf(),
         file_name,
         kind: parsed

@@ -56,8 +56,6 @@ pub struct SiteFile {
 pub enum Contents {
     Text(String),
     Bytes(Vec<u8>),
-    /// A catalog file copied as it is (a record, a rules file, a game record).
-    Copy(PathBuf),
 }
 
 /// How a build went.

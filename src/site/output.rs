@@ -213,14 +213,6 @@ fn write_file(root: &Path, file: &SiteFile) -> Result<(), String> {
     let written = match &file.contents {
         Contents::Text(text) => fs::write(&path, text),
         Contents::Bytes(bytes) => fs::write(&path, bytes),
-        Contents::Copy(from) => {
-            // Only plain files are published: a symbolic link in the catalog could point anywhere.
-            match fs::symlink_metadata(from) {
-                Ok(meta) if meta.is_file() => fs::copy(from, &path).map(drop),
-                Ok(_) => Err(io::Error::other("not a plain file")),
-                Err(err) => Err(err),
-            }
-        }
     };
     written.map_err(|e| format!("cannot write `{}`: {e}", file.path))
 }

@@ -1087,7 +1087,8 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
     let mut files = Vec::new();
     files.push(SiteFile {
         path: format!("{}record.xml", entry.dir),
-        contents: Contents::Copy(item.folder.join("record.xml")),
+        // Published from the text read at load (never read again from disk, which may have changed since check).
+        contents: Contents::Text(archive.catalog.files.get(item.file).text.clone()),
     });
     let mut downloads = vec![Link {
         href: "record.xml".into(),
@@ -1220,7 +1221,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> (Job, Vec<SiteFile>) {
     for record in &entry.game_records {
         files.push(SiteFile {
             path: format!("{}games/{}", entry.dir, record.file_name),
-            contents: Contents::Copy(record.file.clone()),
+            contents: Contents::Text(archive.catalog.files.get(record.source).text.clone()),
         });
         let mut note = Vec::new();
         if let Some(k) = &record.kind {
