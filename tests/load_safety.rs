@@ -5,9 +5,10 @@
 #![cfg(unix)]
 
 use std::fs;
+use std::io::Read;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -54,25 +55,45 @@ impl Scratch {
             .stderr(Stdio::piped())
             .spawn()
             .expect("the binary runs");
+        // Drained while the child runs, so that a long report cannot fill the pipe and stall it.
+        let drain = |pipe: Option<Box<dyn Read + Send>>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        };
+        let stdout = drain(
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
+        let stderr = drain(
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        );
         let started = Instant::now();
-        while child
-            .try_wait()
-            .expect("the child can be waited on")
-            .is_none()
-        {
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("the child can be waited on") {
+                break status;
+            }
             if started.elapsed() > Duration::from_secs(60) {
                 let _ = child.kill();
                 panic!("check did not end within a minute");
             }
             std::thread::sleep(Duration::from_millis(20));
-        }
-        let output: Output = child.wait_with_output().expect("the output is collected");
+        };
         let text = format!(
             "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
+            String::from_utf8_lossy(&stdout.join().expect("stdout is read")),
+            String::from_utf8_lossy(&stderr.join().expect("stderr is read"))
         );
-        (text, output.status.code())
+        (text, status.code())
     }
 }
 
@@ -249,6 +270,21 @@ fn files_over_their_limit_are_not_read() {
     let report = assert_reported(&scratch, "E005", "games/bagh-chal/rules.txt");
     assert!(report.contains("rules file is"), "{report}");
     assert!(report.contains("(2 MiB)"), "{report}");
+}
+
+#[test]
+fn a_record_nested_a_hundred_thousand_deep_stops_at_the_cap() {
+    let scratch = Scratch::new("deep");
+    let record = scratch.path("games/bagh-chal/record.xml");
+    let nest = format!("{}deep{}", "<b>".repeat(100_000), "</b>".repeat(100_000));
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "<dcterms:title>Bagh-Chal</dcterms:title>",
+        &format!("<dcterms:title>Bagh-Chal {nest}</dcterms:title>"),
+    );
+    fs::write(&record, text).unwrap();
+    let report = assert_reported(&scratch, "E042", "games/bagh-chal/record.xml");
+    // The nesting itself (E042) and the markup inside a value (E036), and nothing made up beyond them.
+    assert!(report.contains("2 errors, 0 warnings"), "{report}");
 }
 
 #[test]
