@@ -22,8 +22,8 @@ use crate::source::{FileId, SourceMap, Span};
 
 pub use bibtex::{BibEntry, Bibliography};
 pub use config::{Config, Label};
-pub use read::FileKind;
 use read::Reader;
+pub use read::{FileKind, Found};
 pub use terms::{Namespace, Term};
 
 /// Records larger than this are refused unread: a catalog record is a page of metadata, not a book.
@@ -357,53 +357,50 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
     let mut files = SourceMap::default();
 
     let config_path = root.join("ludotheca.toml");
-    let (config, config_file) = if exists(&config_path) {
-        match read_text(
-            &reader,
-            &config_path,
-            FileKind::Config,
-            &mut files,
-            diagnostics,
-        )? {
-            Some((file, true)) => (config::parse(&files, file, diagnostics), Some(file)),
-            Some((file, false)) => (Config::default(), Some(file)),
-            None => (Config::default(), None),
+    let (config, config_file) = match read_text(
+        &reader,
+        &config_path,
+        FileKind::Config,
+        &mut files,
+        diagnostics,
+    )? {
+        Found::Read((file, true)) => (config::parse(&files, file, diagnostics), Some(file)),
+        Found::Read((file, false)) => (Config::default(), Some(file)),
+        Found::Refused => (Config::default(), None),
+        Found::Absent => {
+            diagnostics.push(
+                Diagnostic::error("E034", "the catalog has no `ludotheca.toml`")
+                    .in_file(&config_path)
+                    .with_help(
+                        "create it with at least `title = \"...\"`; see docs/record-format.md",
+                    ),
+            );
+            (Config::default(), None)
         }
-    } else {
-        diagnostics.push(
-            Diagnostic::error("E034", "the catalog has no `ludotheca.toml`")
-                .in_file(&config_path)
-                .with_help("create it with at least `title = \"...\"`; see docs/record-format.md"),
-        );
-        (Config::default(), None)
     };
 
     let bib_path = root.join("sources.bib");
     let mut sources = Bibliography::default();
-    if exists(&bib_path)
-        && let Some((file, true)) = read_text(
-            &reader,
-            &bib_path,
-            FileKind::Bibliography,
-            &mut files,
-            diagnostics,
-        )?
-    {
+    if let Found::Read((file, true)) = read_text(
+        &reader,
+        &bib_path,
+        FileKind::Bibliography,
+        &mut files,
+        diagnostics,
+    )? {
         sources = bibtex::parse(&files, file, diagnostics);
     }
 
     // The About page's Markdown; a file that is not UTF-8 is reported (E004) rather than dropped in silence.
     let about_path = root.join("about.md");
     let mut about = None;
-    if exists(&about_path)
-        && let Some((file, true)) = read_text(
-            &reader,
-            &about_path,
-            FileKind::About,
-            &mut files,
-            diagnostics,
-        )?
-    {
+    if let Found::Read((file, true)) = read_text(
+        &reader,
+        &about_path,
+        FileKind::About,
+        &mut files,
+        diagnostics,
+    )? {
         about = Some(file);
     }
 
@@ -512,12 +509,14 @@ fn load_theme(
                 .join("/");
             match kind {
                 FileKind::Template => {
-                    if let Some((file, utf8)) = read_text(reader, path, kind, files, diagnostics)? {
+                    if let Found::Read((file, utf8)) =
+                        read_text(reader, path, kind, files, diagnostics)?
+                    {
                         theme.templates.push(ThemeTemplate { name, file, utf8 });
                     }
                 }
                 _ => {
-                    if let Some(bytes) = reader.read(path, kind, diagnostics)? {
+                    if let Found::Read(bytes) = reader.read(path, kind, diagnostics)? {
                         theme.statics.push((name, bytes));
                     }
                 }
@@ -568,25 +567,29 @@ fn load_item(
 ) -> Result<Item, LoadError> {
     let record_path = folder.join("record.xml");
     let mut item = match read_text(reader, &record_path, FileKind::Record, files, diagnostics)? {
-        Some((file, utf8)) => {
+        Found::Read((file, utf8)) => {
             let mut item = Item::new(id, folder.to_path_buf(), file);
             if utf8 {
                 record::parse(files, file, &mut item, diagnostics);
             }
             item
         }
-        // Refused, and reported: the item stays, with an empty record, so that it never vanishes in silence.
-        None => {
+        // Refused and reported (or gone since the walk): the item stays, with an empty record, so that it never
+        // vanishes in silence.
+        Found::Refused | Found::Absent => {
             let file = files.add(record_path, String::new());
             Item::new(id, folder.to_path_buf(), file)
         }
     };
 
     let rules_path = folder.join("rules.txt");
-    if exists(&rules_path) {
-        item.has_rules_file = true;
-        item.rules_file = read_text(reader, &rules_path, FileKind::Rules, files, diagnostics)?
-            .and_then(|(file, utf8)| utf8.then_some(file));
+    match read_text(reader, &rules_path, FileKind::Rules, files, diagnostics)? {
+        Found::Absent => {}
+        Found::Refused => item.has_rules_file = true,
+        Found::Read((file, utf8)) => {
+            item.has_rules_file = true;
+            item.rules_file = utf8.then_some(file);
+        }
     }
     let games_dir = folder.join("games");
     match fs::symlink_metadata(&games_dir) {
@@ -605,7 +608,7 @@ fn load_item(
                     continue;
                 }
                 let path = entry.into_path();
-                if let Some((file, utf8)) =
+                if let Found::Read((file, utf8)) =
                     read_text(reader, &path, FileKind::GameRecord, files, diagnostics)?
                 {
                     if utf8 {
@@ -620,21 +623,23 @@ fn load_item(
     Ok(item)
 }
 
-/// Read a file as UTF-8 into the source map, or `None` when the reader refused it (and said why). A file that
-/// is not UTF-8 is still added (decoded lossily, for quoting) and reported with the position of its first bad
-/// byte; the flag says whether the text is sound.
+/// Read a file as UTF-8 into the source map, unless it is absent or the reader refused it (and said why). A
+/// file that is not UTF-8 is still added (decoded lossily, for quoting) and reported with the position of its
+/// first bad byte; the flag says whether the text is sound.
 fn read_text(
     reader: &Reader,
     path: &Path,
     kind: FileKind,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
-) -> Result<Option<(FileId, bool)>, LoadError> {
-    let Some(bytes) = reader.read(path, kind, diagnostics)? else {
-        return Ok(None);
+) -> Result<Found<(FileId, bool)>, LoadError> {
+    let bytes = match reader.read(path, kind, diagnostics)? {
+        Found::Read(bytes) => bytes,
+        Found::Refused => return Ok(Found::Refused),
+        Found::Absent => return Ok(Found::Absent),
     };
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some((files.add(path.to_path_buf(), text), true))),
+        Ok(text) => Ok(Found::Read((files.add(path.to_path_buf(), text), true))),
         Err(err) => {
             let bad = err.utf8_error().valid_up_to();
             let bytes = err.into_bytes();
@@ -652,7 +657,7 @@ fn read_text(
                 .at(files, file, bad..bad + 1)
                 .with_help("save the file as UTF-8"),
             );
-            Ok(Some((file, false)))
+            Ok(Found::Read((file, false)))
         }
     }
 }

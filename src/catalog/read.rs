@@ -98,60 +98,77 @@ impl Reader {
         Ok(Reader { root })
     }
 
-    /// The bytes of the file at `path`, or `None` when it is refused (a diagnostic says why). Only a file that
-    /// passes every check but still cannot be read (no permission, a disk error) is an error.
+    /// The bytes of the file at `path`; [`Found::Refused`] when it is there but refused (a diagnostic says
+    /// why); [`Found::Absent`] when nothing is there, not even a dangling link. Only a file that passes every
+    /// check but still cannot be read (no permission, a disk error) is an error.
     pub fn read(
         &self,
         path: &Path,
         kind: FileKind,
         diagnostics: &mut Diagnostics,
-    ) -> Result<Option<Vec<u8>>, LoadError> {
+    ) -> Result<Found<Vec<u8>>, LoadError> {
         let io_error = |source| LoadError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let own = fs::symlink_metadata(path).map_err(io_error)?;
-        if own.file_type().is_symlink() {
+        let own = match fs::symlink_metadata(path) {
+            Ok(meta) => meta,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Found::Absent),
+            Err(err) => return Err(io_error(err)),
+        };
+        let meta = if own.file_type().is_symlink() {
             // Folders on the way here were reached without following links (the walker never follows one), so
             // only a link at the file itself can lead elsewhere; resolving that one is enough.
             match fs::canonicalize(path) {
                 Ok(target) if target.starts_with(&self.root) => {}
                 Ok(_) => {
                     diagnostics.push(outside_catalog(path));
-                    return Ok(None);
+                    return Ok(Found::Refused);
                 }
                 Err(err) => {
                     diagnostics.push(broken_link(path, &err));
-                    return Ok(None);
+                    return Ok(Found::Refused);
                 }
             }
-        }
-        let meta = fs::metadata(path).map_err(io_error)?;
+            fs::metadata(path).map_err(io_error)?
+        } else {
+            own
+        };
         if !meta.is_file() {
             diagnostics.push(not_regular(path, &meta, kind));
-            return Ok(None);
+            return Ok(Found::Refused);
         }
         let limit = kind.limit();
         if meta.len() > limit {
             diagnostics.push(too_large(path, kind, Some(meta.len())));
-            return Ok(None);
+            return Ok(Found::Refused);
         }
         let file = File::open(path).map_err(io_error)?;
         // The file may have been replaced between the look and the open; look again at what was opened.
         let opened = file.metadata().map_err(io_error)?;
         if !opened.is_file() {
             diagnostics.push(not_regular(path, &opened, kind));
-            return Ok(None);
+            return Ok(Found::Refused);
         }
-        match read_bounded(file, limit).map_err(io_error)? {
-            Bounded::Whole(bytes) => Ok(Some(bytes)),
+        match read_bounded(file, limit, opened.len()).map_err(io_error)? {
+            Bounded::Whole(bytes) => Ok(Found::Read(bytes)),
             Bounded::TooLarge => {
                 // It grew after it was looked at, or it never ends.
                 diagnostics.push(too_large(path, kind, None));
-                Ok(None)
+                Ok(Found::Refused)
             }
         }
     }
+}
+
+/// What became of a file the reader was asked for.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Found<T> {
+    /// Nothing is at the path.
+    Absent,
+    /// Something is there, and was refused with a diagnostic.
+    Refused,
+    Read(T),
 }
 
 /// What [`read_bounded`] read.
@@ -163,9 +180,11 @@ pub enum Bounded {
 }
 
 /// Read at most `limit` bytes; one byte more means the source is too large, and nothing past that byte is read,
-/// so a source that never ends cannot exhaust memory.
-pub fn read_bounded(source: impl Read, limit: u64) -> io::Result<Bounded> {
-    let mut bytes = Vec::new();
+/// so a source that never ends cannot exhaust memory. `expected` is the size the source is expected to have: room
+/// for it (within the limit) is made at once, so that a file is read in one call rather than in growing chunks.
+pub fn read_bounded(source: impl Read, limit: u64, expected: u64) -> io::Result<Bounded> {
+    let room = expected.min(limit).saturating_add(1);
+    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     source
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)?;
@@ -275,11 +294,14 @@ mod tests {
     #[test]
     fn an_endless_source_stops_one_byte_past_the_limit() {
         assert_eq!(
-            read_bounded(io::repeat(0), 1000).unwrap(),
+            read_bounded(io::repeat(0), 1000, 0).unwrap(),
             Bounded::TooLarge
         );
         let mut counted = io::repeat(7).take(5000);
-        assert_eq!(read_bounded(&mut counted, 1000).unwrap(), Bounded::TooLarge);
+        assert_eq!(
+            read_bounded(&mut counted, 1000, u64::MAX).unwrap(),
+            Bounded::TooLarge
+        );
         // 1001 bytes were taken, and no more.
         assert_eq!(counted.limit(), 5000 - 1001);
     }
@@ -287,11 +309,11 @@ mod tests {
     #[test]
     fn a_source_at_the_limit_is_read_whole() {
         assert_eq!(
-            read_bounded(&[1u8, 2, 3][..], 3).unwrap(),
+            read_bounded(&[1u8, 2, 3][..], 3, 3).unwrap(),
             Bounded::Whole(vec![1, 2, 3])
         );
         assert_eq!(
-            read_bounded(&[][..], 0).unwrap(),
+            read_bounded(&[][..], 0, 10).unwrap(),
             Bounded::Whole(Vec::new())
         );
     }
