@@ -774,6 +774,80 @@ fn symbolic_links_and_the_catalog_itself_are_refused() {
     assert!(catalog.join("ludotheca.toml").exists());
 }
 
+/// The first item the home page lists under "Recently added".
+fn first_recent(site: &BTreeMap<String, Vec<u8>>) -> String {
+    let home = String::from_utf8_lossy(&site["index.html"]).into_owned();
+    let recent = &home[home.find("id=\"recent\"").expect("a recent section")..];
+    let href = &recent[recent.find("href=\"").expect("a link") + 6..];
+    href[..href.find('"').unwrap()].to_string()
+}
+
+#[test]
+fn recently_added_follows_record_dates_and_never_file_times() {
+    let scratch = Scratch::new("recent");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("games/terhuchu/record.xml");
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "</record>",
+        "  <dcterms:dateSubmitted xsi:type=\"dcterms:W3CDTF\">2026-03-01</dcterms:dateSubmitted>\n</record>",
+    );
+    fs::write(&record, text).unwrap();
+    let out = scratch.0.join("site");
+    build(&options(&catalog, &out)).unwrap();
+    let first = snapshot(&out);
+    assert_eq!(first_recent(&first), "games/terhuchu/index.html");
+    let oai = String::from_utf8_lossy(&first["oai-pmh.xml"]).into_owned();
+    assert!(
+        oai.contains("<oai:identifier>oai:ludotheca:terhuchu</oai:identifier>\n        <oai:datestamp>2026-03-01</oai:datestamp>"),
+        "{oai}"
+    );
+
+    // Another record touched long after: the same catalog, the same site, byte for byte.
+    let touched = Command::new("touch")
+        .args(["-d", "2030-01-01"])
+        .arg(catalog.join("games/bagh-chal/record.xml"))
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    let again = scratch.0.join("again");
+    build(&options(&catalog, &again)).unwrap();
+    assert!(snapshot(&again) == first, "file times changed the site");
+}
+
+#[test]
+fn long_and_clashing_tag_names_each_get_their_own_page() {
+    let scratch = Scratch::new("names");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let long = "A very long subject ".repeat(30);
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "</record>",
+        &format!(
+            "  <dcterms:subject>{long}</dcterms:subject>\n  <dcterms:subject>hunt-game</dcterms:subject>\n  <dcterms:subject>Hunt game 2</dcterms:subject>\n</record>"
+        ),
+    );
+    fs::write(&record, text).unwrap();
+    let out = scratch.0.join("site");
+    build(&options(&catalog, &out)).expect("a 600-character subject builds");
+    let site = snapshot(&out);
+    // One page per tag name, each showing its own name.
+    for name in ["Hunt game", "hunt-game", "Hunt game 2", long.trim()] {
+        let pages: Vec<&String> = site
+            .iter()
+            .filter(|(path, bytes)| {
+                path.starts_with("tags/")
+                    && path.matches('/').count() == 2
+                    && String::from_utf8_lossy(bytes).contains(&format!("<h1>{name}</h1>"))
+            })
+            .map(|(path, _)| path)
+            .collect();
+        assert_eq!(pages.len(), 1, "{name}: {pages:?}");
+        assert!(pages[0].len() < 120, "{}", pages[0]);
+    }
+}
+
 #[test]
 fn the_configured_address_and_contact_reach_the_sitemap_and_oai_file() {
     let scratch = Scratch::new("configured");

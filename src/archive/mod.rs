@@ -3,15 +3,14 @@
 //! facets (tags, places, people), each source with everything citing it, and each game's rules compiled into
 //! facts and board diagrams.
 //!
-//! This is the "resolve" step of a build: it reads only the loaded catalog (plus the modification time of each
-//! record, for "recently added"), and rendering reads only this model.
+//! This is the "resolve" step of a build: it reads only the loaded catalog, never a file, and rendering reads
+//! only this model.
 
 pub mod rules;
 pub mod text;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::time::SystemTime;
 
 use rayon::prelude::*;
 
@@ -19,6 +18,7 @@ use crate::catalog::bibtex::BibEntry;
 use crate::catalog::{Catalog, Item, Kind, Value};
 use crate::check::{Checked, CheckedGame};
 use crate::scheme::{Scheme, date, place};
+use crate::source::FileId;
 
 pub use rules::{Diagram, DiagramPoint, Rules, Ruleset};
 
@@ -69,8 +69,9 @@ pub struct Entry<'c> {
     pub year: Option<i64>,
     /// The dates as written, for the browse table.
     pub date_label: String,
-    /// When the record was added or last changed, for "recently added".
-    pub added: Option<SystemTime>,
+    /// When the record was added or last changed, by its own dates (the latest of [`RECORD_DATE_TERMS`]), for
+    /// "recently added". File times are never read: the same catalog must give the same site.
+    pub added: Option<Day>,
     /// `games/*.game` beside the record.
     pub game_records: Vec<GameRecord>,
 }
@@ -95,6 +96,8 @@ pub enum Target {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub file: PathBuf,
+    /// The text as read at load, in the catalog's source map.
+    pub source: FileId,
     pub file_name: String,
     pub kind: Option<String>,
     pub title: Option<String>,
@@ -139,6 +142,13 @@ pub struct Citation {
     /// For a ruleset citation: the ruleset's title.
     pub ruleset: Option<String>,
 }
+
+/// A calendar day: year, month (1-12), day (1-31); a date without a month or day counts from its first.
+pub type Day = (i64, u8, u8);
+
+/// Terms that date the record itself (its entry into the archive, its acceptance, its last change) rather than
+/// the game or object it describes.
+pub const RECORD_DATE_TERMS: [&str; 4] = ["dateSubmitted", "dateAccepted", "modified", "created"];
 
 /// Terms naming people or bodies.
 const PEOPLE_TERMS: [&str; 5] = [
@@ -297,16 +307,14 @@ fn new_entry<'c>(
     let game = game.filter(|_| kind == Kind::Game);
     let rules = game.map(|g| &g.rules);
     let (year, date_label) = dates(item);
-    let added = std::fs::metadata(item.folder.join("record.xml"))
-        .and_then(|m| m.modified())
-        .ok();
+    let added = record_date(item);
     let game_records = item
         .game_records
         .iter()
         .enumerate()
         .map(|(i, &file)| {
             let parsed = game.and_then(|g| g.records.get(i)).and_then(Option::as_ref);
-            game_record(&catalog.files.get(file).path, parsed)
+            game_record(file, &catalog.files.get(file).path, parsed)
         })
         .collect();
     Entry {
@@ -335,12 +343,17 @@ fn new_entry<'c>(
 
 /// A game record's tags for its listing, from the record as `check` parsed it; a record that does not parse is
 /// still offered for download.
-fn game_record(path: &std::path::Path, parsed: Option<&crate::check::RecordSummary>) -> GameRecord {
+fn game_record(
+    source: FileId,
+    path: &std::path::Path,
+    parsed: Option<&crate::check::RecordSummary>,
+) -> GameRecord {
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     GameRecord {
+        source,
         file: path.to_path_buf(),
         file_name,
         kind: parsed
@@ -356,6 +369,16 @@ fn game_record(path: &std::path::Path, parsed: Option<&crate::check::RecordSumma
             .and_then(|r| r.tag("Ruleset").map(str::to_string)),
         moves: parsed.as_ref().map_or(0, |r| r.move_count),
     }
+}
+
+/// The latest W3CDTF date among the terms dating the record itself.
+fn record_date(item: &Item) -> Option<Day> {
+    item.values
+        .iter()
+        .filter(|v| RECORD_DATE_TERMS.contains(&v.term.name))
+        .filter_map(|v| date::parse_w3cdtf(&v.text).ok())
+        .map(|d| (d.year, d.month.unwrap_or(1), d.day.unwrap_or(1)))
+        .max()
 }
 
 /// The earliest year among an item's dates, and the dates as written.
@@ -484,19 +507,26 @@ fn collect_facets(
     facets
 }
 
-/// Slugs for names, made unique by a numeric suffix where two names fold to the same slug.
+/// Slugs for names, unique by construction. The first name (in the order given) with a slug keeps it; a later
+/// name with the same slug gets `--` and a hash of the name. A slug never holds `--` (hyphens come single, and a
+/// cut slug ends in its hash after a single one), so the suffixed form can never be the slug of another name, as
+/// a numeric `-2` could ("Hunt game 2"); a hash that is taken already is drawn again from the name and a count.
 fn unique_slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut used: HashSet<String> = HashSet::new();
     names
         .map(|name| {
             let base = text::slug(name);
-            let count = seen.entry(base.clone()).or_insert(0);
-            *count += 1;
-            if *count == 1 {
-                base
-            } else {
-                format!("{base}-{count}")
+            if used.insert(base.clone()) {
+                return base;
             }
+            (0u64..)
+                .map(|round| {
+                    let mut key = name.as_bytes().to_vec();
+                    key.extend_from_slice(&round.to_le_bytes());
+                    format!("{base}--{:08x}", text::fnv1a(&key) as u32)
+                })
+                .find(|candidate| used.insert(candidate.clone()))
+                .expect("an unbounded range of counts always finds an unused hash")
         })
         .collect()
 }
@@ -667,4 +697,32 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
         }
     }
     sources
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clashing_slugs_never_take_the_slug_of_another_name() {
+        let names = ["hunt-game", "Hunt game", "Hunt game 2", "HUNT GAME"];
+        let slugs = unique_slugs(names.iter().copied());
+        assert_eq!(slugs[0], "hunt-game");
+        assert_eq!(slugs[2], "hunt-game-2");
+        assert!(slugs[1].starts_with("hunt-game--"), "{}", slugs[1]);
+        let distinct: HashSet<&String> = slugs.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{slugs:?}");
+        // The same names give the same slugs on every run.
+        assert_eq!(slugs, unique_slugs(names.iter().copied()));
+    }
+
+    #[test]
+    fn long_names_get_bounded_distinct_slugs() {
+        let long = "x".repeat(600);
+        let names = [long.clone(), format!("{long}y"), long.to_uppercase()];
+        let slugs = unique_slugs(names.iter().map(String::as_str));
+        let distinct: HashSet<&String> = slugs.iter().collect();
+        assert_eq!(distinct.len(), 3, "{slugs:?}");
+        assert!(slugs.iter().all(|s| s.len() < 100), "{slugs:?}");
+    }
 }

@@ -69,11 +69,25 @@ pub fn slug(text: &str) -> String {
     if out.is_empty() {
         out = format!("n{:08x}", fnv1a(text.as_bytes()) as u32);
     }
+    if out.len() > MAX_SLUG_BYTES {
+        // Cut, and mark the cut with a hash of the whole slug, so that long names sharing their first 80
+        // characters still get different pages. A cut slug is longer than any uncut one, so the two never meet.
+        let hash = fnv1a(out.as_bytes()) as u32;
+        out.truncate(MAX_SLUG_BYTES);
+        while out.ends_with('-') {
+            out.pop();
+        }
+        out = format!("{out}-{hash:08x}");
+    }
     out
 }
 
+/// The longest slug kept whole. A slug becomes a folder name in the site, and file systems refuse names over 255
+/// bytes; a cut slug is at most 89 bytes, leaving room for the suffix a clash adds.
+pub const MAX_SLUG_BYTES: usize = 80;
+
 /// FNV-1a, for stable names; nothing here needs a cryptographic hash.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -152,6 +166,23 @@ mod tests {
         assert_eq!(slug("Kohima, Nagaland"), "kohima-nagaland");
         assert_eq!(slug("  Sümi  "), "sumi");
         assert!(slug("बाघचाल").starts_with('n'));
+    }
+
+    #[test]
+    fn long_slugs_are_cut_with_a_hash_of_the_whole() {
+        let long = "Hunt game of the hills ".repeat(30);
+        let cut = slug(&long);
+        assert!(cut.len() <= MAX_SLUG_BYTES + 9, "{cut}");
+        assert!(cut.len() > MAX_SLUG_BYTES);
+        assert!(cut.starts_with("hunt-game-of-the-hills-hunt"));
+        assert!(!cut.contains("--"));
+        assert_eq!(cut, slug(&long), "stable");
+        let other = slug(&format!("{long} and more"));
+        assert_ne!(cut, other);
+        assert_eq!(cut[..MAX_SLUG_BYTES - 1], other[..MAX_SLUG_BYTES - 1]);
+        // Exactly at the limit, a slug is kept whole.
+        let exact = "a".repeat(MAX_SLUG_BYTES);
+        assert_eq!(slug(&exact), exact);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod bibtex;
 pub mod config;
+pub mod read;
 pub mod record;
 pub mod terms;
 
@@ -14,16 +15,19 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use walkdir::{DirEntry, WalkDir};
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 
 pub use bibtex::{BibEntry, Bibliography};
 pub use config::{Config, Label};
+use read::Reader;
+pub use read::{FileKind, Found};
 pub use terms::{Namespace, Term};
 
 /// Records larger than this are refused unread: a catalog record is a page of metadata, not a book.
-pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+pub const MAX_RECORD_BYTES: u64 = FileKind::Record.limit();
 
 /// A value with the byte span it was read from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,6 +259,8 @@ pub struct Catalog {
     pub files: SourceMap,
     /// `about.md` in the source map, if the catalog has one.
     pub about: Option<FileId>,
+    /// The catalog's own templates and static files, laid over the default theme when the site is rendered.
+    pub theme: ThemeFiles,
     /// Identifier to the index of its first item.
     index: HashMap<String, usize>,
 }
@@ -264,6 +270,25 @@ impl Catalog {
     pub fn item(&self, id: &str) -> Option<&Item> {
         self.index.get(id).map(|&i| &self.items[i])
     }
+}
+
+/// The catalog's theme: every file under `templates/` and `static/`, named by its path under that folder with
+/// `/` separators, in path order.
+#[derive(Debug, Default)]
+pub struct ThemeFiles {
+    pub templates: Vec<ThemeTemplate>,
+    /// Static files: path under `static/` and contents.
+    pub statics: Vec<(String, Vec<u8>)>,
+}
+
+/// A template of the catalog's theme, read into the source map so that a broken one is reported at its line.
+#[derive(Debug)]
+pub struct ThemeTemplate {
+    /// The template's name: `item.html`, `partials/head.html`.
+    pub name: String,
+    pub file: FileId,
+    /// The file is UTF-8; when not, it has been reported (E004) and its text is a lossy copy.
+    pub utf8: bool,
 }
 
 /// A failure to read the catalog at all (as opposed to problems in it, which are diagnostics).
@@ -299,11 +324,27 @@ impl std::error::Error for LoadError {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> LoadError + '_ {
-    move |source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
+/// Folders at the catalog's top that hold its theme rather than items.
+const THEME_FOLDERS: [&str; 2] = ["templates", "static"];
+
+/// Whether anything, even a dangling link, is at `path`: a file that is there but cannot be read is reported
+/// by the reader, never taken for absent.
+fn exists(path: &Path) -> bool {
+    match fs::symlink_metadata(path) {
+        Ok(_) => true,
+        Err(err) => err.kind() != io::ErrorKind::NotFound,
     }
+}
+
+fn walk_error(dir: &Path) -> impl FnOnce(walkdir::Error) -> LoadError + '_ {
+    move |err| LoadError::Io {
+        path: err.path().unwrap_or(dir).to_path_buf(),
+        source: err.into(),
+    }
+}
+
+fn is_hidden(entry: &DirEntry) -> bool {
+    entry.file_name().to_string_lossy().starts_with('.')
 }
 
 /// Read the catalog at `root`. Problems in its files become diagnostics; only a folder or file that cannot be
@@ -312,45 +353,60 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
     if !root.is_dir() {
         return Err(LoadError::NotADirectory(root.to_path_buf()));
     }
+    let reader = Reader::new(root)?;
     let mut files = SourceMap::default();
 
     let config_path = root.join("ludotheca.toml");
-    let (config, config_file) = if config_path.is_file() {
-        match read_text(&config_path, &mut files, diagnostics)? {
-            (file, true) => (config::parse(&files, file, diagnostics), Some(file)),
-            (file, false) => (Config::default(), Some(file)),
+    let (config, config_file) = match read_text(
+        &reader,
+        &config_path,
+        FileKind::Config,
+        &mut files,
+        diagnostics,
+    )? {
+        Found::Read((file, true)) => (config::parse(&files, file, diagnostics), Some(file)),
+        Found::Read((file, false)) => (Config::default(), Some(file)),
+        Found::Refused => (Config::default(), None),
+        Found::Absent => {
+            diagnostics.push(
+                Diagnostic::error("E034", "the catalog has no `ludotheca.toml`")
+                    .in_file(&config_path)
+                    .with_help(
+                        "create it with at least `title = \"...\"`; see docs/record-format.md",
+                    ),
+            );
+            (Config::default(), None)
         }
-    } else {
-        diagnostics.push(
-            Diagnostic::error("E034", "the catalog has no `ludotheca.toml`")
-                .in_file(&config_path)
-                .with_help("create it with at least `title = \"...\"`; see docs/record-format.md"),
-        );
-        (Config::default(), None)
     };
 
     let bib_path = root.join("sources.bib");
-    let sources = if bib_path.is_file() {
-        match read_text(&bib_path, &mut files, diagnostics)? {
-            (file, true) => bibtex::parse(&files, file, diagnostics),
-            (_, false) => Bibliography::default(),
-        }
-    } else {
-        Bibliography::default()
-    };
+    let mut sources = Bibliography::default();
+    if let Found::Read((file, true)) = read_text(
+        &reader,
+        &bib_path,
+        FileKind::Bibliography,
+        &mut files,
+        diagnostics,
+    )? {
+        sources = bibtex::parse(&files, file, diagnostics);
+    }
 
     // The About page's Markdown; a file that is not UTF-8 is reported (E004) rather than dropped in silence.
     let about_path = root.join("about.md");
-    let about = if about_path.is_file() {
-        let (file, utf8) = read_text(&about_path, &mut files, diagnostics)?;
-        utf8.then_some(file)
-    } else {
-        None
-    };
+    let mut about = None;
+    if let Found::Read((file, true)) = read_text(
+        &reader,
+        &about_path,
+        FileKind::About,
+        &mut files,
+        diagnostics,
+    )? {
+        about = Some(file);
+    }
 
-    let mut folders = Vec::new();
-    walk(root, &mut folders)?;
-    let items = load_items(folders, &mut files, diagnostics)?;
+    let theme = load_theme(&reader, root, &mut files, diagnostics)?;
+    let folders = find_items(root, diagnostics)?;
+    let items = load_items(&reader, folders, &mut files, diagnostics)?;
 
     let mut index = HashMap::new();
     for (i, item) in items.iter().enumerate() {
@@ -365,44 +421,115 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
         sources,
         items,
         files,
+        theme,
     })
 }
 
-/// Folder entries sorted by name, hidden ones left out, so that every run sees the same order.
-fn sorted_entries(dir: &Path) -> Result<Vec<(String, PathBuf, bool)>, LoadError> {
-    let mut entries = Vec::new();
-    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
-        let entry = entry.map_err(io_error(dir))?;
+/// Every folder holding a `record.xml` (whatever it is: the reader reports one that is not a file) is an item;
+/// every other folder is a group to look inside. Collects the item folders (identifier and path) in path order,
+/// leaving out hidden entries and the theme folders. Links to folders are never followed: an item reached
+/// through one could lie outside the catalog, and a loop of them would never end.
+fn find_items(
+    root: &Path,
+    diagnostics: &mut Diagnostics,
+) -> Result<Vec<(String, PathBuf)>, LoadError> {
+    let mut found = Vec::new();
+    let mut walk = WalkDir::new(root)
+        .min_depth(1)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = entry.map_err(walk_error(root))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
+        let is_dir = entry.file_type().is_dir();
+        let theme = entry.depth() == 1 && THEME_FOLDERS.contains(&name.as_str());
+        if is_hidden(&entry) || theme {
+            if is_dir {
+                walk.skip_current_dir();
+            }
             continue;
         }
-        let is_dir = entry.file_type().map_err(io_error(dir))?.is_dir();
-        entries.push((name, entry.path(), is_dir));
+        if entry.path_is_symlink() {
+            if fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()) {
+                diagnostics.push(read::linked_folder(entry.path()));
+            }
+            continue;
+        }
+        if is_dir && exists(&entry.path().join("record.xml")) {
+            found.push((name, entry.into_path()));
+            walk.skip_current_dir();
+        }
     }
-    entries.sort();
-    Ok(entries)
+    Ok(found)
 }
 
-/// Every folder holding `record.xml` is an item; every other folder is a group to look inside. Collects the item
-/// folders (identifier and path) in path order.
-fn walk(dir: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(), LoadError> {
-    for (name, path, is_dir) in sorted_entries(dir)? {
-        if !is_dir {
-            continue;
+/// The catalog's `templates/` and `static/` folders, read with the same care as every other file.
+fn load_theme(
+    reader: &Reader,
+    root: &Path,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<ThemeFiles, LoadError> {
+    let mut theme = ThemeFiles::default();
+    for (folder, kind) in [
+        ("templates", FileKind::Template),
+        ("static", FileKind::Static),
+    ] {
+        let dir = root.join(folder);
+        match fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                diagnostics.push(read::linked_folder(&dir));
+                continue;
+            }
+            Ok(meta) if meta.is_dir() => {}
+            _ => continue,
         }
-        if path.join("record.xml").is_file() {
-            found.push((name, path));
-        } else {
-            walk(&path, found)?;
+        let walk = WalkDir::new(&dir)
+            .min_depth(1)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !is_hidden(e));
+        for entry in walk {
+            let entry = entry.map_err(walk_error(&dir))?;
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            let path = entry.path();
+            if entry.path_is_symlink() && fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+                diagnostics.push(read::linked_folder(path));
+                continue;
+            }
+            // Names use `/` whatever the platform: they are template names and addresses in the site.
+            let name = path
+                .strip_prefix(&dir)
+                .unwrap_or(path)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            match kind {
+                FileKind::Template => {
+                    if let Found::Read((file, utf8)) =
+                        read_text(reader, path, kind, files, diagnostics)?
+                    {
+                        theme.templates.push(ThemeTemplate { name, file, utf8 });
+                    }
+                }
+                _ => {
+                    if let Found::Read(bytes) = reader.read(path, kind, diagnostics)? {
+                        theme.statics.push((name, bytes));
+                    }
+                }
+            }
         }
     }
-    Ok(())
+    Ok(theme)
 }
 
 /// Read every item folder. Items are independent, so they are read in parallel, each into its own source map
 /// and diagnostics, then gathered in path order so that file ids and output do not depend on scheduling.
 fn load_items(
+    reader: &Reader,
     folders: Vec<(String, PathBuf)>,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
@@ -412,14 +539,7 @@ fn load_items(
         .map(|(id, folder)| {
             let mut own_files = SourceMap::default();
             let mut own_diagnostics = Diagnostics::new();
-            let record_path = folder.join("record.xml");
-            let item = load_item(
-                id,
-                &folder,
-                &record_path,
-                &mut own_files,
-                &mut own_diagnostics,
-            )?;
+            let item = load_item(reader, id, &folder, &mut own_files, &mut own_diagnostics)?;
             Ok((item, own_files, own_diagnostics))
         })
         .collect();
@@ -439,68 +559,87 @@ fn load_items(
 }
 
 fn load_item(
+    reader: &Reader,
     id: String,
     folder: &Path,
-    record_path: &Path,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
 ) -> Result<Item, LoadError> {
-    let size = fs::metadata(record_path)
-        .map_err(io_error(record_path))?
-        .len();
-    let mut item;
-    if size > MAX_RECORD_BYTES {
-        let file = files.add(record_path.to_path_buf(), String::new());
-        item = Item::new(id, folder.to_path_buf(), file);
-        diagnostics.push(
-            Diagnostic::error(
-                "E005",
-                format!("record is {size} bytes; the limit is {MAX_RECORD_BYTES} (1 MiB)"),
-            )
-            .in_file(record_path)
-            .with_help(
-                "a record holds metadata; move long texts into shorter values or separate items",
-            ),
-        );
-    } else {
-        let (file, utf8) = read_text(record_path, files, diagnostics)?;
-        item = Item::new(id, folder.to_path_buf(), file);
-        if utf8 {
-            record::parse(files, file, &mut item, diagnostics);
+    let record_path = folder.join("record.xml");
+    let mut item = match read_text(reader, &record_path, FileKind::Record, files, diagnostics)? {
+        Found::Read((file, utf8)) => {
+            let mut item = Item::new(id, folder.to_path_buf(), file);
+            if utf8 {
+                record::parse(files, file, &mut item, diagnostics);
+            }
+            item
         }
-    }
+        // Refused and reported (or gone since the walk): the item stays, with an empty record, so that it never
+        // vanishes in silence.
+        Found::Refused | Found::Absent => {
+            let file = files.add(record_path, String::new());
+            Item::new(id, folder.to_path_buf(), file)
+        }
+    };
 
     let rules_path = folder.join("rules.txt");
-    if rules_path.is_file() {
-        item.has_rules_file = true;
-        let (file, utf8) = read_text(&rules_path, files, diagnostics)?;
-        item.rules_file = utf8.then_some(file);
+    match read_text(reader, &rules_path, FileKind::Rules, files, diagnostics)? {
+        Found::Absent => {}
+        Found::Refused => item.has_rules_file = true,
+        Found::Read((file, utf8)) => {
+            item.has_rules_file = true;
+            item.rules_file = utf8.then_some(file);
+        }
     }
     let games_dir = folder.join("games");
-    if games_dir.is_dir() {
-        for (name, path, is_dir) in sorted_entries(&games_dir)? {
-            if !is_dir && name.ends_with(".game") {
-                let (file, utf8) = read_text(&path, files, diagnostics)?;
-                if utf8 {
-                    item.game_records.push(file);
+    match fs::symlink_metadata(&games_dir) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            diagnostics.push(read::linked_folder(&games_dir));
+        }
+        Ok(meta) if meta.is_dir() => {
+            let entries = WalkDir::new(&games_dir)
+                .min_depth(1)
+                .max_depth(1)
+                .sort_by_file_name();
+            for entry in entries {
+                let entry = entry.map_err(walk_error(&games_dir))?;
+                let name = entry.file_name().to_string_lossy();
+                if name.starts_with('.') || !name.ends_with(".game") {
+                    continue;
                 }
-                item.game_record_files.push(path);
+                let path = entry.into_path();
+                if let Found::Read((file, utf8)) =
+                    read_text(reader, &path, FileKind::GameRecord, files, diagnostics)?
+                {
+                    if utf8 {
+                        item.game_records.push(file);
+                    }
+                    item.game_record_files.push(path);
+                }
             }
         }
+        _ => {}
     }
     Ok(item)
 }
 
-/// Read a file as UTF-8 into the source map. A file that is not UTF-8 is still added (decoded lossily, for
-/// quoting) and reported with the position of its first bad byte; the flag says whether the text is sound.
+/// Read a file as UTF-8 into the source map, unless it is absent or the reader refused it (and said why). A
+/// file that is not UTF-8 is still added (decoded lossily, for quoting) and reported with the position of its
+/// first bad byte; the flag says whether the text is sound.
 fn read_text(
+    reader: &Reader,
     path: &Path,
+    kind: FileKind,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
-) -> Result<(FileId, bool), LoadError> {
-    let bytes = fs::read(path).map_err(io_error(path))?;
+) -> Result<Found<(FileId, bool)>, LoadError> {
+    let bytes = match reader.read(path, kind, diagnostics)? {
+        Found::Read(bytes) => bytes,
+        Found::Refused => return Ok(Found::Refused),
+        Found::Absent => return Ok(Found::Absent),
+    };
     match String::from_utf8(bytes) {
-        Ok(text) => Ok((files.add(path.to_path_buf(), text), true)),
+        Ok(text) => Ok(Found::Read((files.add(path.to_path_buf(), text), true))),
         Err(err) => {
             let bad = err.utf8_error().valid_up_to();
             let bytes = err.into_bytes();
@@ -518,7 +657,7 @@ fn read_text(
                 .at(files, file, bad..bad + 1)
                 .with_help("save the file as UTF-8"),
             );
-            Ok((file, false))
+            Ok(Found::Read((file, false)))
         }
     }
 }

@@ -15,6 +15,10 @@ use super::{GameLink, Item, Kind, Spanned, Stray, Unknown, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 
+/// The deepest nesting read. A record needs three levels; a cap far above that stops a hostile record (nested
+/// tens of thousands deep) before the reader's own depth counting can overflow and turn into false errors.
+pub const MAX_DEPTH: usize = 64;
+
 /// What the reader is inside of, at depth 1 under the root.
 enum Open {
     /// A Dublin Core value being read.
@@ -146,6 +150,22 @@ impl<'a> Parser<'a> {
                             "malformed XML: `<` must be followed by a name",
                         )
                         .help = Some("to write `<` as text, write `&lt;`".into());
+                        self.failed = true;
+                        return;
+                    }
+                    if self.stack.len() >= MAX_DEPTH {
+                        let name_span = self.span_of(e.name().as_ref(), &(start..end));
+                        self.error(
+                            "E042",
+                            name_span,
+                            format!(
+                                "elements nested more than {MAX_DEPTH} levels deep; the record is not read further"
+                            ),
+                        )
+                        .help = Some(
+                            "a record is three levels deep (`<record>`, its terms, their text); remove the nested markup"
+                                .into(),
+                        );
                         self.failed = true;
                         return;
                     }

@@ -5,6 +5,7 @@ mod bibliography;
 mod item;
 mod links;
 mod rules;
+mod theme;
 mod value;
 
 use std::collections::HashSet;
@@ -130,6 +131,7 @@ pub fn check_with(
     let rules = rules::check_rules(&catalog, replayed, diagnostics);
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
+    theme::check_theme(&catalog, diagnostics);
     diagnostics.sort();
     let mut games: Vec<Option<CheckedGame>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {

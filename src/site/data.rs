@@ -2,13 +2,11 @@
 //! plus the relations computed from other records and the facts derived from the rules), `catalog.csv` (one row
 //! per item, one column per term), `sitemap.xml`, and `oai-pmh.xml`, an OAI-PMH static repository in `oai_dc`.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::{Value as Json, json};
 
 use super::meta::value_text;
 use super::theme::escape_html;
-use crate::archive::{Archive, Entry, Target, kind_folder};
+use crate::archive::{Archive, Day, Entry, Target, kind_folder};
 use crate::catalog::terms::TERMS;
 
 pub fn catalog_json(archive: &Archive) -> String {
@@ -216,11 +214,19 @@ fn oai_element(name: &str) -> (&'static str, Option<&'static str>) {
     }
 }
 
-fn datestamp(time: Option<SystemTime>) -> String {
-    let secs = time
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = super::cite::civil_from_days((secs / 86_400) as i64);
+/// A record's OAI datestamp: its own date when it has one; otherwise the day of `SOURCE_DATE_EPOCH` when that is
+/// set, else 1970-01-01. Never a file time or the clock, so that the same catalog gives the same file.
+fn datestamp(day: Option<Day>) -> String {
+    let (y, m, d) = match day {
+        Some((y, m, d)) => (y, u32::from(m), u32::from(d)),
+        None => {
+            let secs = std::env::var("SOURCE_DATE_EPOCH")
+                .ok()
+                .and_then(|s| s.trim().parse::<i64>().ok())
+                .unwrap_or(0);
+            super::cite::civil_from_days(secs.div_euclid(86_400))
+        }
+    };
     format!("{y:04}-{m:02}-{d:02}")
 }
 

@@ -140,7 +140,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         _ => options,
     };
     let started = Instant::now();
-    let theme = theme::Theme::load(&options.catalog).map_err(BuildError::Template)?;
+    let theme = theme::Theme::new(catalog).map_err(BuildError::Template)?;
     let staging = target.stage().map_err(BuildError::Output)?;
     let rendered =
         pages::render_site(&archive, &theme, options, &staging).map_err(BuildError::Template)?;

@@ -387,12 +387,8 @@ fn home(site: &Site) -> Job {
     })
     .collect();
     let mut recent: Vec<usize> = (0..archive.entries.len()).collect();
-    recent.sort_by_key(|&i| {
-        (
-            Reverse(archive.entries[i].added),
-            archive.entries[i].title.clone(),
-        )
-    });
+    // Newest record date first; records without one keep catalog order, after the dated ones (a stable sort).
+    recent.sort_by_key(|&i| Reverse(archive.entries[i].added));
     let recent: Vec<Link> = recent
         .into_iter()
         .take(6)

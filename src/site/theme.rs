@@ -1,11 +1,11 @@
 //! The theme: tera templates and static files. The default theme (`templates/`) is compiled into the binary, so
 //! `ludotheca build` works wherever it runs; a catalog may carry `templates/` and `static/` folders of its own,
-//! whose files take precedence over the defaults of the same name (and may add new ones).
-
-use std::fs;
-use std::path::Path;
+//! whose files take precedence over the defaults of the same name (and may add new ones). The catalog's files are
+//! read by the catalog reader, like every other file of the catalog; nothing here reads a file.
 
 use tera::Tera;
+
+use crate::catalog::Catalog;
 
 /// The default templates, by name.
 const TEMPLATES: [(&str, &str); 14] = [
@@ -69,8 +69,8 @@ pub struct Theme {
     pub fingerprint: [u8; 32],
 }
 
-fn fingerprint(templates: &[(String, String)]) -> [u8; 32] {
-    let mut sorted: Vec<&(String, String)> = templates.iter().collect();
+fn fingerprint(templates: &[(String, &str)]) -> [u8; 32] {
+    let mut sorted: Vec<&(String, &str)> = templates.iter().collect();
     sorted.sort();
     let mut hasher = blake3::Hasher::new();
     for (name, text) in sorted {
@@ -84,36 +84,20 @@ fn fingerprint(templates: &[(String, String)]) -> [u8; 32] {
 }
 
 impl Theme {
-    /// The default theme with the catalog's own templates and static files laid over it.
-    pub fn load(catalog: &Path) -> Result<Theme, String> {
-        let mut templates: Vec<(String, String)> = TEMPLATES
-            .iter()
-            .map(|(name, text)| (name.to_string(), text.to_string()))
-            .collect();
-        for (name, bytes) in read_tree(&catalog.join("templates"))? {
-            let text = String::from_utf8(bytes)
-                .map_err(|_| format!("catalog template `{name}` is not UTF-8"))?;
-            match templates.iter_mut().find(|(n, _)| *n == name) {
-                Some(slot) => slot.1 = text,
-                None => templates.push((name, text)),
-            }
-        }
+    /// The default theme with the catalog's own templates and static files (read by the catalog reader) laid
+    /// over it.
+    pub fn new(catalog: &Catalog) -> Result<Theme, String> {
+        let templates = templates(catalog).map_err(|e| describe(&e))?;
         let fingerprint = fingerprint(&templates);
-        let mut tera = Tera::default();
-        // Escape what HTML needs and nothing more, so that relative URLs stay readable in the output.
-        tera.set_escape_fn(escape_html);
-        tera.autoescape_on(vec![".html"]);
-        tera.add_raw_templates(templates)
-            .map_err(|e| describe(&e))?;
-
+        let tera = compile_templates(templates).map_err(|e| describe(&e))?;
         let mut statics: Vec<(String, Vec<u8>)> = STATIC
             .iter()
             .map(|(name, bytes)| (name.to_string(), bytes.to_vec()))
             .collect();
-        for (name, bytes) in read_tree(&catalog.join("static"))? {
-            match statics.iter_mut().find(|(n, _)| *n == name) {
-                Some(slot) => slot.1 = bytes,
-                None => statics.push((name, bytes)),
+        for (name, bytes) in &catalog.theme.statics {
+            match statics.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1 = bytes.clone(),
+                None => statics.push((name.clone(), bytes.clone())),
             }
         }
         Ok(Theme {
@@ -128,6 +112,44 @@ impl Theme {
             .render(template, context)
             .map_err(|e| describe(&e))
     }
+}
+
+/// The default templates with the catalog's laid over them, compiled: what `check` compiles to report a broken
+/// theme, and what the site renders with.
+pub fn compile(catalog: &Catalog) -> Result<Tera, tera::Error> {
+    compile_templates(templates(catalog)?)
+}
+
+/// The default templates with the catalog's laid over them, by name.
+fn templates(catalog: &Catalog) -> Result<Vec<(String, &str)>, tera::Error> {
+    let mut templates: Vec<(String, &str)> = TEMPLATES
+        .iter()
+        .map(|(name, text)| (name.to_string(), *text))
+        .collect();
+    for template in &catalog.theme.templates {
+        if !template.utf8 {
+            // Reported by the reader (E004); the lossy copy must not be published.
+            return Err(tera::Error::msg(format!(
+                "catalog template `{}` is not UTF-8",
+                template.name
+            )));
+        }
+        let text = catalog.files.get(template.file).text.as_str();
+        match templates.iter_mut().find(|(n, _)| *n == template.name) {
+            Some(slot) => slot.1 = text,
+            None => templates.push((template.name.clone(), text)),
+        }
+    }
+    Ok(templates)
+}
+
+fn compile_templates(templates: Vec<(String, &str)>) -> Result<Tera, tera::Error> {
+    let mut tera = Tera::default();
+    // Escape what HTML needs and nothing more, so that relative URLs stay readable in the output.
+    tera.set_escape_fn(escape_html);
+    tera.autoescape_on(vec![".html"]);
+    tera.add_raw_templates(templates)?;
+    Ok(tera)
 }
 
 /// A tera error with its causes, which hold the useful part (the template line and what was undefined).
@@ -156,39 +178,4 @@ pub fn escape_html(text: &str) -> String {
         }
     }
     out
-}
-
-/// Every plain file under `dir` (recursively), by its path relative to `dir` with `/` separators. Hidden files
-/// and symbolic links are skipped: a theme is plain files, and a link could reach outside the catalog.
-fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let mut out = Vec::new();
-    if fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
-        walk(dir, "", &mut out)?;
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
-}
-
-fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
-    let entries = fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        let kind = entry
-            .file_type()
-            .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        let relative = format!("{prefix}{name}");
-        if kind.is_dir() {
-            walk(&path, &format!("{relative}/"), out)?;
-        } else if kind.is_file() {
-            let bytes =
-                fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-            out.push((relative, bytes));
-        }
-    }
-    Ok(())
 }
