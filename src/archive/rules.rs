@@ -6,6 +6,9 @@
 //! show from the compiled games. A rules file that does not compile is not fatal here: `check` is the gate for
 //! rules, and a page can still say what went wrong.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use ludotheca_engine::lines::LinesPosition;
 use ludotheca_engine::rules::CompiledRuleset;
 use ludotheca_engine::ruleset::{Facts, Family, RulesetType};
@@ -35,7 +38,9 @@ pub struct Ruleset {
     pub source: Option<String>,
     pub pages: Option<String>,
     pub facts: Option<Facts>,
-    pub diagram: Option<Diagram>,
+    /// Shared between rulesets (and games) that start on the same board with the same pieces: a large catalog
+    /// holds many copies of a few boards.
+    pub diagram: Option<Arc<Diagram>>,
     /// Why this ruleset did not compile, if it did not.
     pub error: Option<String>,
 }
@@ -70,6 +75,7 @@ pub struct DiagramPoint {
 pub fn from_compiled(
     text: &str,
     compiled: Result<&(RulesFile, Vec<CompiledRuleset>), &RulesError>,
+    diagrams: &Diagrams,
 ) -> Rules {
     let (file, games) = match compiled {
         Ok((file, games)) => (file, games),
@@ -102,7 +108,7 @@ pub fn from_compiled(
             diagram: None,
             error: None,
         };
-        fill(&mut base, game(None));
+        fill(&mut base, game(None), diagrams);
         rulesets.push(base);
     }
     for declared in &info.rulesets {
@@ -116,7 +122,7 @@ pub fn from_compiled(
             diagram: None,
             error: None,
         };
-        fill(&mut ruleset, game(Some(&declared.name)));
+        fill(&mut ruleset, game(Some(&declared.name)), diagrams);
         rulesets.push(ruleset);
     }
     Rules {
@@ -128,14 +134,59 @@ pub fn from_compiled(
     }
 }
 
-fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>) {
+fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>, diagrams: &Diagrams) {
     match compiled {
         Some(game) => {
             ruleset.facts = Some(game.facts());
-            ruleset.diagram = Some(diagram(game));
+            ruleset.diagram = Some(diagrams.share(diagram(game)));
         }
         // `parse_compiled` compiles every ruleset it lists, so this is only a guard.
         None => ruleset.error = Some("the ruleset was not compiled".to_string()),
+    }
+}
+
+/// One copy of each distinct diagram, shared by every ruleset that draws it. Safe to use from many threads.
+#[derive(Default)]
+pub struct Diagrams(Mutex<HashMap<u64, Vec<Arc<Diagram>>>>);
+
+impl Diagrams {
+    /// The shared copy of `diagram`.
+    pub fn share(&self, diagram: Diagram) -> Arc<Diagram> {
+        let key = diagram.key();
+        let mut map = self
+            .0
+            .lock()
+            .expect("no thread panics while holding the diagrams");
+        let same = map.entry(key).or_default();
+        if let Some(shared) = same.iter().find(|d| ***d == diagram) {
+            return Arc::clone(shared);
+        }
+        let shared = Arc::new(diagram);
+        same.push(Arc::clone(&shared));
+        shared
+    }
+}
+
+impl Diagram {
+    /// A hash of everything the diagram draws (coordinates by their bits).
+    fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.family as u8).hash(&mut h);
+        self.in_hand.hash(&mut h);
+        self.lines.hash(&mut h);
+        for p in &self.points {
+            (
+                &p.name,
+                p.x.to_bits(),
+                p.y.to_bits(),
+                &p.piece,
+                p.seeds,
+                p.owner,
+            )
+                .hash(&mut h);
+        }
+        h.finish()
     }
 }
 

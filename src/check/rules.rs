@@ -12,7 +12,7 @@ use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesFile};
 
 use super::{CheckedGame, RecordSummary};
-use crate::archive::rules::from_compiled;
+use crate::archive::rules::{Diagrams, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
@@ -46,6 +46,7 @@ pub fn check_rules(
     diagnostics: &mut Diagnostics,
 ) -> RulesChecked {
     let program = fingerprint::program();
+    let diagrams = Diagrams::default();
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
     // sorts them, so the output never depends on scheduling).
@@ -58,7 +59,10 @@ pub fn check_rules(
         .map(|(i, item, rules_file)| {
             let key = game_key(catalog, item, rules_file, &program);
             let replay = !replayed.contains(&key);
-            (i, check_game(catalog, item, rules_file, (key, replay)))
+            (
+                i,
+                check_game(catalog, item, rules_file, (key, replay), &diagrams),
+            )
         })
         .collect();
     let mut cited = HashSet::new();
@@ -95,12 +99,13 @@ fn check_game(
     item: &Item,
     rules_file: FileId,
     (key, replay): (Hash, bool),
+    diagrams: &Diagrams,
 ) -> GameOutcome {
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
     let parsed = RulesFile::parse_compiled(text);
-    let rules = from_compiled(text, parsed.as_ref());
+    let rules = from_compiled(text, parsed.as_ref(), diagrams);
     let (file, compiled) = match parsed {
         Ok(parsed) => parsed,
         Err(err) => {

@@ -2,6 +2,8 @@
 //! plus the relations computed from other records and the facts derived from the rules), `catalog.csv` (one row
 //! per item, one column per term), `sitemap.xml`, and `oai-pmh.xml`, an OAI-PMH static repository in `oai_dc`.
 
+use std::io::{self, Write};
+
 use serde_json::{Value as Json, json};
 
 use super::meta::value_text;
@@ -9,7 +11,7 @@ use super::theme::escape_html;
 use crate::archive::{Archive, Day, Entry, Target, kind_folder};
 use crate::catalog::terms::TERMS;
 
-pub fn catalog_json(archive: &Archive) -> String {
+pub fn catalog_json(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
     // Written item by item rather than built as one document first: at 100,000 items the whole document as a
     // JSON tree would take gigabytes. Keys are in the order serde_json sorts an object's keys.
@@ -115,11 +117,13 @@ pub fn catalog_json(archive: &Archive) -> String {
         };
         // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
         out.push_str(&item.to_string());
+        sink.write_all(out.as_bytes())?;
+        out.clear();
     }
     out.push_str("],\"title\":");
     out.push_str(&Json::from(config.title.as_str()).to_string());
     out.push_str("}\n");
-    out
+    sink.write_all(out.as_bytes())
 }
 
 fn csv_field(text: &str) -> String {
@@ -132,7 +136,7 @@ fn csv_field(text: &str) -> String {
 
 /// One row per item; one column per term any record uses, in the configured order; repeated values joined by
 /// ` | `. References and citations are written as the text a reader sees.
-pub fn catalog_csv(archive: &Archive) -> String {
+pub fn catalog_csv(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
     let used: Vec<&'static str> = config
         .labels
@@ -167,8 +171,10 @@ pub fn catalog_csv(archive: &Archive) -> String {
             out.push_str(&csv_field(&values.join(" | ")));
         }
         out.push_str("\r\n");
+        sink.write_all(out.as_bytes())?;
+        out.clear();
     }
-    out
+    sink.write_all(out.as_bytes())
 }
 
 pub fn sitemap(pages: &[String], base_url: Option<&str>) -> String {
@@ -281,10 +287,10 @@ fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mu
     out.push_str("        </oai_dc:dc>\n      </oai:metadata>\n    </oai:record>\n");
 }
 
-pub fn oai_pmh(archive: &Archive, base_url: Option<&str>) -> String {
+pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
     let earliest = archive.entries.iter().filter_map(|e| e.added).min();
-    let mut out = String::with_capacity(2048 * archive.entries.len() + 2048);
+    let mut out = String::with_capacity(8192);
     out.push_str(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
          <Repository xmlns=\"http://www.openarchives.org/OAI/2.0/static-repository\"\n\
@@ -328,9 +334,11 @@ pub fn oai_pmh(archive: &Archive, base_url: Option<&str>) -> String {
     );
     for entry in &archive.entries {
         oai_record(archive, entry, base_url, &mut out);
+        sink.write_all(out.as_bytes())?;
+        out.clear();
     }
     out.push_str("  </ListRecords>\n</Repository>\n");
-    out
+    sink.write_all(out.as_bytes())
 }
 
 #[cfg(test)]

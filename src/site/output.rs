@@ -283,6 +283,43 @@ impl Staging {
         Ok(())
     }
 
+    /// Put one file into the new site, written by `write` as it makes it (for files too large to hold).
+    pub fn put_with(
+        &self,
+        path: &str,
+        write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
+    ) -> Result<(), String> {
+        let dest = self.destination(path)?;
+        let mut partial = dest.as_os_str().to_os_string();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
+        let file = fs::File::create(&partial).map_err(failed)?;
+        let mut sink = Hashing {
+            inner: io::BufWriter::with_capacity(1 << 20, file),
+            hasher: blake3::Hasher::new(),
+        };
+        write(&mut sink).map_err(failed)?;
+        io::Write::flush(&mut sink.inner).map_err(failed)?;
+        let recorded = Recorded {
+            bytes: *sink.hasher.finalize().as_bytes(),
+            inputs: None,
+        };
+        drop(sink);
+        let same = self
+            .previous(path)
+            .is_some_and(|old| old.bytes == recorded.bytes);
+        if same && self.link_previous(path, &dest) {
+            fs::remove_file(&partial).map_err(failed)?;
+            self.linked.fetch_add(1, Ordering::Relaxed);
+        } else {
+            fs::rename(&partial, &dest).map_err(failed)?;
+            self.written.fetch_add(1, Ordering::Relaxed);
+        }
+        self.record(path, recorded);
+        Ok(())
+    }
+
     fn record(&self, path: &str, recorded: Recorded) {
         self.files
             .lock()
@@ -401,6 +438,24 @@ impl Staging {
             unchanged: self.linked.into_inner(),
             removed,
         })
+    }
+}
+
+/// A writer that hashes what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hasher: blake3::Hasher,
+}
+
+impl<W: io::Write> io::Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 

@@ -4,6 +4,7 @@
 //! `index.html`, because a link to a folder shows a directory listing when the site is opened from disk.
 
 use std::cmp::Reverse;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
@@ -211,32 +212,31 @@ pub fn render_site(
         rendered: AtomicUsize::new(0),
         kept: AtomicUsize::new(0),
     };
-    let mut jobs: Vec<Job> = vec![home(&site), search_page(&site), about(&site)];
-    jobs.extend(browse(&site));
-    jobs.extend(variants(&site));
-    jobs.extend(rules_page(&site));
-    jobs.extend(uncatalogued(&site));
-    jobs.extend(facet_pages(&site, "tags", "Tags", &archive.tags));
-    jobs.extend(facet_pages(&site, "places", "Places", &archive.places));
-    jobs.extend(people_pages(&site));
-    jobs.extend(source_pages(&site));
-
-    let mut pages: Vec<String> = jobs.iter().map(|j| j.path.clone()).collect();
-    pages.extend(archive.entries.iter().map(|e| e.url.clone()));
-    let progress = Progress::new(pages.len(), options.progress);
+    let paths: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let progress = Progress::new(archive.entries.len(), options.progress);
+    // Pages are rendered and written as they are made, so that memory holds a few pages' data at a time
+    // rather than the site's; their paths are kept for the sitemap.
+    let emit = |job: Job| -> Result<(), String> {
+        paths
+            .lock()
+            .expect("no thread panics while holding the page list")
+            .push(job.path.clone());
+        renderer.render(job)
+    };
+    let emit_all = |jobs: Vec<Job>| jobs.into_par_iter().try_for_each(emit);
 
     // The site-wide files are made alongside the pages: each is one thread's work.
     let base = options.base_url.as_deref();
     let exports = || -> Result<(), String> {
+        // Written as they are made: at 100,000 items each is hundreds of megabytes.
         let files: Vec<(&str, Export)> = vec![
-            ("catalog.json", Box::new(|| data::catalog_json(archive))),
-            ("catalog.csv", Box::new(|| data::catalog_csv(archive))),
-            ("oai-pmh.xml", Box::new(|| data::oai_pmh(archive, base))),
-            ("sitemap.xml", Box::new(|| data::sitemap(&pages, base))),
+            ("catalog.json", Box::new(|w| data::catalog_json(archive, w))),
+            ("catalog.csv", Box::new(|w| data::catalog_csv(archive, w))),
+            ("oai-pmh.xml", Box::new(|w| data::oai_pmh(archive, base, w))),
         ];
         files
             .par_iter()
-            .try_for_each(|(path, make)| staging.put(path, make().as_bytes(), None))?;
+            .try_for_each(|(path, write)| staging.put_with(path, write))?;
         for (path, contents) in search::index_files(archive) {
             staging.put(&path, contents.as_bytes(), None)?;
         }
@@ -246,18 +246,22 @@ pub fn render_site(
         Ok(())
     };
     let pages_done = || -> Result<(), String> {
-        jobs.into_par_iter().try_for_each(|job| {
-            renderer.render(job)?;
-            progress.tick();
-            Ok::<(), String>(())
-        })?;
+        emit_all(vec![home(&site), search_page(&site), about(&site)])?;
+        browse(&site, &emit)?;
+        rules_page(&site, &emit)?;
+        emit_all(variants(&site))?;
+        emit_all(uncatalogued(&site))?;
+        emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
+        emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
+        emit_all(people_pages(&site))?;
+        emit_all(source_pages(&site))?;
         archive
             .entries
             .par_iter()
             .enumerate()
             .try_for_each(|(i, entry)| {
                 let (job, files) = item_page(&site, i, entry)?;
-                renderer.render(job)?;
+                emit(job)?;
                 for file in files {
                     staging.put(&file.path, &file.bytes, None)?;
                 }
@@ -269,6 +273,12 @@ pub fn render_site(
     exported?;
     rendered?;
     progress.finish();
+    // Pages finish in any order; the sitemap lists them in one.
+    let mut pages = paths
+        .into_inner()
+        .expect("no thread panics while holding the page list");
+    pages.sort();
+    staging.put("sitemap.xml", data::sitemap(&pages, base).as_bytes(), None)?;
     Ok(Rendered {
         pages: pages.len(),
         rendered: renderer.rendered.into_inner(),
@@ -276,8 +286,11 @@ pub fn render_site(
     })
 }
 
+/// Renders one page as soon as it is made.
+type Emit<'a> = dyn Fn(Job) -> Result<(), String> + Sync + 'a;
+
 /// A site-wide file's maker.
-type Export<'a> = Box<dyn Fn() -> String + Sync + 'a>;
+type Export<'a> = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()> + Sync + 'a>;
 
 /// What a page's hash depends on besides its data: the program and the templates.
 fn render_key(theme: &Theme) -> Hash {
@@ -508,6 +521,9 @@ fn facet_attr(values: &[String]) -> String {
 /// A facet value with a list of its own when browse runs to several pages: (value, folder of its list, items).
 type FacetList = (String, String, Vec<usize>);
 
+/// The listed facets, each with its label and values.
+type FacetLists = [(&'static str, &'static str, Vec<FacetList>)];
+
 /// The facets whose values get lists of their own under `browse/<key>/<value>/` when browse runs to several
 /// pages. Tags and places are left out: each already has a page listing its items.
 const LISTED_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "size"];
@@ -516,7 +532,7 @@ const LISTED_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "siz
 /// browser. When there is more than one page, filters alone would only ever see one page, so every value of the
 /// small facets (kind, game family, moves, players, board size) also gets a list of every item with it, paged
 /// the same way, and every browse page links to those lists and to the tag and place indexes.
-fn browse(site: &Site) -> Vec<Job> {
+fn browse(site: &Site, emit: &Emit) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let facets: Vec<RowFacets> = archive
@@ -580,20 +596,22 @@ fn browse(site: &Site) -> Vec<Job> {
         }
     }
 
-    let mut jobs = browse_pages(site, "browse", None, &order, &facets, &lists);
-    for (key, label, values) in &lists {
-        for (value, folder, items) in values {
-            jobs.extend(browse_pages(
+    browse_pages(site, "browse", None, &order, (&facets, &lists), emit)?;
+    let each: Vec<(&str, &str, &FacetList)> = lists
+        .iter()
+        .flat_map(|(key, label, values)| values.iter().map(move |v| (*key, *label, v)))
+        .collect();
+    each.par_iter()
+        .try_for_each(|(key, label, (value, folder, items))| {
+            browse_pages(
                 site,
                 folder,
                 Some((key, label, value)),
                 items,
-                &facets,
-                &lists,
-            ));
-        }
-    }
-    jobs
+                (&facets, &lists),
+                emit,
+            )
+        })
 }
 
 /// The pages of one browse list: every item (`only` is `None`) or the items with one facet value.
@@ -602,9 +620,9 @@ fn browse_pages(
     folder: &str,
     only: Option<(&str, &str, &str)>,
     items: &[usize],
-    facets: &[RowFacets],
-    lists: &[(&'static str, &'static str, Vec<FacetList>)],
-) -> Vec<Job> {
+    (facets, lists): (&[RowFacets], &FacetLists),
+    emit: &Emit,
+) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let (heading, description) = match only {
@@ -619,7 +637,6 @@ fn browse_pages(
     };
     let chunks = paginate::split(items.to_vec(), sizes.rows);
     let pages = chunks.len();
-    let mut jobs = Vec::with_capacity(pages);
     let mut from = 1;
     for (n, chunk) in chunks.into_iter().enumerate() {
         let number = n + 1;
@@ -713,9 +730,9 @@ fn browse_pages(
             "pager": pager,
             "lists": list_groups,
         });
-        jobs.push(site.job(path, "browse.html", layout, page));
+        emit(site.job(path, "browse.html", layout, page))?;
     }
-    jobs
+    Ok(())
 }
 
 /// The title of page `number` of `pages` of a list: the list's own title on its first page, so that a list
@@ -896,7 +913,7 @@ fn variants(site: &Site) -> Vec<Job> {
 
 /// The rules at a glance: one row per ruleset with facts, the rulesets of a game together, games by title.
 /// Paged by game (a game's rulesets never straddle two pages); each page filters and sorts its own rows.
-fn rules_page(site: &Site) -> Vec<Job> {
+fn rules_page(site: &Site, emit: &Emit) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let mut games: Vec<(String, usize)> = archive
@@ -937,30 +954,34 @@ fn rules_page(site: &Site) -> Vec<Job> {
         ("size", "Board size"),
         ("type", "Ruleset type"),
     ];
-    let mut jobs = Vec::with_capacity(pages);
     let mut from = 1;
-    for (n, chunk) in chunks.into_iter().enumerate() {
-        let number = n + 1;
-        let path = paginate::path("rules", number);
-        let root = root_of(&path);
-        let layout = site.layout(
-            &path,
-            &page_title("Rules at a glance", number, pages),
-            "Facts derived from the executable rules of every ruleset.",
-            "rules",
-        );
+    let mut numbered = Vec::with_capacity(pages);
+    for chunk in chunks {
         let to = from + chunk.len() - usize::from(!chunk.is_empty());
-        let pager = paginate::pager("rules", number, pages, &root, "rulesets", (from, to, total));
+        numbered.push((numbered.len() + 1, (from, to), chunk));
         from = to + 1;
-        let (rows, facets) = facts_rows(site, &root, &chunk);
-        let page = json!({
-            "groups": facet_groups(&facets, &labels),
-            "rows": rows,
-            "pager": pager,
-        });
-        jobs.push(site.job(path, "rules.html", layout, page));
     }
-    jobs
+    numbered
+        .into_par_iter()
+        .try_for_each(|(number, (from, to), chunk)| {
+            let path = paginate::path("rules", number);
+            let root = root_of(&path);
+            let layout = site.layout(
+                &path,
+                &page_title("Rules at a glance", number, pages),
+                "Facts derived from the executable rules of every ruleset.",
+                "rules",
+            );
+            let pager =
+                paginate::pager("rules", number, pages, &root, "rulesets", (from, to, total));
+            let (rows, facets) = facts_rows(site, &root, &chunk);
+            let page = json!({
+                "groups": facet_groups(&facets, &labels),
+                "rows": rows,
+                "pager": pager,
+            });
+            emit(site.job(path, "rules.html", layout, page))
+        })
 }
 
 /// The rows of the rules at a glance for some (entry, ruleset) pairs, with their facet values.
@@ -1636,13 +1657,13 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> Result<(Job, Vec<SiteF
             let same_as = r.diagram.as_ref().and_then(|d| {
                 drawn
                     .iter()
-                    .find(|(earlier, _)| *earlier == d)
+                    .find(|(earlier, _)| *earlier == &**d)
                     .map(|(_, link)| link.clone())
             });
             let svg = match (&r.diagram, &same_as) {
                 (Some(d), None) => {
                     drawn.push((
-                        d,
+                        &**d,
                         Link {
                             href: format!("#{id}"),
                             text: r.title.clone(),
