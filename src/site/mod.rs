@@ -48,13 +48,6 @@ pub struct BuildOptions {
     pub base_url: Option<String>,
 }
 
-/// One file of the site, relative to its root.
-#[derive(Clone, Debug)]
-pub struct SiteFile {
-    pub path: String,
-    pub bytes: Vec<u8>,
-}
-
 /// How a build went.
 #[derive(Debug)]
 pub struct Built {

@@ -18,7 +18,7 @@ use super::output::{Hash, Staging};
 use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::theme::Theme;
-use super::{BuildOptions, SiteFile, board, bundle, data, graph, markdown, search};
+use super::{BuildOptions, board, bundle, data, graph, markdown, search};
 use crate::archive::rules::{family_name, point_word};
 use crate::archive::text::{one_line, summary};
 use crate::archive::{Archive, Entry, Facet, Target};
@@ -205,6 +205,7 @@ pub fn render_site(
         options,
         accessed: cite::accessed(),
     };
+    let program = crate::fingerprint::program();
     let renderer = Renderer {
         theme,
         staging,
@@ -263,7 +264,17 @@ pub fn render_site(
                 let (job, files) = item_page(&site, i, entry)?;
                 emit(job)?;
                 for file in files {
-                    staging.put(&file.path, &file.bytes, None)?;
+                    match file {
+                        Download::Text(path, text) => staging.put(&path, text.as_bytes(), None)?,
+                        Download::Folder(path, item) => {
+                            // Zipping is the costly part of an item's files: skipped when they are unchanged.
+                            let inputs = bundle::inputs(archive.catalog, item, &program);
+                            if !staging.keep_if_unchanged(&path, inputs)? {
+                                let bytes = bundle::item_zip(archive.catalog, item)?;
+                                staging.put(&path, &bytes, Some(inputs))?;
+                            }
+                        }
+                    }
                 }
                 progress.tick();
                 Ok::<(), String>(())
@@ -284,6 +295,14 @@ pub fn render_site(
         rendered: renderer.rendered.into_inner(),
         kept: renderer.kept.into_inner(),
     })
+}
+
+/// A file beside an item's page.
+enum Download<'a> {
+    /// A catalog file published as it was read (the record).
+    Text(String, &'a str),
+    /// The item's catalog folder as one archive.
+    Folder(String, &'a crate::catalog::Item),
 }
 
 /// Renders one page as soon as it is made.
@@ -1492,7 +1511,11 @@ fn is_markdown(term: &str) -> bool {
     )
 }
 
-fn item_page(site: &Site, index: usize, entry: &Entry) -> Result<(Job, Vec<SiteFile>), String> {
+fn item_page<'a>(
+    site: &Site<'a, '_>,
+    index: usize,
+    entry: &Entry<'a>,
+) -> Result<(Job, Vec<Download<'a>>), String> {
     let archive = site.archive;
     let config = &archive.catalog.config;
     let item = entry.item;
@@ -1605,10 +1628,10 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> Result<(Job, Vec<SiteF
     // Downloads: the record, and for a game the whole catalog folder as one archive (record, rules, every
     // game record), so that an item costs a handful of files however many records it has.
     let catalog = &archive.catalog;
-    let mut files = vec![SiteFile {
-        path: format!("{}record.xml", entry.dir),
-        bytes: catalog.files.get(item.file).text.clone().into_bytes(),
-    }];
+    let mut files = vec![Download::Text(
+        format!("{}record.xml", entry.dir),
+        &catalog.files.get(item.file).text,
+    )];
     let mut downloads = vec![Link {
         href: "record.xml".into(),
         text: "record.xml".into(),
@@ -1617,10 +1640,7 @@ fn item_page(site: &Site, index: usize, entry: &Entry) -> Result<(Job, Vec<SiteF
     }];
     if item.rules_file.is_some() || !item.game_records.is_empty() {
         let name = format!("{}.zip", item.id);
-        files.push(SiteFile {
-            path: format!("{}{name}", entry.dir),
-            bytes: bundle::item_zip(catalog, item)?,
-        });
+        files.push(Download::Folder(format!("{}{name}", entry.dir), item));
         let mut parts = Vec::new();
         if item.rules_file.is_some() {
             parts.push("rules.txt".to_string());
