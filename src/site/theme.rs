@@ -167,15 +167,21 @@ pub fn describe(err: &tera::Error) -> String {
 /// Escape text for HTML content and quoted attribute values.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
+    // Copy the runs between special characters whole: pages are mostly text that needs no escaping.
+    let mut from = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let escaped = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&text[from..i]);
+        out.push_str(escaped);
+        from = i + 1;
     }
+    out.push_str(&text[from..]);
     out
 }
