@@ -639,7 +639,14 @@ fn read_text(
         Found::Absent => return Ok(Found::Absent),
     };
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Found::Read((files.add(path.to_path_buf(), text), true))),
+        Ok(mut text) => {
+            // A byte order mark is not text: left in, it would hide a heading's `#` from Markdown, a first
+            // key from TOML or a first tag from a game record, and reach the pages as an invisible character.
+            if text.starts_with('\u{feff}') {
+                text.drain(..'\u{feff}'.len_utf8());
+            }
+            Ok(Found::Read((files.add(path.to_path_buf(), text), true)))
+        }
         Err(err) => {
             let bad = err.utf8_error().valid_up_to();
             let bytes = err.into_bytes();
