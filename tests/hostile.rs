@@ -169,6 +169,17 @@ fn the_hostile_site_builds_into_pages_without_script_from_data() {
         }
     }
 
+    // The search index is loaded as scripts: no value in it may close one or open another.
+    let mut shards = 0;
+    for (path, bytes) in &site {
+        if path.starts_with("search-index") && path.ends_with(".js") {
+            shards += 1;
+            let script = String::from_utf8_lossy(bytes);
+            assert!(!script.contains('<'), "{path} holds a raw `<`");
+        }
+    }
+    assert!(shards > 0, "the search index is built");
+
     // The data files are data: JSON parses, XML holds no raw markup from values.
     serde_json::from_slice::<serde_json::Value>(&site["catalog.json"])
         .expect("catalog.json parses");
@@ -199,6 +210,15 @@ fn add_runtime_cases(catalog: &Path) -> Vec<(&'static str, &'static str)> {
     fs::write(dir.join("record.xml"), huge).unwrap();
     expected.push(("E005", "games/huge-record/record.xml"));
 
+    // A game record over its 4 MiB limit.
+    let dir = game("huge-game-record");
+    fs::write(dir.join("record.xml"), &record).unwrap();
+    let mut huge = String::from("[Event \"Huge\"]\n[Kind \"demonstration\"]\n\n{");
+    huge.push_str(&"x".repeat(4 * 1024 * 1024));
+    huge.push_str("}\n*\n");
+    fs::write(dir.join("games/huge.game"), huge).unwrap();
+    expected.push(("E005", "games/huge-game-record/games/huge.game"));
+
     // A game record of more moves than one record may hold.
     let dir = game("many-moves");
     fs::write(dir.join("record.xml"), &record).unwrap();
@@ -221,6 +241,11 @@ fn add_runtime_cases(catalog: &Path) -> Vec<(&'static str, &'static str)> {
         // The About page linking to a system file.
         symlink("/etc/passwd", catalog.join("about.md")).unwrap();
         expected.push(("E040", "about.md"));
+
+        // A record linking to a system file: refused without quoting the file's first line.
+        let dir = game("passwd-record");
+        symlink("/etc/passwd", dir.join("record.xml")).unwrap();
+        expected.push(("E040", "games/passwd-record/record.xml"));
 
         // A record that is a named pipe: opening it would wait forever.
         let dir = game("fifo-record");
