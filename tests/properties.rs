@@ -5,10 +5,12 @@
 
 use proptest::prelude::*;
 
-use ludotheca::catalog::read_record;
+use std::path::PathBuf;
+
+use ludotheca::catalog::{bibtex, config, read_record};
 use ludotheca::diagnostic::Diagnostics;
 use ludotheca::source::SourceMap;
-use ludotheca_engine::record::Record;
+use ludotheca_engine::record::{Record, replay, write_moves};
 use ludotheca_engine::{Compiled, Game, RulesFile, compile};
 
 const BAGH_CHAL: &str = include_str!("../catalog/games/bagh-chal/rules.txt");
@@ -119,6 +121,45 @@ const GAME_PIECES: &[&str] = &[
     "1-0",
     "*",
     "4294967296.",
+];
+
+const BIB_PIECES: &[&str] = &[
+    "@book{",
+    "@article{k,",
+    "@string{s = \"x\"}",
+    "@comment{",
+    "@preamble{",
+    "author = {",
+    "title = \"",
+    "year = 2007,",
+    "pages = {1--2}",
+    " and ",
+    "{\\\"u}",
+    "\\",
+    "#",
+    "{",
+    "}",
+    "\"",
+    ",",
+    "=",
+    "%",
+];
+
+const TOML_PIECES: &[&str] = &[
+    "title = \"T\"\n",
+    "description = \"",
+    "base_url = \"https://example.org/\"\n",
+    "base_url = \"javascript:x\"\n",
+    "contact = \"a@b.c\"\n",
+    "[[labels]]\n",
+    "term = \"dcterms:title\"\n",
+    "label = \"L\"\n",
+    "term = \"dc:nothing\"\n",
+    "[x]\n",
+    "= ",
+    "\"",
+    "'''",
+    "\n",
 ];
 
 const MOVE_PIECES: &[&str] = &[
@@ -237,6 +278,49 @@ proptest! {
                 prop_assert_eq!(&again, &text);
                 game.play(&mut pos, mv);
             }
+        }
+    }
+    #[test]
+    fn the_bibliography_reader_never_panics(text in pieces(BIB_PIECES), raw in any::<String>()) {
+        let _ = bibtex::parse_str(&text);
+        let _ = bibtex::parse_str(&raw);
+    }
+
+    #[test]
+    fn the_configuration_reader_never_panics(text in pieces(TOML_PIECES)) {
+        let mut files = SourceMap::default();
+        let file = files.add(PathBuf::from("ludotheca.toml"), text);
+        let mut diagnostics = Diagnostics::new();
+        let _ = config::parse(&files, file, &mut diagnostics);
+    }
+
+    #[test]
+    fn recorded_games_replay_as_written(choices in prop::collection::vec(any::<u16>(), 0..60)) {
+        for rules in [BAGH_CHAL, TCHOUBA] {
+            let game: Compiled = compile(rules, None).expect("the shipped rules compile");
+            let start = game.start();
+            let mut pos = start.clone();
+            let mut played = Vec::new();
+            let mut moves = Vec::new();
+            for &choice in &choices {
+                moves.clear();
+                game.legal_moves(&pos, &mut moves).expect("the shipped rules stay under the cap");
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[usize::from(choice) % moves.len()].clone();
+                game.play(&mut pos, &mv);
+                played.push(mv);
+            }
+            // The move text the site writes reads back, through the record parser, as the same game.
+            let text = write_moves(&game, &start, &played);
+            let record = Record::parse_moves(&text);
+            prop_assert!(record.is_ok(), "{}: {:?}", text, record.err());
+            let again = replay(&game, &record.unwrap());
+            prop_assert!(again.is_ok(), "{}: {:?}", text, again.err());
+            let again = again.unwrap();
+            prop_assert_eq!(again.positions.last(), Some(&pos));
+            prop_assert_eq!(again.moves.len(), played.len());
         }
     }
 }
