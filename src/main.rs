@@ -139,7 +139,7 @@ struct BuildArgs {
     timings: bool,
     /// The address the site will be published at (`https://example.org/games/`), for the sitemap, the OAI-PMH
     /// file and citations; without it they hold addresses relative to the site.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = ludotheca::catalog::config::site_address)]
     base_url: Option<String>,
 }
 
@@ -222,15 +222,12 @@ fn play_command(
 
 fn build(args: BuildArgs) -> ExitCode {
     use ludotheca::site::{self, BuildError, BuildOptions};
-    let base_url = args
-        .base_url
-        .map(|u| if u.ends_with('/') { u } else { format!("{u}/") });
     let options = BuildOptions {
         catalog: args.catalog,
         out: args.out,
         force: args.force,
         progress: !args.quiet && io::stderr().is_terminal(),
-        base_url,
+        base_url: args.base_url,
     };
     let stderr = io::stderr();
     let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{Scratch, copy_tree, snapshot};
+use common::{Scratch, assert_no_script_from_data, copy_tree, html_files, parse_html, snapshot};
 
 use ludotheca::catalog::Kind;
 use ludotheca::diagnostic::Diagnostics;
@@ -27,129 +27,8 @@ fn options(catalog: &Path, out: &Path) -> BuildOptions {
     }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// A small HTML reader: enough to list tags with their attributes and the text, for pages this crate writes.
-
-#[derive(Debug)]
-struct Tag {
-    name: String,
-    attrs: Vec<(String, String)>,
-}
-
-impl Tag {
-    fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn decode(text: &str) -> String {
-    text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
-}
-
-/// Start tags (with decoded attribute values) and the text outside tags. The contents of `<script>` elements
-/// are skipped to their end tag, as a browser does.
-fn parse_html(html: &str) -> (Vec<Tag>, String) {
-    let bytes = html.as_bytes();
-    let mut tags = Vec::new();
-    let mut text = String::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'<' {
-            let next = html[i..].find('<').map_or(html.len(), |n| i + n);
-            text.push_str(&html[i..next]);
-            i = next;
-            continue;
-        }
-        if html[i..].starts_with("<!--") {
-            i = html[i..].find("-->").map_or(html.len(), |n| i + n + 3);
-            continue;
-        }
-        if html[i..].starts_with("</") || html[i..].starts_with("<!") {
-            let end = html[i..].find('>').map_or(html.len(), |n| i + n + 1);
-            if !is_inline(&html[(i + 2).min(end)..end.saturating_sub(1)]) {
-                text.push(' ');
-            }
-            i = end;
-            continue;
-        }
-        // A start tag: name, then attributes until `>`.
-        let mut j = i + 1;
-        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-') {
-            j += 1;
-        }
-        let name = html[i + 1..j].to_ascii_lowercase();
-        let mut attrs = Vec::new();
-        loop {
-            while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
-                j += 1;
-            }
-            if j >= bytes.len() || bytes[j] == b'>' {
-                j += 1;
-                break;
-            }
-            let start = j;
-            while j < bytes.len() && !b" \t\n=>/".contains(&bytes[j]) {
-                j += 1;
-            }
-            let attr = html[start..j].to_ascii_lowercase();
-            let mut value = String::new();
-            if j < bytes.len() && bytes[j] == b'=' {
-                j += 1;
-                let quote = bytes[j];
-                if quote == b'"' || quote == b'\'' {
-                    let end = html[j + 1..]
-                        .find(quote as char)
-                        .map_or(html.len(), |n| j + 1 + n);
-                    value = decode(&html[j + 1..end]);
-                    j = end + 1;
-                } else {
-                    let start = j;
-                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
-                        j += 1;
-                    }
-                    value = decode(&html[start..j]);
-                }
-            }
-            attrs.push((attr, value));
-        }
-        i = j.min(html.len());
-        if name == "script" {
-            let end = html[i..].find("</script").map_or(html.len(), |n| i + n);
-            i = end;
-        }
-        if !is_inline(&name) {
-            text.push(' ');
-        }
-        tags.push(Tag { name, attrs });
-    }
-    (tags, decode(&text))
-}
-
-/// Inline elements join their text to what surrounds it; everything else separates words.
-fn is_inline(name: &str) -> bool {
-    matches!(
-        name.trim().to_ascii_lowercase().as_str(),
-        "a" | "em" | "strong" | "span" | "code" | "i" | "b" | "del" | "abbr"
-    )
-}
-
 fn squash(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn html_files(site: &BTreeMap<String, Vec<u8>>) -> Vec<(&String, String)> {
-    site.iter()
-        .filter(|(p, _)| p.ends_with(".html"))
-        .map(|(p, b)| (p, String::from_utf8(b.clone()).unwrap()))
-        .collect()
 }
 
 /// Resolve `href` (relative, without fragment) against the page at `page`.
@@ -507,6 +386,7 @@ const HOSTILE_RECORD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <dcterms:instructionalMethod>Rules &lt;/script&gt;&lt;script&gt;alert(6)&lt;/script&gt;</dcterms:instructionalMethod>
   <dcterms:source cite="evil"/>
   <dcterms:subject>&lt;script&gt;tag&lt;/script&gt;</dcterms:subject>
+  <dcterms:audience>=HYPERLINK("http://evil.example/","x")</dcterms:audience>
   <dcterms:spatial>javascript:alert(7)</dcterms:spatial>
   <dcterms:relation>&lt;/script&gt;&lt;script&gt;alert(8)&lt;/script&gt;</dcterms:relation>
   <dcterms:contributor>&lt;/textarea&gt;&lt;svg onload=alert(15)&gt;</dcterms:contributor>
@@ -560,73 +440,14 @@ fn hostile_values_produce_no_script() {
         Err(e) => panic!("{e}"),
     }
     let site = snapshot(&out);
-    let mut scripts = 0;
-    for (page, html) in html_files(&site) {
-        let (tags, _) = parse_html(&html);
-        for tag in &tags {
-            for (name, value) in &tag.attrs {
-                assert!(
-                    !name.starts_with("on"),
-                    "{page}: event handler attribute {name} on <{}>",
-                    tag.name
-                );
-                if !matches!(
-                    name.as_str(),
-                    "href" | "src" | "action" | "formaction" | "xlink:href"
-                ) {
-                    continue;
-                }
-                assert!(
-                    !value
-                        .trim()
-                        .to_ascii_lowercase()
-                        .replace(['\t', '\n'], "")
-                        .starts_with("javascript:"),
-                    "{page}: {name}={value:?}"
-                );
-            }
-            assert!(
-                !matches!(
-                    tag.name.as_str(),
-                    "img" | "iframe" | "object" | "embed" | "textarea"
-                ),
-                "{page}: <{}>",
-                tag.name
-            );
-            if tag.name == "script" {
-                scripts += 1;
-                // Allowed: the site's own script files under static/, and JSON data blocks (checked below).
-                let src = tag.attr("src");
-                let data = matches!(
-                    tag.attr("type"),
-                    Some("application/ld+json" | "application/json")
-                );
-                let ours = src.is_some_and(|s| {
-                    s.trim_start_matches("../").starts_with("static/") && s.ends_with(".js")
-                });
-                assert!(
-                    data != src.is_some() && (data || ours),
-                    "{page}: unexpected script {tag:?}"
-                );
-            }
-        }
-        assert!(
-            !html.contains("alert(") || !html.contains("<script>alert"),
-            "{page}"
-        );
-        // A JSON data block must not be able to end its element: no raw `<` in it, and it must parse.
-        for opening in [
-            "<script type=\"application/ld+json\"",
-            "<script type=\"application/json\"",
-        ] {
-            for block in html.split(opening).skip(1) {
-                let body = &block[block.find('>').unwrap() + 1..block.find("</script>").unwrap()];
-                assert!(!body.contains('<'), "{page}: a JSON script holds a raw `<`");
-                serde_json::from_str::<serde_json::Value>(body).expect("JSON data parses");
-            }
-        }
-    }
-    assert!(scripts > 0);
+    assert!(assert_no_script_from_data(&site) > 0);
+    // A spreadsheet must not read a value as a formula.
+    let csv = String::from_utf8(site["catalog.csv"].clone()).unwrap();
+    assert!(
+        csv.contains("\"'=HYPERLINK(\"\"http://evil.example/\"\",\"\"x\"\")"),
+        "{csv}"
+    );
+    assert!(!csv.contains(",=") && !csv.contains(",\"="), "{csv}");
     let page = String::from_utf8(site["games/evil/index.html"].clone()).unwrap();
     assert!(
         page.contains("&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt;"),
@@ -744,6 +565,82 @@ fn a_folder_of_other_files_is_refused_unless_forced() {
     build(&forced).unwrap();
     assert!(!out.join("thesis.tex").exists());
     assert!(out.join("index.html").exists());
+}
+
+#[test]
+fn a_marker_file_with_other_content_does_not_make_a_folder_ours() {
+    let scratch = Scratch::new("marker");
+    let out = scratch.0.join("mine");
+    fs::create_dir_all(&out).unwrap();
+    fs::write(out.join("thesis.tex"), "precious").unwrap();
+    for fake in [
+        "",
+        "written by hand\n",
+        "This folder was written by `ludotheca build`.",
+    ] {
+        fs::write(out.join(".ludotheca-site"), fake).unwrap();
+        let err = build(&options(Path::new(CATALOG), &out)).unwrap_err();
+        assert!(matches!(err, BuildError::Output(_)), "{err:?}");
+        let message = err.to_string();
+        assert!(
+            message.contains("--force") && message.contains("is not the file ludotheca writes"),
+            "{message}"
+        );
+        assert_eq!(
+            fs::read_to_string(out.join("thesis.tex")).unwrap(),
+            "precious"
+        );
+    }
+    // A folder under the marker's name is not a marker either.
+    fs::remove_file(out.join(".ludotheca-site")).unwrap();
+    fs::create_dir(out.join(".ludotheca-site")).unwrap();
+    assert!(build(&options(Path::new(CATALOG), &out)).is_err());
+    assert!(out.join("thesis.tex").exists());
+
+    // The marker of a site ludotheca built is recognised, and the site is rebuilt in place.
+    let site = scratch.0.join("site");
+    build(&options(Path::new(CATALOG), &site)).unwrap();
+    build(&options(Path::new(CATALOG), &site)).unwrap();
+    assert!(site.join("index.html").exists());
+}
+
+#[test]
+fn a_base_url_other_than_http_is_a_usage_error() {
+    let scratch = Scratch::new("base-url");
+    let out = scratch.0.join("site");
+    let out_arg = out.to_str().unwrap();
+    for bad in [
+        "javascript:alert(1)",
+        "JavaScript://example.org/%0Aalert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "file:///etc/",
+        "games/",
+        "https://",
+    ] {
+        let run = common::ludotheca(&["build", "--quiet", "--out", out_arg, "--base-url", bad]);
+        assert_eq!(run.status.code(), Some(2), "{bad}");
+        let message = common::stderr(&run);
+        assert!(message.contains("--base-url"), "{bad}: {message}");
+        assert!(
+            message.contains("is not an http or https address"),
+            "{bad}: {message}"
+        );
+        assert!(!out.exists(), "{bad}: nothing is built");
+    }
+    let run = common::ludotheca(&[
+        "build",
+        "--quiet",
+        "--out",
+        out_arg,
+        "--base-url",
+        "HTTPS://example.org/games",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", common::stderr(&run));
+    let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    assert!(
+        sitemap.contains("<loc>HTTPS://example.org/games/index.html</loc>"),
+        "{sitemap}"
+    );
 }
 
 #[cfg(unix)]

@@ -104,6 +104,11 @@ fn err(line: u32, column: u32, message: impl Into<String>, help: impl Into<Strin
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// The most moves one record may hold. A long recorded match runs to a few hundred; the cap keeps a hostile
+/// record (a 4 MiB file of one-letter moves) from making the checker hold, replay and render hundreds of
+/// thousands of moves, each with its own page fragment and position.
+pub const MAX_RECORD_MOVES: usize = 10_000;
+
 impl Record {
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -303,6 +308,14 @@ impl Record {
                     wc,
                     format!("`{word}` is not a move"),
                     "an annotation (`!`, `?`) follows a move without a space",
+                ));
+            }
+            if moves.len() == MAX_RECORD_MOVES {
+                return Err(err(
+                    wl,
+                    wc,
+                    format!("more than {MAX_RECORD_MOVES} moves in one record"),
+                    "split the record into several `.game` files",
                 ));
             }
             moves.push(WrittenMove {

@@ -791,3 +791,25 @@ fn the_player_stops_at_its_deadline_with_a_callers_clock() {
         2
     );
 }
+
+#[test]
+fn boards_and_records_are_bounded() {
+    // 23 x 6 = 138 points, over the 128 a position can hold.
+    let big = BAGH_CHAL.replace("grid 5 x 5 diagonals alquerque", "grid 23 x 6");
+    let Err(e) = compile(&big, None) else {
+        panic!("a board of 138 points compiles")
+    };
+    assert!(e.to_string().contains("at most 128 points"), "{e}");
+
+    use ludotheca_engine::record::MAX_RECORD_MOVES;
+    let head = "[Event \"T\"]\n[Kind \"demonstration\"]\n";
+    let at_cap = format!("{head}{}*\n", "a1-b2 ".repeat(MAX_RECORD_MOVES));
+    assert_eq!(
+        Record::parse(&at_cap).unwrap().moves.len(),
+        MAX_RECORD_MOVES
+    );
+    let over = format!("{head}{}*\n", "a1-b2 ".repeat(MAX_RECORD_MOVES + 1));
+    let e = Record::parse(&over).unwrap_err();
+    assert!(e.message.contains("more than 10000 moves"), "{e}");
+    assert_eq!((e.line, e.column), (3, 6 * MAX_RECORD_MOVES as u32 + 1));
+}

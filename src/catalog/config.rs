@@ -7,6 +7,28 @@ use crate::diagnostic::Diagnostics;
 use crate::source::{FileId, SourceMap};
 use crate::suggest;
 
+/// The address a site is published at, from the configuration's `base_url` or `build --base-url`: an
+/// absolute http or https address, returned ending in `/` since page addresses are appended to it. Any other
+/// scheme (`javascript:`, `data:`, `file:`) would end up in every page's links and citations.
+pub fn site_address(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let lower = text.to_ascii_lowercase();
+    let host = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+        .and_then(|rest| rest.split(['/', '?', '#']).next())
+        .unwrap_or("");
+    if host.is_empty() {
+        return Err(format!("`{text}` is not an http or https address"));
+    }
+    crate::scheme::uri::parse_uri(text)?;
+    Ok(if text.ends_with('/') {
+        text.to_string()
+    } else {
+        format!("{text}/")
+    })
+}
+
 /// A term and the label a page shows for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
@@ -121,17 +143,9 @@ pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -
     config.description = raw.description;
     if let Some(url) = raw.base_url {
         let text = url.get_ref().trim();
-        let absolute_web = text.starts_with("https://") || text.starts_with("http://");
-        match crate::scheme::uri::parse_uri(text) {
-            Ok(()) if absolute_web => {
-                // Page addresses are appended to it, so it names a folder.
-                config.base_url = Some(if text.ends_with('/') {
-                    text.to_string()
-                } else {
-                    format!("{text}/")
-                });
-            }
-            _ => {
+        match site_address(text) {
+            Ok(address) => config.base_url = Some(address),
+            Err(_) => {
                 diagnostics
                     .error_at(
                         sources,

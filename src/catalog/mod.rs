@@ -623,6 +623,21 @@ fn load_item(
     Ok(item)
 }
 
+/// Read the text of one record as [`load`] reads a `record.xml`, with no catalog around it (for tools and the
+/// property tests): the item, with problems reported into `diagnostics`. The item's folder is named `id`.
+pub fn read_record(
+    id: &str,
+    text: String,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Item {
+    let folder = PathBuf::from(id);
+    let file = files.add(folder.join("record.xml"), text);
+    let mut item = Item::new(id.to_string(), folder, file);
+    record::parse(files, file, &mut item, diagnostics);
+    item
+}
+
 /// Read a file as UTF-8 into the source map, unless it is absent or the reader refused it (and said why). A
 /// file that is not UTF-8 is still added (decoded lossily, for quoting) and reported with the position of its
 /// first bad byte; the flag says whether the text is sound.
@@ -639,7 +654,14 @@ fn read_text(
         Found::Absent => return Ok(Found::Absent),
     };
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Found::Read((files.add(path.to_path_buf(), text), true))),
+        Ok(mut text) => {
+            // A byte order mark is not text: left in, it would hide a heading's `#` from Markdown, a first
+            // key from TOML or a first tag from a game record, and reach the pages as an invisible character.
+            if text.starts_with('\u{feff}') {
+                text.drain(..'\u{feff}'.len_utf8());
+            }
+            Ok(Found::Read((files.add(path.to_path_buf(), text), true)))
+        }
         Err(err) => {
             let bad = err.utf8_error().valid_up_to();
             let bytes = err.into_bytes();

@@ -127,6 +127,16 @@ pub fn catalog_json(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
 }
 
 fn csv_field(text: &str) -> String {
+    // A spreadsheet opening the file reads a cell starting with one of these as a formula (which can fetch
+    // addresses or run commands); a leading single quote makes it plain text there and is easy to strip
+    // for any other reader.
+    let neutral;
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        neutral = format!("'{text}");
+        neutral.as_str()
+    } else {
+        text
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
@@ -344,6 +354,18 @@ pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_cells_cannot_become_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1"), "'+1");
+        assert_eq!(csv_field("-1, 2"), "\"'-1, 2\"");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(csv_field("\rx"), "\"'\rx\"");
+        assert_eq!(csv_field("a=b"), "a=b");
+        assert_eq!(csv_field("plain"), "plain");
+    }
 
     #[test]
     fn terms_dumb_down_without_loss() {

@@ -54,6 +54,25 @@ pub struct Recorded {
     pub inputs: Option<Hash>,
 }
 
+enum Marker {
+    Ours,
+    Missing,
+    Foreign,
+}
+
+/// Whether a folder's marker is the one ludotheca writes. Only its exact text counts: a file that merely has
+/// the marker's name (made by hand, or by another tool) must not let a build replace the folder.
+fn marker_state(path: &Path) -> Marker {
+    match fs::symlink_metadata(path) {
+        Err(_) => Marker::Missing,
+        Ok(meta) if !meta.is_file() || meta.len() != MARKER_TEXT.len() as u64 => Marker::Foreign,
+        Ok(_) => match fs::read(path) {
+            Ok(bytes) if bytes == MARKER_TEXT.as_bytes() => Marker::Ours,
+            _ => Marker::Foreign,
+        },
+    }
+}
+
 /// A checked output folder, ready to receive a site.
 #[derive(Debug)]
 pub struct Target {
@@ -119,12 +138,20 @@ impl Target {
             let mut entries =
                 fs::read_dir(out).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
             let empty = entries.next().is_none();
-            let marked = fs::symlink_metadata(out.join(MARKER)).is_ok_and(|m| m.is_file());
-            if !empty && !marked {
-                return Err(format!(
-                    "`{shown}` holds files that ludotheca did not write (it has no `{MARKER}` file); \
-                     choose a new or empty folder, or pass --force to replace its contents"
-                ));
+            if !empty {
+                let why = match marker_state(&out.join(MARKER)) {
+                    Marker::Ours => None,
+                    Marker::Missing => Some(format!("it has no `{MARKER}` file")),
+                    Marker::Foreign => {
+                        Some(format!("its `{MARKER}` is not the file ludotheca writes"))
+                    }
+                };
+                if let Some(why) = why {
+                    return Err(format!(
+                        "`{shown}` holds files that ludotheca did not write ({why}); \
+                         choose a new or empty folder, or pass --force to replace its contents"
+                    ));
+                }
             }
         }
         Ok(Target {

@@ -83,3 +83,203 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+// A small HTML reader: enough to list tags with their attributes and the text, for pages this crate writes.
+
+#[derive(Debug)]
+pub struct Tag {
+    pub name: String,
+    pub attrs: Vec<(String, String)>,
+}
+
+impl Tag {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+pub fn decode(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Start tags (with decoded attribute values) and the text outside tags. The contents of `<script>` elements
+/// are skipped to their end tag, as a browser does.
+pub fn parse_html(html: &str) -> (Vec<Tag>, String) {
+    let bytes = html.as_bytes();
+    let mut tags = Vec::new();
+    let mut text = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'<' {
+            let next = html[i..].find('<').map_or(html.len(), |n| i + n);
+            text.push_str(&html[i..next]);
+            i = next;
+            continue;
+        }
+        if html[i..].starts_with("<!--") {
+            i = html[i..].find("-->").map_or(html.len(), |n| i + n + 3);
+            continue;
+        }
+        if html[i..].starts_with("</") || html[i..].starts_with("<!") {
+            let end = html[i..].find('>').map_or(html.len(), |n| i + n + 1);
+            if !is_inline(&html[(i + 2).min(end)..end.saturating_sub(1)]) {
+                text.push(' ');
+            }
+            i = end;
+            continue;
+        }
+        // A start tag: name, then attributes until `>`.
+        let mut j = i + 1;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-') {
+            j += 1;
+        }
+        let name = html[i + 1..j].to_ascii_lowercase();
+        let mut attrs = Vec::new();
+        loop {
+            while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
+                j += 1;
+            }
+            if j >= bytes.len() || bytes[j] == b'>' {
+                j += 1;
+                break;
+            }
+            let start = j;
+            while j < bytes.len() && !b" \t\n=>/".contains(&bytes[j]) {
+                j += 1;
+            }
+            let attr = html[start..j].to_ascii_lowercase();
+            let mut value = String::new();
+            if j < bytes.len() && bytes[j] == b'=' {
+                j += 1;
+                let quote = bytes[j];
+                if quote == b'"' || quote == b'\'' {
+                    let end = html[j + 1..]
+                        .find(quote as char)
+                        .map_or(html.len(), |n| j + 1 + n);
+                    value = decode(&html[j + 1..end]);
+                    j = end + 1;
+                } else {
+                    let start = j;
+                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
+                        j += 1;
+                    }
+                    value = decode(&html[start..j]);
+                }
+            }
+            attrs.push((attr, value));
+        }
+        i = j.min(html.len());
+        if name == "script" {
+            let end = html[i..].find("</script").map_or(html.len(), |n| i + n);
+            i = end;
+        }
+        if !is_inline(&name) {
+            text.push(' ');
+        }
+        tags.push(Tag { name, attrs });
+    }
+    (tags, decode(&text))
+}
+
+/// Inline elements join their text to what surrounds it; everything else separates words.
+pub fn is_inline(name: &str) -> bool {
+    matches!(
+        name.trim().to_ascii_lowercase().as_str(),
+        "a" | "em" | "strong" | "span" | "code" | "i" | "b" | "del" | "abbr"
+    )
+}
+
+pub fn html_files(site: &BTreeMap<String, Vec<u8>>) -> Vec<(&String, String)> {
+    site.iter()
+        .filter(|(p, _)| p.ends_with(".html"))
+        .map(|(p, b)| (p, String::from_utf8(b.clone()).unwrap()))
+        .collect()
+}
+
+/// Every page of a built site, read as a browser would, holds no script that came from the data: no
+/// `<script>` element but the site's own files under `static/` and JSON data blocks (which must parse and
+/// cannot close their element), no `on*=` handler, no `javascript:`, `vbscript:` or `data:` address, and none of
+/// the elements that load or run content (`img`, `iframe`, `object`, `embed`, `textarea`). Returns how many
+/// script elements were seen.
+pub fn assert_no_script_from_data(site: &BTreeMap<String, Vec<u8>>) -> usize {
+    let mut scripts = 0;
+    for (page, html) in html_files(site) {
+        let (tags, _) = parse_html(&html);
+        for tag in &tags {
+            for (name, value) in &tag.attrs {
+                assert!(
+                    !name.starts_with("on"),
+                    "{page}: event handler attribute {name} on <{}>",
+                    tag.name
+                );
+                if !matches!(
+                    name.as_str(),
+                    "href" | "src" | "action" | "formaction" | "xlink:href"
+                ) {
+                    continue;
+                }
+                // Browsers drop tabs, newlines and leading spaces from a URL before reading its scheme.
+                let url: String = value
+                    .trim()
+                    .to_ascii_lowercase()
+                    .chars()
+                    .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                    .collect();
+                assert!(
+                    !url.starts_with("javascript:")
+                        && !url.starts_with("vbscript:")
+                        && !url.starts_with("data:"),
+                    "{page}: {name}={value:?}"
+                );
+            }
+            assert!(
+                !matches!(
+                    tag.name.as_str(),
+                    "img" | "iframe" | "object" | "embed" | "textarea"
+                ),
+                "{page}: <{}>",
+                tag.name
+            );
+            if tag.name == "script" {
+                scripts += 1;
+                // Allowed: the site's own script files under static/, and JSON data blocks (checked below).
+                let src = tag.attr("src");
+                let data = matches!(
+                    tag.attr("type"),
+                    Some("application/ld+json" | "application/json")
+                );
+                let ours = src.is_some_and(|s| {
+                    s.trim_start_matches("../").starts_with("static/") && s.ends_with(".js")
+                });
+                assert!(
+                    data != src.is_some() && (data || ours),
+                    "{page}: unexpected script {tag:?}"
+                );
+            }
+        }
+        assert!(
+            !html.contains("alert(") || !html.contains("<script>alert"),
+            "{page}"
+        );
+        // A JSON data block must not be able to end its element: no raw `<` in it, and it must parse.
+        for opening in [
+            "<script type=\"application/ld+json\"",
+            "<script type=\"application/json\"",
+        ] {
+            for block in html.split(opening).skip(1) {
+                let body = &block[block.find('>').unwrap() + 1..block.find("</script>").unwrap()];
+                assert!(!body.contains('<'), "{page}: a JSON script holds a raw `<`");
+                serde_json::from_str::<serde_json::Value>(body).expect("JSON data parses");
+            }
+        }
+    }
+    scripts
+}
