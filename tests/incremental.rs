@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 mod common;
-use common::{Scratch, copy_tree, snapshot};
+use common::{Scratch, copy_tree, hidden_entries, snapshot};
 
 const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
 
@@ -237,11 +237,7 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
     // The next build finishes, and leaves nothing beside the output.
     build(&catalog, &out, &[]);
     assert_whole(&out);
-    let beside: Vec<String> = fs::read_dir(&scratch.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
+    let beside = hidden_entries(&scratch.0);
     assert!(beside.is_empty(), "{beside:?}");
 }
 

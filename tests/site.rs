@@ -9,7 +9,10 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::{Scratch, assert_no_script_from_data, copy_tree, html_files, parse_html, snapshot};
+use common::{
+    Scratch, assert_no_script_from_data, copy_tree, hidden_entries, html_files, parse_html,
+    snapshot,
+};
 
 use ludotheca::catalog::Kind;
 use ludotheca::diagnostic::Diagnostics;
@@ -524,11 +527,7 @@ fn a_failed_build_leaves_the_previous_site_untouched() {
     let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
     assert!(page.contains("<p>custom Terhuchu</p>"));
     // The previous site was removed, and nothing was left beside the new one.
-    let beside: Vec<String> = fs::read_dir(&scratch.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
+    let beside = hidden_entries(&scratch.0);
     assert!(beside.is_empty(), "{beside:?}");
 }
 

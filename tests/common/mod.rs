@@ -283,3 +283,12 @@ pub fn assert_no_script_from_data(site: &BTreeMap<String, Vec<u8>>) -> usize {
     }
     scripts
 }
+
+/// The hidden entries of a folder: what a build may have left beside its output.
+pub fn hidden_entries(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
