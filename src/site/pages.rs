@@ -261,8 +261,20 @@ pub fn render_site(
             .par_iter()
             .enumerate()
             .try_for_each(|(i, entry)| {
-                let (job, files) = item_page(&site, i, entry)?;
-                emit(job)?;
+                // An item page is keyed by what it is made from, so an unchanged one is not even built.
+                let key = item_key(&site, &renderer.key, i, entry);
+                paths
+                    .lock()
+                    .expect("no thread panics while holding the page list")
+                    .push(entry.url.clone());
+                let files = if staging.keep_if_unchanged(&entry.url, key)? {
+                    renderer.kept.fetch_add(1, Ordering::Relaxed);
+                    item_files(&site, entry)
+                } else {
+                    let (job, files) = item_page(&site, i, entry)?;
+                    renderer.render_as(job, key)?;
+                    files
+                };
                 for file in files {
                     match file {
                         Download::Text(path, text) => staging.put(&path, text.as_bytes(), None)?,
@@ -329,6 +341,29 @@ struct Renderer<'a> {
 
 impl Renderer<'_> {
     fn render(&self, job: Job) -> Result<(), String> {
+        let inputs = self.data_hash(&job)?;
+        if self.staging.keep_if_unchanged(&job.path, inputs)? {
+            self.kept.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        self.render_as(job, inputs)
+    }
+
+    /// Render a page whose inputs hash to `inputs` (known not to be the previous site's).
+    fn render_as(&self, job: Job, inputs: Hash) -> Result<(), String> {
+        let mut context = Context::new();
+        context.insert("layout", &job.layout);
+        context.insert("page", &job.page);
+        let html = self
+            .theme
+            .render(job.template, &context)
+            .map_err(|e| format!("{} ({}): {e}", job.template, job.path))?;
+        self.rendered.fetch_add(1, Ordering::Relaxed);
+        self.staging.put(&job.path, html.as_bytes(), Some(inputs))
+    }
+
+    /// A hash of the page's template data, with the program and templates.
+    fn data_hash(&self, job: &Job) -> Result<Hash, String> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(&self.key);
         hasher.update(job.template.as_bytes());
@@ -340,21 +375,71 @@ impl Renderer<'_> {
             serde_json::to_writer(&mut buffered, &job.page).map_err(|e| e.to_string())?;
             std::io::Write::flush(&mut buffered).map_err(|e| e.to_string())?;
         }
-        let inputs = *hasher.finalize().as_bytes();
-        if self.staging.keep_if_unchanged(&job.path, inputs)? {
-            self.kept.fetch_add(1, Ordering::Relaxed);
-            return Ok(());
-        }
-        let mut context = Context::new();
-        context.insert("layout", &job.layout);
-        context.insert("page", &job.page);
-        let html = self
-            .theme
-            .render(job.template, &context)
-            .map_err(|e| format!("{} ({}): {e}", job.template, job.path))?;
-        self.rendered.fetch_add(1, Ordering::Relaxed);
-        self.staging.put(&job.path, html.as_bytes(), Some(inputs))
+        Ok(*hasher.finalize().as_bytes())
     }
+}
+
+/// What an item's page is made from, hashed without building the page: the item's own files, the files of
+/// every item it links to or is linked from (their titles, kinds and rules appear on it), the names and page
+/// names of its tags, places and people, the configuration, the bibliography, the published address, the
+/// citation date, its place in the catalog, and the program and templates. When this is the hash the previous
+/// site recorded for the page, the page cannot have changed, and neither its data nor the page is made again.
+fn item_key(site: &Site, renderer_key: &Hash, index: usize, entry: &Entry) -> Hash {
+    let archive = site.archive;
+    let catalog = archive.catalog;
+    let mut hasher = blake3::Hasher::new();
+    let mut part = |bytes: &[u8]| {
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    part(renderer_key);
+    part(&(index as u64).to_le_bytes());
+    part(entry.url.as_bytes());
+    for file in catalog
+        .config_file
+        .iter()
+        .chain(catalog.sources.file.iter())
+    {
+        part(catalog.files.get(*file).text.as_bytes());
+    }
+    part(site.options.base_url.as_deref().unwrap_or("").as_bytes());
+    part(format!("{:?}", site.accessed).as_bytes());
+    let mut linked: Vec<usize> = vec![index];
+    for relation in entry.relations.iter().chain(&entry.inverse) {
+        if let Target::Item(t, _) = relation.target {
+            linked.push(t);
+        }
+    }
+    linked.extend(entry.boards.iter().map(|(b, _)| *b));
+    linked.extend(entry.played_with.iter().map(|(g, _)| *g));
+    linked.extend(&entry.evidence);
+    linked.extend(&entry.attests);
+    linked[1..].sort_unstable();
+    for &e in &linked {
+        let other = &archive.entries[e];
+        part(other.url.as_bytes());
+        let item = other.item;
+        let files = std::iter::once(item.file)
+            .chain(item.rules_file)
+            .chain(item.game_records.iter().copied());
+        for file in files {
+            part(catalog.files.get(file).text.as_bytes());
+        }
+    }
+    for (facets, which) in [
+        (&archive.tags, &entry.tags),
+        (&archive.places, &entry.places),
+    ] {
+        for &f in which {
+            part(facets[f].name.as_bytes());
+            part(facets[f].slug.as_bytes());
+        }
+    }
+    for &p in &entry.people {
+        part(archive.people[p].name.as_bytes());
+        part(archive.people[p].slug.as_bytes());
+    }
+    *hasher.finalize().as_bytes()
 }
 
 fn count_by<T: Ord + Clone>(values: impl Iterator<Item = T>) -> Vec<(T, usize)> {
@@ -1630,13 +1715,7 @@ fn item_page<'a>(
     dedup_links(&mut versions);
     dedup_links(&mut related);
 
-    // Downloads: the record, and for a game the whole catalog folder as one archive (record, rules, every
-    // game record), so that an item costs a handful of files however many records it has.
-    let catalog = &archive.catalog;
-    let mut files = vec![Download::Text(
-        format!("{}record.xml", entry.dir),
-        &catalog.files.get(item.file).text,
-    )];
+    let files = item_files(site, entry);
     let mut downloads = vec![Link {
         href: "record.xml".into(),
         text: "record.xml".into(),
@@ -1645,7 +1724,6 @@ fn item_page<'a>(
     }];
     if item.rules_file.is_some() || !item.game_records.is_empty() {
         let name = format!("{}.zip", item.id);
-        files.push(Download::Folder(format!("{}{name}", entry.dir), item));
         let mut parts = Vec::new();
         if item.rules_file.is_some() {
             parts.push("rules.txt".to_string());
@@ -1926,6 +2004,24 @@ fn item_page<'a>(
         "game_records": game_records,
     });
     Ok((site.job(path, "item.html", layout, page), files))
+}
+
+/// The files beside an item's page: the record, and for a game the whole catalog folder as one archive
+/// (record, rules, every game record), so that an item costs a handful of files however many records it has.
+fn item_files<'a>(site: &Site<'a, '_>, entry: &Entry<'a>) -> Vec<Download<'a>> {
+    let catalog = site.archive.catalog;
+    let item = entry.item;
+    let mut files = vec![Download::Text(
+        format!("{}record.xml", entry.dir),
+        &catalog.files.get(item.file).text,
+    )];
+    if item.rules_file.is_some() || !item.game_records.is_empty() {
+        files.push(Download::Folder(
+            format!("{}{}.zip", entry.dir, item.id),
+            item,
+        ));
+    }
+    files
 }
 
 fn kind_folder_section(kind: Kind) -> &'static str {
