@@ -83,6 +83,10 @@ impl fmt::Display for Kind {
     }
 }
 
+/// An attribute of a value, as written. Boxed because most values have none of them, and a large catalog holds
+/// hundreds of thousands of values.
+pub type Attribute = Option<Box<Spanned<String>>>;
+
 /// One Dublin Core value of a record.
 #[derive(Clone, Debug)]
 pub struct Value {
@@ -90,19 +94,19 @@ pub struct Value {
     /// The namespace the element came from (`dc:title` and `dcterms:title` are the same term).
     pub ns: Namespace,
     /// `xml:lang`
-    pub lang: Option<Spanned<String>>,
+    pub lang: Attribute,
     /// `xsi:type`, as written (`dcterms:W3CDTF`)
-    pub scheme: Option<Spanned<String>>,
+    pub scheme: Attribute,
     /// The text, trimmed, with references resolved.
     pub text: String,
     /// Where the text is (the trimmed content); an empty span just after the start tag when there is none.
     pub text_span: Span,
     /// `ref`: the identifier of a catalogued item.
-    pub ref_: Option<Spanned<String>>,
+    pub ref_: Attribute,
     /// `cite`: a bibliography key.
-    pub cite: Option<Spanned<String>>,
+    pub cite: Attribute,
     /// `pages`, with `cite`.
-    pub pages: Option<Spanned<String>>,
+    pub pages: Attribute,
     /// The element's name in its start tag.
     pub span: Span,
 }

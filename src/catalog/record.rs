@@ -403,7 +403,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
             };
-            *slot = Some(attr.value);
+            *slot = Some(Box::new(attr.value));
         }
         value
     }
