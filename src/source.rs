@@ -5,6 +5,7 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// A byte range inside one file.
 pub type Span = Range<usize>;
@@ -18,8 +19,9 @@ pub struct FileId(pub u32);
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: String,
-    /// Byte offset where each line starts; the first entry is always 0.
-    line_starts: Vec<usize>,
+    /// Byte offset where each line starts; the first entry is always 0. Found on first use: only a file with
+    /// a diagnostic needs them, and for a large catalog they would take a quarter of the text's size again.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 /// A place in a file as a person reads it: 1-based line and column (in characters).
@@ -31,18 +33,24 @@ pub struct Position {
 
 impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> Self {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
             path,
             text,
-            line_starts,
+            line_starts: OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts
+        })
     }
 
     /// The 0-based index of the line holding `offset`.
     fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1, // line_starts[0] == 0 <= offset, so i >= 1 here
         }
@@ -61,7 +69,7 @@ impl SourceFile {
     pub fn position(&self, offset: usize) -> Position {
         let offset = self.clamp(offset);
         let line = self.line_index(offset);
-        let start = self.line_starts[line];
+        let start = self.line_starts()[line];
         Position {
             line: line + 1,
             column: self.text[start..offset].chars().count() + 1,
@@ -71,7 +79,7 @@ impl SourceFile {
     /// The byte offset of a 1-based line and column (columns in characters), for tools that report positions
     /// that way (the rules language does). Positions past the end of a line or of the file are clamped to it.
     pub fn offset(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+        let Some(&start) = self.line_starts().get(line.saturating_sub(1)) else {
             return self.text.len();
         };
         let text = self.line_text(line.max(1));
@@ -96,11 +104,11 @@ impl SourceFile {
 
     /// The text of the 1-based line `line`, without its line ending.
     pub fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+        let Some(&start) = self.line_starts().get(line.wrapping_sub(1)) else {
             return "";
         };
         let end = self
-            .line_starts
+            .line_starts()
             .get(line)
             .copied()
             .unwrap_or(self.text.len());
