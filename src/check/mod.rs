@@ -18,6 +18,7 @@ use crate::archive::rules::Rules;
 use crate::catalog::Catalog;
 use crate::diagnostic::Diagnostics;
 use crate::fingerprint::Hash;
+use crate::site::theme::Theme;
 
 /// The catalog as checked: what every later step (resolve, render, the preview server) takes, so that nothing
 /// after the check reads a file, parses a record again or compiles a ruleset again.
@@ -25,6 +26,9 @@ pub struct Checked {
     pub catalog: Catalog,
     /// One slot per item of `catalog.items` (same index): a game's rules and records as checked.
     games: Vec<Option<CheckedGame>>,
+    /// The theme (the default templates with the catalog's laid over them), compiled; `None` when it does not
+    /// compile, which the diagnostics report.
+    pub theme: Option<Theme>,
 }
 
 /// A game's rules as compiled (each ruleset once) and its records as parsed and replayed.
@@ -131,11 +135,15 @@ pub fn check_with(
     let rules = rules::check_rules(&catalog, replayed, diagnostics);
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
-    theme::check_theme(&catalog, diagnostics);
+    let theme = theme::check_theme(&catalog, diagnostics);
     diagnostics.sort();
     let mut games: Vec<Option<CheckedGame>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {
         games[i] = Some(game);
     }
-    Checked { catalog, games }
+    Checked {
+        catalog,
+        games,
+        theme,
+    }
 }

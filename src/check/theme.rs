@@ -3,15 +3,13 @@
 
 use crate::catalog::Catalog;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::site::theme::{compile, describe};
+use crate::site::theme::{Theme, describe};
 
 const HELP: &str = "fix the template; docs/site.md describes the theme and its templates";
 
-pub fn check_theme(catalog: &Catalog, diagnostics: &mut Diagnostics) {
+/// The theme, compiled, or `None` when it does not compile (and the diagnostics say why).
+pub fn check_theme(catalog: &Catalog, diagnostics: &mut Diagnostics) -> Option<Theme> {
     let templates = &catalog.theme.templates;
-    if templates.is_empty() {
-        return;
-    }
     // Each template alone first, so that every syntax error is reported, not only the first one tera meets.
     let mut broken = false;
     for template in templates.iter().filter(|t| t.utf8) {
@@ -36,21 +34,25 @@ pub fn check_theme(catalog: &Catalog, diagnostics: &mut Diagnostics) {
     }
     // A template that is not UTF-8 has been reported by the reader.
     if broken || templates.iter().any(|t| !t.utf8) {
-        return;
+        return None;
     }
     // Then the whole theme together: inheritance and macro imports across templates, the defaults included.
-    if let Err(err) = compile(catalog) {
-        let detail = describe(&err);
-        let named = templates.iter().find(|t| {
-            detail.contains(&format!("'{}'", t.name)) || detail.contains(&format!("`{}`", t.name))
-        });
-        let diagnostic =
-            Diagnostic::error("E041", "the catalog's templates do not compile together");
-        let diagnostic = match named {
-            Some(t) => diagnostic.in_file(catalog.files.path(t.file)),
-            None => diagnostic,
-        };
-        diagnostics.push(diagnostic.with_note(detail).with_help(HELP));
+    match Theme::new(catalog) {
+        Ok(theme) => Some(theme),
+        Err(detail) => {
+            let named = templates.iter().find(|t| {
+                detail.contains(&format!("'{}'", t.name))
+                    || detail.contains(&format!("`{}`", t.name))
+            });
+            let diagnostic =
+                Diagnostic::error("E041", "the catalog's templates do not compile together");
+            let diagnostic = match named {
+                Some(t) => diagnostic.in_file(catalog.files.path(t.file)),
+                None => diagnostic,
+            };
+            diagnostics.push(diagnostic.with_note(detail).with_help(HELP));
+            None
+        }
     }
 }
 

@@ -133,10 +133,14 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         _ => options,
     };
     let started = Instant::now();
-    let theme = theme::Theme::new(catalog).map_err(BuildError::Template)?;
+    // Compiled by check, which stops the build with a diagnostic when it does not compile.
+    let theme = checked
+        .theme
+        .as_ref()
+        .ok_or_else(|| BuildError::Template("the theme does not compile".to_string()))?;
     let staging = target.stage().map_err(BuildError::Output)?;
     let rendered =
-        pages::render_site(&archive, &theme, options, &staging).map_err(BuildError::Template)?;
+        pages::render_site(&archive, theme, options, &staging).map_err(BuildError::Template)?;
     let mut replayed: Vec<String> = checked
         .clean_games()
         .map(crate::fingerprint::to_hex)

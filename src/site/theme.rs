@@ -85,7 +85,8 @@ fn fingerprint(templates: &[(String, &str)]) -> [u8; 32] {
 
 impl Theme {
     /// The default theme with the catalog's own templates and static files (read by the catalog reader) laid
-    /// over it.
+    /// over it, compiled once: by `check`, which reports a theme that does not compile and keeps the theme in
+    /// the checked model for the build to render with.
     pub fn new(catalog: &Catalog) -> Result<Theme, String> {
         let templates = templates(catalog).map_err(|e| describe(&e))?;
         let fingerprint = fingerprint(&templates);
@@ -112,12 +113,6 @@ impl Theme {
             .render(template, context)
             .map_err(|e| describe(&e))
     }
-}
-
-/// The default templates with the catalog's laid over them, compiled: what `check` compiles to report a broken
-/// theme, and what the site renders with.
-pub fn compile(catalog: &Catalog) -> Result<Tera, tera::Error> {
-    compile_templates(templates(catalog)?)
 }
 
 /// The default templates with the catalog's laid over them, by name.
