@@ -25,11 +25,16 @@ pub fn program() -> Hash {
 
 /// Hashes a list of texts so that no two different lists hash alike (each is preceded by its length).
 pub fn texts<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a str>) -> Hash {
+    bytes(salt, parts.into_iter().map(str::as_bytes))
+}
+
+/// Hashes a list of byte strings so that no two different lists hash alike (each is preceded by its length).
+pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash {
     let mut hasher = blake3::Hasher::new();
     hasher.update(salt);
     for part in parts {
         hasher.update(&(part.len() as u64).to_le_bytes());
-        hasher.update(part.as_bytes());
+        hasher.update(part);
     }
     *hasher.finalize().as_bytes()
 }

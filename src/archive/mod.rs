@@ -74,6 +74,9 @@ pub struct Entry<'c> {
     pub added: Option<Day>,
     /// `games/*.game` beside the record.
     pub game_records: Vec<GameRecord>,
+    /// A hash of the item's files as read (record, rules, game records: names and texts), taken once so that
+    /// the build's keys for pages and downloads combine it instead of hashing the texts again.
+    pub files_hash: crate::fingerprint::Hash,
 }
 
 /// A relation from one item to another item or to a name.
@@ -330,6 +333,7 @@ fn new_entry<'c>(
         people: Vec::new(),
         rules,
         game,
+        files_hash: files_hash(catalog, item),
         boards: Vec::new(),
         evidence: Vec::new(),
         played_with: Vec::new(),
@@ -339,6 +343,19 @@ fn new_entry<'c>(
         added,
         game_records,
     }
+}
+
+fn files_hash(catalog: &Catalog, item: &Item) -> crate::fingerprint::Hash {
+    let mut parts = Vec::new();
+    let files = std::iter::once(item.file)
+        .chain(item.rules_file)
+        .chain(item.game_records.iter().copied())
+        .map(|f| catalog.files.get(f));
+    for file in files {
+        parts.push(file.path.to_string_lossy());
+        parts.push(std::borrow::Cow::Borrowed(file.text.as_str()));
+    }
+    crate::fingerprint::texts(&[0; 32], parts.iter().map(|p| p.as_ref()))
 }
 
 /// A game record's tags for its listing, from the record as `check` parsed it; a record that does not parse is

@@ -11,21 +11,13 @@ use std::io::{Cursor, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
+use crate::archive::Entry;
 use crate::catalog::{Catalog, Item};
 use crate::fingerprint::{self, Hash};
 
-/// What an item's archive is made from: the program and the files' names and texts.
-pub fn inputs(catalog: &Catalog, item: &Item, program: &Hash) -> Hash {
-    let files = std::iter::once(item.file)
-        .chain(item.rules_file)
-        .chain(item.game_records.iter().copied())
-        .map(|f| catalog.files.get(f));
-    let mut parts = Vec::new();
-    for file in files {
-        parts.push(file.path.to_string_lossy());
-        parts.push(std::borrow::Cow::Borrowed(file.text.as_str()));
-    }
-    fingerprint::texts(program, parts.iter().map(|p| p.as_ref()))
+/// What an item's archive is made from: the program and the item's files (names and texts).
+pub fn inputs(entry: &Entry, program: &Hash) -> Hash {
+    fingerprint::bytes(program, [&entry.files_hash[..]])
 }
 
 /// The zip of an item's record, rules and game records, from the text the catalog reader loaded.

@@ -209,7 +209,7 @@ pub fn render_site(
     let renderer = Renderer {
         theme,
         staging,
-        key: render_key(theme),
+        key: render_key(&program, theme),
         rendered: AtomicUsize::new(0),
         kept: AtomicUsize::new(0),
     };
@@ -280,7 +280,7 @@ pub fn render_site(
                         Download::Text(path, text) => staging.put(&path, text.as_bytes(), None)?,
                         Download::Folder(path, item) => {
                             // Zipping is the costly part of an item's files: skipped when they are unchanged.
-                            let inputs = bundle::inputs(archive.catalog, item, &program);
+                            let inputs = bundle::inputs(entry, &program);
                             if !staging.keep_if_unchanged(&path, inputs)? {
                                 let bytes = bundle::item_zip(archive.catalog, item)?;
                                 staging.put(&path, &bytes, Some(inputs))?;
@@ -324,11 +324,8 @@ type Emit<'a> = dyn Fn(Job) -> Result<(), String> + Sync + 'a;
 type Export<'a> = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()> + Sync + 'a>;
 
 /// What a page's hash depends on besides its data: the program and the templates.
-fn render_key(theme: &Theme) -> Hash {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&crate::fingerprint::program());
-    hasher.update(&theme.fingerprint);
-    *hasher.finalize().as_bytes()
+fn render_key(program: &Hash, theme: &Theme) -> Hash {
+    crate::fingerprint::bytes(program, [&theme.fingerprint[..]])
 }
 
 struct Renderer<'a> {
@@ -418,13 +415,7 @@ fn item_key(site: &Site, renderer_key: &Hash, index: usize, entry: &Entry) -> Ha
     for &e in &linked {
         let other = &archive.entries[e];
         part(other.url.as_bytes());
-        let item = other.item;
-        let files = std::iter::once(item.file)
-            .chain(item.rules_file)
-            .chain(item.game_records.iter().copied());
-        for file in files {
-            part(catalog.files.get(file).text.as_bytes());
-        }
+        part(&other.files_hash);
     }
     for (facets, which) in [
         (&archive.tags, &entry.tags),
