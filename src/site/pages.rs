@@ -80,7 +80,7 @@ struct Job {
 }
 
 /// A page at `path` (relative to the site root) sees the root at this prefix.
-fn root_of(path: &str) -> String {
+pub(super) fn root_of(path: &str) -> String {
     "../".repeat(path.matches('/').count())
 }
 
@@ -735,13 +735,15 @@ fn browse_pages(
             format!("Every item of the archive with {label}: {value}."),
         ),
     };
-    let chunks = paginate::split(items.to_vec(), sizes.rows);
-    let pages = chunks.len();
-    let mut from = 1;
-    for (n, chunk) in chunks.into_iter().enumerate() {
-        let number = n + 1;
-        let path = paginate::path(folder, number);
-        let root = root_of(&path);
+    for slot in paginate::slots(folder, "items", paginate::split(items.to_vec(), sizes.rows)) {
+        let paginate::Slot {
+            number,
+            pages,
+            path,
+            root,
+            pager,
+            items: chunk,
+        } = slot;
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
         layout.json_ld = meta::script_json(&json!({
@@ -749,16 +751,6 @@ fn browse_pages(
             "@type": "CollectionPage",
             "name": title,
         }));
-        let to = from + chunk.len() - usize::from(!chunk.is_empty());
-        let pager = paginate::pager(
-            folder,
-            number,
-            pages,
-            &root,
-            "items",
-            (from, to, items.len()),
-        );
-        from = to + 1;
         let page_facets: Vec<RowFacets> = chunk.iter().map(|&i| facets[i].clone()).collect();
         let rows: Vec<serde_json::Value> = chunk
             .iter()
@@ -914,30 +906,26 @@ fn variants(site: &Site) -> Vec<Job> {
     let drawn = graph::bounded(games.len(), &edges, sizes.graph);
     let shown_all = drawn.len() == games.len();
 
-    let chunks = paginate::split(games.clone(), sizes.rows);
-    let pages = chunks.len();
-    let mut jobs = Vec::with_capacity(pages);
-    let mut from = 1;
-    for (n, chunk) in chunks.into_iter().enumerate() {
-        let number = n + 1;
-        let path = paginate::path("variants", number);
-        let root = root_of(&path);
+    let mut jobs = Vec::new();
+    for slot in paginate::slots(
+        "variants",
+        "games",
+        paginate::split(games.clone(), sizes.rows),
+    ) {
+        let paginate::Slot {
+            number,
+            pages,
+            path,
+            root,
+            pager,
+            items: chunk,
+        } = slot;
         let layout = site.layout(
             &path,
             &page_title("Variants", number, pages),
             "How the catalogued games relate to one another.",
             "variants",
         );
-        let to = from + chunk.len() - usize::from(!chunk.is_empty());
-        let pager = paginate::pager(
-            "variants",
-            number,
-            pages,
-            &root,
-            "games",
-            (from, to, games.len()),
-        );
-        from = to + 1;
         let svg = (number == 1).then(|| {
             // Positions in `games` renumbered to positions among the drawn games.
             let renumber: std::collections::HashMap<usize, usize> =
@@ -1042,9 +1030,7 @@ fn rules_page(site: &Site, emit: &Emit) -> Result<(), String> {
                 .collect()
         })
         .collect();
-    let total: usize = groups.iter().map(Vec::len).sum();
     let chunks = paginate::split_groups(groups, sizes.rows);
-    let pages = chunks.len();
     let labels = [
         ("family", "Game family"),
         ("mechanics", "Moves"),
@@ -1054,26 +1040,23 @@ fn rules_page(site: &Site, emit: &Emit) -> Result<(), String> {
         ("size", "Board size"),
         ("type", "Ruleset type"),
     ];
-    let mut from = 1;
-    let mut numbered = Vec::with_capacity(pages);
-    for chunk in chunks {
-        let to = from + chunk.len() - usize::from(!chunk.is_empty());
-        numbered.push((numbered.len() + 1, (from, to), chunk));
-        from = to + 1;
-    }
-    numbered
+    paginate::slots("rules", "rulesets", chunks)
         .into_par_iter()
-        .try_for_each(|(number, (from, to), chunk)| {
-            let path = paginate::path("rules", number);
-            let root = root_of(&path);
+        .try_for_each(|slot| {
+            let paginate::Slot {
+                number,
+                pages,
+                path,
+                root,
+                pager,
+                items: chunk,
+            } = slot;
             let layout = site.layout(
                 &path,
                 &page_title("Rules at a glance", number, pages),
                 "Facts derived from the executable rules of every ruleset.",
                 "rules",
             );
-            let pager =
-                paginate::pager("rules", number, pages, &root, "rulesets", (from, to, total));
             let (rows, facets) = facts_rows(site, &root, &chunk);
             let page = json!({
                 "groups": facet_groups(&facets, &labels),
@@ -1148,31 +1131,26 @@ fn uncatalogued(site: &Site) -> Vec<Job> {
         .enumerate()
         .flat_map(|(n, (_, items))| items.iter().map(move |&i| (n, i)))
         .collect();
-    let total = mentions.len();
-    let chunks = paginate::split(mentions, sizes.links);
-    let pages = chunks.len();
-    let mut jobs = Vec::with_capacity(pages);
-    let mut from = 1;
-    for (k, chunk) in chunks.into_iter().enumerate() {
-        let number = k + 1;
-        let path = paginate::path("uncatalogued", number);
-        let root = root_of(&path);
+    let mut jobs = Vec::new();
+    for slot in paginate::slots(
+        "uncatalogued",
+        "mentions",
+        paginate::split(mentions, sizes.links),
+    ) {
+        let paginate::Slot {
+            number,
+            pages,
+            path,
+            root,
+            pager,
+            items: chunk,
+        } = slot;
         let layout = site.layout(
             &path,
             &page_title("Not yet catalogued", number, pages),
             "Games and boards that records name but the archive does not hold yet.",
             "variants",
         );
-        let to = from + chunk.len() - usize::from(!chunk.is_empty());
-        let pager = paginate::pager(
-            "uncatalogued",
-            number,
-            pages,
-            &root,
-            "mentions",
-            (from, to, total),
-        );
-        from = to + 1;
         let mut shown: Vec<serde_json::Value> = Vec::new();
         let mut last: Option<usize> = None;
         for (idx, &(n, i)) in chunk.iter().enumerate() {
@@ -1202,31 +1180,24 @@ fn paged<T>(
     heading: &str,
     description: &str,
     section: &'static str,
-    (noun, total): (&str, usize),
+    noun: &str,
     chunks: Vec<Vec<T>>,
     template: &'static str,
     mut make: impl FnMut(&mut Layout, &str, Vec<T>, Option<paginate::Pager>) -> serde_json::Value,
 ) -> Vec<Job> {
-    let pages = chunks.len();
-    let mut jobs = Vec::with_capacity(pages);
-    let mut from = 1;
-    for (n, chunk) in chunks.into_iter().enumerate() {
-        let number = n + 1;
-        let path = paginate::path(folder, number);
-        let root = root_of(&path);
-        let mut layout = site.layout(
-            &path,
-            &page_title(heading, number, pages),
-            description,
-            section,
-        );
-        let to = from + chunk.len() - usize::from(!chunk.is_empty());
-        let pager = paginate::pager(folder, number, pages, &root, noun, (from, to, total));
-        from = to + 1;
-        let page = make(&mut layout, &root, chunk, pager);
-        jobs.push(site.job(path, template, layout, page));
-    }
-    jobs
+    paginate::slots(folder, noun, chunks)
+        .into_iter()
+        .map(|slot| {
+            let mut layout = site.layout(
+                &slot.path,
+                &page_title(heading, slot.number, slot.pages),
+                description,
+                section,
+            );
+            let page = make(&mut layout, &slot.root, slot.items, slot.pager);
+            site.job(slot.path, template, layout, page)
+        })
+        .collect()
 }
 
 /// A link made relative to the site root, moved to a page whose way back to the root is `root`.
@@ -1254,7 +1225,6 @@ fn index_page<'a>(
             lang: None,
         })
         .collect();
-    let total = links.len();
     let chunks = paginate::split(links, Sizes::current().links);
     paged(
         site,
@@ -1262,7 +1232,7 @@ fn index_page<'a>(
         heading,
         description,
         folder,
-        ("entries", total),
+        "entries",
         chunks,
         "list.html",
         |_, root, chunk, pager| {
@@ -1289,14 +1259,13 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
             .iter()
             .map(|&i| site.item_link("", i, Some(kind_label(site.archive.entries[i].kind).into())))
             .collect();
-        let total = items.len();
         jobs.extend(paged(
             site,
             &format!("{folder}/{}", facet.slug),
             &facet.name,
             &format!("Items of the archive under {}.", facet.name),
             folder,
-            ("items", total),
+            "items",
             paginate::split(items, sizes.links),
             "facet.html",
             |layout, root, chunk, pager| {
@@ -1369,14 +1338,13 @@ fn people_pages(site: &Site) -> Vec<Job> {
                 .iter()
                 .map(|key| (true, site.source_link("", key, None))),
         );
-        let total = links.len();
         jobs.extend(paged(
             site,
             &format!("people/{}", person.slug),
             &person.name,
             &format!("{} in the archive.", person.name),
             "people",
-            ("entries", total),
+            "entries",
             paginate::split(links, sizes.links),
             "person.html",
             |layout, root, chunk, pager| {
@@ -1464,7 +1432,6 @@ fn source_pages(site: &Site) -> Vec<Job> {
             }
         }
         let links: Vec<(usize, Link)> = groups.into_iter().flatten().collect();
-        let total = links.len();
         let fields: Vec<serde_json::Value> = entry
             .fields
             .iter()
@@ -1480,7 +1447,7 @@ fn source_pages(site: &Site) -> Vec<Job> {
             &title,
             &cite::full(entry),
             "sources",
-            ("citations", total),
+            "citations",
             paginate::split(links, sizes.links),
             "source.html",
             |layout, root, chunk, pager| {

@@ -93,6 +93,45 @@ pub fn split_groups<T>(groups: Vec<Vec<T>>, size: usize) -> Vec<Vec<T>> {
     pages
 }
 
+/// One page of a list: its number, where it goes, its way back to the site root, its navigation, and what it
+/// holds.
+pub struct Slot<T> {
+    pub number: usize,
+    pub pages: usize,
+    pub path: String,
+    pub root: String,
+    pub pager: Option<Pager>,
+    pub items: Vec<T>,
+}
+
+/// The pages of the list in `folder`, one per chunk, each with its navigation (`noun` names what the list
+/// counts).
+pub fn slots<T>(folder: &str, noun: &str, chunks: Vec<Vec<T>>) -> Vec<Slot<T>> {
+    let pages = chunks.len();
+    let total: usize = chunks.iter().map(Vec::len).sum();
+    let mut from = 1;
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(n, items)| {
+            let number = n + 1;
+            let path = path(folder, number);
+            let root = super::pages::root_of(&path);
+            let to = from + items.len() - usize::from(!items.is_empty());
+            let pager = pager(folder, number, pages, &root, noun, (from, to, total));
+            from = to + 1;
+            Slot {
+                number,
+                pages,
+                path,
+                root,
+                pager,
+                items,
+            }
+        })
+        .collect()
+}
+
 /// The page navigation of one page of a list, with every link relative to that page.
 #[derive(Clone, Debug, Serialize)]
 pub struct Pager {
