@@ -202,6 +202,7 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
     let catalog = scratch.0.join("catalog");
     copy_tree(Path::new(CATALOG), &catalog);
     let out = scratch.0.join("site");
+    let standby = scratch.0.join(".site.ludotheca-standby");
     build(&catalog, &out, &[]);
     let full = {
         let start = Instant::now();
@@ -239,12 +240,22 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
             "round {round}: the output folder is always there"
         );
         assert_whole(&out);
+        // The standby, when there is one, is always a whole site too: the next build starts from it.
+        if standby.exists() {
+            assert_whole(&standby);
+        }
     }
-    // The next build finishes, and leaves nothing beside the output.
+    // The next build finishes, and leaves nothing beside the output but the standby.
     build(&catalog, &out, &[]);
     assert_whole(&out);
-    let beside = hidden_entries(&scratch.0);
-    assert!(beside.is_empty(), "{beside:?}");
+    assert_eq!(hidden_entries(&scratch.0), [".site.ludotheca-standby"]);
+    assert_whole(&standby);
+    // And builds from the standby go on giving the same site as a build into a new folder.
+    build(&catalog, &out, &[]);
+    let fresh = scratch.0.join("fresh");
+    build(&catalog, &fresh, &[]);
+    let (rebuilt, clean) = (snapshot(&out), snapshot(&fresh));
+    assert_eq!(rebuilt, clean);
 }
 
 #[test]

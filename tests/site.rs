@@ -10,8 +10,7 @@ use std::process::Command;
 
 mod common;
 use common::{
-    Scratch, assert_no_script_from_data, copy_tree, hidden_entries, html_files, parse_html,
-    snapshot,
+    Scratch, assert_no_script_from_data, copy_tree, html_files, leftovers, parse_html, snapshot,
 };
 
 use ludotheca::catalog::Kind;
@@ -513,22 +512,18 @@ fn a_failed_build_leaves_the_previous_site_untouched() {
     }
     assert_eq!(snapshot(&out), before);
 
-    // Nothing is left beside the output.
-    let leftovers: Vec<String> = fs::read_dir(&scratch.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("ludotheca-"))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // Nothing is left beside the output but the standby of an earlier build.
+    let left = leftovers(&scratch.0);
+    assert!(left.is_empty(), "{left:?}");
 
     // A catalog's own templates take precedence.
     fs::write(themed.join("templates/item.html"), "{% extends \"base.html\" %}{% block content %}<p>custom {{ page.title }}</p>{% endblock content %}").unwrap();
     build(&options(&themed, &out)).unwrap();
     let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
     assert!(page.contains("<p>custom Terhuchu</p>"));
-    // The previous site was removed, and nothing was left beside the new one.
-    let beside = hidden_entries(&scratch.0);
-    assert!(beside.is_empty(), "{beside:?}");
+    // The previous site is the standby now, and nothing else was left beside the new one.
+    let left = leftovers(&scratch.0);
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]

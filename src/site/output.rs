@@ -6,8 +6,13 @@
 //!   place), so an unchanged page costs a link instead of a write; every other file is written anew;
 //! - the staged folder and the output are then exchanged in one step (`renameat2` with `RENAME_EXCHANGE` on
 //!   Linux; elsewhere two renames), so the output folder is at every moment either the whole previous site or
-//!   the whole new one. The previous site, now in the staging folder's place, is removed afterwards; if that is
-//!   interrupted, the next build removes it;
+//!   the whole new one. The previous site, now in the staging folder's place, is kept beside the output as the
+//!   *standby* (`.<name>.ludotheca-standby`), with its manifest;
+//! - the next build claims the standby (one rename, so two builds never share it) and brings it up to date in
+//!   place of an empty staging folder: only the files whose bytes differ from the new site's are replaced (each
+//!   by a new file renamed over the old name, never written in place, since it may be a hard link to the live
+//!   site) and the files the new site lacks are removed. A rebuild after one edit thus touches a handful of
+//!   files instead of making and later deleting a link for every file of the site;
 //! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
 //!   was rendered from, which is how the next build knows what it can keep; and the list of games whose records
 //!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again;
@@ -80,6 +85,9 @@ pub struct Target {
     parent: PathBuf,
     name: OsString,
     exists: bool,
+    /// The output holds a site ludotheca wrote (its marker), which may become the standby once replaced;
+    /// someone else's files, replaced under `--force`, are removed instead.
+    ours: bool,
 }
 
 impl Target {
@@ -134,6 +142,7 @@ impl Target {
                 ));
             }
         }
+        let ours = exists && matches!(marker_state(&out.join(MARKER)), Marker::Ours);
         if exists && !force {
             let mut entries =
                 fs::read_dir(out).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
@@ -159,6 +168,7 @@ impl Target {
             parent,
             name,
             exists,
+            ours,
         })
     }
 
@@ -185,6 +195,35 @@ impl Target {
         let mut name = self.sibling_prefix();
         name.push(format!("{what}-{pid}"));
         self.parent.join(name)
+    }
+
+    /// Where the site replaced by the last build waits to be brought up to date by the next.
+    fn standby_path(&self) -> PathBuf {
+        let mut name = self.sibling_prefix();
+        name.push("standby");
+        self.parent.join(name)
+    }
+
+    /// Take the standby as the staging folder `temp`, with what its manifest says it holds. `None` when there
+    /// is no usable standby: none, another build took it first, or it is not a folder this program left.
+    fn claim_standby(&self, temp: &Path) -> Option<HashMap<String, Recorded>> {
+        // Moving it away first makes it this build's alone: a second build finds no standby.
+        fs::rename(self.standby_path(), temp).ok()?;
+        let usable = fs::symlink_metadata(temp).is_ok_and(|m| m.is_dir())
+            && matches!(marker_state(&temp.join(MARKER)), Marker::Ours);
+        let files = if usable {
+            read_manifest(temp)
+        } else {
+            HashMap::new()
+        };
+        // From here until the new manifest is written, the folder's contents are not what a manifest says: a
+        // build killed meanwhile leaves it without one, and the next build removes it as a leftover.
+        let unmarked = fs::remove_file(temp.join(MANIFEST)).is_ok();
+        if files.is_empty() || !unmarked {
+            let _ = remove_tree(temp).or_else(|_| fs::remove_file(temp));
+            return None;
+        }
+        Some(files)
     }
 
     /// Folders left beside the output by builds that were killed (their process is gone): a staged site that
@@ -225,8 +264,16 @@ impl Target {
             HashMap::new()
         };
         let temp = self.sibling("tmp", std::process::id());
-        fs::create_dir(&temp).map_err(|e| format!("cannot create `{}`: {e}", temp.display()))?;
+        let standby = match self.claim_standby(&temp) {
+            Some(files) => files,
+            None => {
+                fs::create_dir(&temp)
+                    .map_err(|e| format!("cannot create `{}`: {e}", temp.display()))?;
+                HashMap::new()
+            }
+        };
         Ok(Staging {
+            standby,
             dirs: Mutex::new(HashSet::from([temp.clone()])),
             guard: TempGuard(Some(temp.clone())),
             temp,
@@ -246,6 +293,8 @@ pub struct Staging {
     guard: TempGuard,
     /// The previous site's manifest: path to hashes.
     previous: HashMap<String, Recorded>,
+    /// What the staging folder already holds: the standby's manifest, or nothing for a new, empty folder.
+    standby: HashMap<String, Recorded>,
     /// This site's manifest so far.
     files: Mutex<Vec<(String, Recorded)>>,
     /// Folders already made in the staging folder, so each is made once.
@@ -277,6 +326,11 @@ impl Staging {
     pub fn keep_if_unchanged(&self, path: &str, inputs: Hash) -> Result<bool, String> {
         match self.previous(path) {
             Some(recorded) if recorded.inputs == Some(inputs) => {
+                if self.already_staged(path, &recorded) {
+                    self.linked.fetch_add(1, Ordering::Relaxed);
+                    self.record(path, recorded);
+                    return Ok(true);
+                }
                 let dest = self.destination(path)?;
                 if self.link_previous(path, &dest) {
                     self.linked.fetch_add(1, Ordering::Relaxed);
@@ -292,22 +346,42 @@ impl Staging {
 
     /// Put one file into the new site.
     pub fn put(&self, path: &str, bytes: &[u8], inputs: Option<Hash>) -> Result<(), String> {
-        let dest = self.destination(path)?;
         let recorded = Recorded {
             bytes: hash_bytes(bytes),
             inputs,
         };
+        if self.already_staged(path, &recorded) {
+            self.linked.fetch_add(1, Ordering::Relaxed);
+            self.record(path, recorded);
+            return Ok(());
+        }
+        let dest = self.destination(path)?;
         let same = self
             .previous(path)
             .is_some_and(|old| old.bytes == recorded.bytes);
         if same && self.link_previous(path, &dest) {
             self.linked.fetch_add(1, Ordering::Relaxed);
         } else {
-            fs::write(&dest, bytes).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+            let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
+            if self.standby.contains_key(path) {
+                // The standby's file may be a hard link to the live site's: replace it, never write into it.
+                let partial = partial_of(&dest);
+                fs::write(&partial, bytes).map_err(failed)?;
+                replace(&partial, &dest).map_err(failed)?;
+            } else {
+                fs::write(&dest, bytes).map_err(failed)?;
+            }
             self.written.fetch_add(1, Ordering::Relaxed);
         }
         self.record(path, recorded);
         Ok(())
+    }
+
+    /// Whether the staging folder (the standby) already holds `path` with these bytes, so nothing is to do.
+    fn already_staged(&self, path: &str, recorded: &Recorded) -> bool {
+        self.standby
+            .get(path)
+            .is_some_and(|old| old.bytes == recorded.bytes)
     }
 
     /// Put one file into the new site, written by `write` as it makes it (for files too large to hold).
@@ -317,9 +391,7 @@ impl Staging {
         write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
     ) -> Result<(), String> {
         let dest = self.destination(path)?;
-        let mut partial = dest.as_os_str().to_os_string();
-        partial.push(".partial");
-        let partial = PathBuf::from(partial);
+        let partial = partial_of(&dest);
         let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
         let file = fs::File::create(&partial).map_err(failed)?;
         let mut sink = Hashing {
@@ -336,11 +408,11 @@ impl Staging {
         let same = self
             .previous(path)
             .is_some_and(|old| old.bytes == recorded.bytes);
-        if same && self.link_previous(path, &dest) {
+        if self.already_staged(path, &recorded) || (same && self.link_previous(path, &dest)) {
             fs::remove_file(&partial).map_err(failed)?;
             self.linked.fetch_add(1, Ordering::Relaxed);
         } else {
-            fs::rename(&partial, &dest).map_err(failed)?;
+            replace(&partial, &dest).map_err(failed)?;
             self.written.fetch_add(1, Ordering::Relaxed);
         }
         self.record(path, recorded);
@@ -364,7 +436,7 @@ impl Staging {
                 .expect("no thread panics while holding the folder list")
                 .contains(dir);
             if !known {
-                fs::create_dir_all(dir)
+                make_dirs(&self.temp, dir)
                     .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
                 let mut dirs = self
                     .dirs
@@ -390,7 +462,18 @@ impl Staging {
         };
         // Only a plain file the previous build wrote is linked: never a link to somewhere else.
         match fs::symlink_metadata(&old) {
-            Ok(meta) if meta.is_file() => fs::hard_link(&old, dest).is_ok(),
+            Ok(meta) if meta.is_file() => {
+                if self.standby.contains_key(path) {
+                    // Not the `.partial` name: a streamed file may be waiting under it.
+                    let mut link = dest.as_os_str().to_os_string();
+                    link.push(".link");
+                    let link = PathBuf::from(link);
+                    let _ = fs::remove_file(&link);
+                    fs::hard_link(&old, &link).is_ok() && replace(&link, dest).is_ok()
+                } else {
+                    fs::hard_link(&old, dest).is_ok()
+                }
+            }
             _ => false,
         }
     }
@@ -411,6 +494,32 @@ impl Staging {
             .keys()
             .filter(|p| !kept.contains(p.as_str()))
             .count();
+        // The standby's files that the new site does not have, and the folders they leave empty.
+        let mut emptied: Vec<PathBuf> = Vec::new();
+        for path in self.standby.keys().filter(|p| !kept.contains(p.as_str())) {
+            let Ok(stale) = checked_path(&self.temp, path) else {
+                continue;
+            };
+            match fs::symlink_metadata(&stale) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => fs::remove_file(&stale)
+                    .map_err(|e| format!("cannot remove `{path}` from the staged site: {e}"))?,
+                Err(_) => {}
+            }
+            emptied.extend(stale.parent().map(Path::to_path_buf));
+        }
+        emptied.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        emptied.dedup();
+        for dir in emptied {
+            // Only empty folders go, deepest first; a folder still in use fails to go, which is what is wanted.
+            let mut at = Some(dir.as_path());
+            while let Some(d) = at.filter(|d| *d != self.temp && d.starts_with(&self.temp)) {
+                if fs::remove_dir(d).is_err() {
+                    break;
+                }
+                at = d.parent();
+            }
+        }
         let mut manifest = String::with_capacity(files.len() * 160);
         manifest.push_str(MANIFEST_HEADER);
         manifest.push('\n');
@@ -425,9 +534,9 @@ impl Staging {
             manifest.push_str(path);
             manifest.push('\n');
         }
-        fs::write(self.temp.join(MANIFEST), manifest)
+        write_new(&self.temp.join(MANIFEST), manifest.as_bytes())
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
-        fs::write(self.temp.join(MARKER), MARKER_TEXT)
+        write_new(&self.temp.join(MARKER), MARKER_TEXT.as_bytes())
             .map_err(|e| format!("cannot write the marker file: {e}"))?;
 
         let out = &self.target.out;
@@ -438,10 +547,19 @@ impl Staging {
                     out.display()
                 )
             })?;
-            // The staging folder now holds the previous site. Rename it so that nothing mistakes it for a
-            // staged site, then remove it; a failure here leaves the new site in place, and the next build
-            // removes what is left.
+            // The staging folder now holds the previous site. When ludotheca wrote it, it becomes the standby
+            // for the next build (where another build's standby is already in place, this one is removed).
             self.guard.disarm();
+            if self.target.ours && fs::rename(&self.temp, self.target.standby_path()).is_ok() {
+                return Ok(Written {
+                    files: files.len(),
+                    written: self.written.into_inner(),
+                    unchanged: self.linked.into_inner(),
+                    removed,
+                });
+            }
+            // Renamed first, so that nothing mistakes it for a staged site; a failure to remove it leaves the
+            // new site in place, and the next build removes what is left.
             let old = self.target.sibling("old", std::process::id());
             let doomed = match fs::rename(&self.temp, &old) {
                 Ok(()) => old,
@@ -466,6 +584,56 @@ impl Staging {
             removed,
         })
     }
+}
+
+/// The name a file is written under before it is renamed to `dest`.
+fn partial_of(dest: &Path) -> PathBuf {
+    let mut partial = dest.as_os_str().to_os_string();
+    partial.push(".partial");
+    PathBuf::from(partial)
+}
+
+/// Rename `from` over `to`, first removing a folder that stands where the file goes (a reused standby may hold
+/// a folder where the new site has a file).
+fn replace(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::rename(from, to) {
+        Err(_) if fs::symlink_metadata(to).is_ok_and(|m| m.is_dir()) => {
+            remove_tree(to)?;
+            fs::rename(from, to)
+        }
+        other => other,
+    }
+}
+
+/// Write a file under a new name, then rename it into place: the old file, if any, is never written into.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let partial = partial_of(path);
+    fs::write(&partial, bytes)?;
+    fs::rename(&partial, path)
+}
+
+/// Make `dir` and the folders above it, up to `root`. In a reused standby a folder's name may be taken by a
+/// file (or a link, which is never followed): that is removed and a folder made in its place, so nothing is
+/// ever written outside `root`.
+fn make_dirs(root: &Path, dir: &Path) -> io::Result<()> {
+    let Ok(below) = dir.strip_prefix(root) else {
+        return Err(io::Error::other("outside the staging folder"));
+    };
+    let mut at = root.to_path_buf();
+    for part in below.components() {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.is_dir() => continue,
+            Ok(_) => fs::remove_file(&at)?,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+            Err(err) => return Err(err),
+        }
+        match fs::create_dir(&at) {
+            Err(err) if err.kind() != io::ErrorKind::AlreadyExists => return Err(err),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A writer that hashes what passes through it.
@@ -661,12 +829,68 @@ mod tests {
         assert!(!out.join("b/index.html").exists());
         let manifest = read_manifest(&out);
         assert_eq!(manifest.len(), 2);
-        // Nothing is left beside the output.
-        let beside: Vec<_> = fs::read_dir(&root)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(beside.len(), 2, "{beside:?}");
+        // Beside the output: only the standby, the site the second build replaced, with its manifest.
+        let beside = |root: &Path| -> Vec<String> {
+            let mut names: Vec<String> = fs::read_dir(root)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(
+            beside(&root),
+            [".site.ludotheca-standby", "catalog", "site"],
+            "{:?}",
+            beside(&root)
+        );
+        let standby = root.join(".site.ludotheca-standby");
+        assert_eq!(read_manifest(&standby).len(), 2);
+        assert_eq!(
+            fs::read_to_string(standby.join("b/index.html")).unwrap(),
+            "two"
+        );
+
+        // The third build starts from the standby (the first build's site, a and b): `a` is already right,
+        // `c` is linked from the live site, `d` is new and `b` goes, with the folder it leaves empty.
+        let live_a = fs::read(out.join("a/index.html")).unwrap();
+        let third = build(&[
+            ("a/index.html", "one"),
+            ("c/index.html", "three"),
+            ("d/e/index.html", "four"),
+        ]);
+        assert_eq!((third.written, third.unchanged, third.removed), (1, 2, 0));
+        for (path, text) in [
+            ("a/index.html", "one"),
+            ("c/index.html", "three"),
+            ("d/e/index.html", "four"),
+        ] {
+            assert_eq!(fs::read_to_string(out.join(path)).unwrap(), text);
+        }
+        assert!(!out.join("b").exists());
+        assert_eq!(read_manifest(&out).len(), 3);
+        // The second build's site is the standby now, untouched by the third build.
+        assert_eq!(fs::read(standby.join("a/index.html")).unwrap(), live_a);
+        assert_eq!(
+            fs::read_to_string(standby.join("c/index.html")).unwrap(),
+            "three"
+        );
+        assert!(!standby.join("d").exists());
+
+        // A changed file replaces the standby's copy without writing into it: the live site's file, which
+        // the standby shares by a hard link, keeps its bytes until the swap.
+        let fourth = build(&[("a/index.html", "ONE"), ("c/index.html", "three")]);
+        assert_eq!(
+            (fourth.written, fourth.unchanged, fourth.removed),
+            (1, 1, 1)
+        );
+        assert_eq!(fs::read_to_string(out.join("a/index.html")).unwrap(), "ONE");
+        assert_eq!(
+            fs::read_to_string(standby.join("a/index.html")).unwrap(),
+            "one"
+        );
+        assert!(standby.join("d/e/index.html").exists());
+        assert_eq!(beside(&root).len(), 3, "{:?}", beside(&root));
         let _ = fs::remove_dir_all(&root);
     }
 }

@@ -292,3 +292,12 @@ pub fn hidden_entries(dir: &Path) -> Vec<String> {
         .filter(|n| n.starts_with('.'))
         .collect()
 }
+
+/// What builds left beside their output folders in `dir`, other than each output's standby (the site the last
+/// build replaced, kept for the next one to bring up to date).
+pub fn leftovers(dir: &Path) -> Vec<String> {
+    hidden_entries(dir)
+        .into_iter()
+        .filter(|n| !n.ends_with(".ludotheca-standby"))
+        .collect()
+}
