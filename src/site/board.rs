@@ -1,8 +1,9 @@
-//! Board diagrams as inline SVG, drawn from a ruleset's compiled geometry and start position: points and lines
-//! with the pieces standing at the start, or for a sowing game its rows of holes with their seeds.
+//! Board diagrams as SVG, drawn from a ruleset's compiled geometry and start position: points and lines with
+//! the pieces standing at the start, or for a sowing game its rows of holes with their seeds.
 //!
-//! The same drawing is what the interactive board of issue 6 will take over: every point carries
-//! `data-point="<name>"`, and the pieces' shapes differ by side (disc and square) as well as by colour.
+//! The interactive board takes over the inline drawing ([`svg`]): every point carries `data-point="<name>"`,
+//! and the pieces' shapes differ by side (disc and square) as well as by colour. The diagrams a page only
+//! shows are picture files ([`image`]), one per distinct drawing, shared by every page that shows it.
 
 use std::fmt::Write as _;
 
@@ -17,9 +18,113 @@ const MARGIN: f64 = 28.0;
 
 /// The diagram as an `<svg>` element labelled by `title`; `id` makes its element ids unique on the page.
 pub fn svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
+    let frame = Frame::of(diagram);
+    let mut out = String::with_capacity(4096);
+    let class = match diagram.family {
+        Family::Sowing => "sowing",
+        Family::PointsAndLines => "lines",
+    };
+    let _ = write!(
+        out,
+        "<svg class=\"board {class}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0} {:.0}\" \
+         width=\"{:.0}\" height=\"{:.0}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\
+         <title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>",
+        frame.width,
+        frame.height,
+        frame.width,
+        frame.height,
+        escape_html(title),
+        escape_html(&describe(diagram, sides)),
+    );
+    draw(&mut out, diagram, &frame, Some(sides));
+    out.push_str("</svg>");
+    out
+}
+
+/// A diagram as a picture file of its own, for pages that show it without playing on it: one file serves
+/// every ruleset and game that starts on the same board, instead of a copy in each page. Its text (title,
+/// description, side names) is the page's to give, as the `alt` of the image, so the file depends only on
+/// the drawing. A picture does not see the page's style sheet, so it carries its colours, light and dark.
+pub struct Image {
+    pub svg: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The colours of `style.css`'s diagram rules, for a diagram drawn as a picture file.
+const IMAGE_STYLE: &str = "svg{--paper:#fbf8f2;--panel:#f2ede3;--rule:#d8cfbf;--ink:#1f1c17;--line:#6e6252;\
+--piece-0:#fffdf7;--piece-1:#2c2a26;background:var(--panel)}\
+@media (prefers-color-scheme:dark){svg{--paper:#181613;--panel:#23201b;--rule:#3d372e;--ink:#ece6da;\
+--line:#a89a85;--piece-0:#f4efe4;--piece-1:#0d0c0a}}\
+.lines polyline{fill:none;stroke:var(--line);stroke-width:2}.point{fill:var(--line)}\
+.piece{stroke:var(--ink);stroke-width:2}.piece.side-0{fill:var(--piece-0)}.piece.side-1{fill:var(--piece-1)}\
+.frame{fill:none;stroke:var(--line);stroke-width:2}.divider{stroke:var(--line);stroke-width:1;stroke-dasharray:4 4}\
+.hole{stroke:var(--line);stroke-width:2}.hole.side-0{fill:var(--paper)}.hole.side-1{fill:var(--rule)}\
+text{fill:var(--ink);font-family:system-ui,sans-serif;font-size:17px;text-anchor:middle}";
+
+pub fn image(diagram: &Diagram) -> Image {
+    let frame = Frame::of(diagram);
+    let mut svg = String::with_capacity(4096);
+    let _ = write!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0} {:.0}\" width=\"{:.0}\" \
+         height=\"{:.0}\"><style>{IMAGE_STYLE}</style>",
+        frame.width, frame.height, frame.width, frame.height,
+    );
+    draw(&mut svg, diagram, &frame, None);
+    svg.push_str("</svg>\n");
+    Image {
+        svg,
+        width: frame.width.round() as u32,
+        height: frame.height.round() as u32,
+    }
+}
+
+/// The start position in words: what a screen reader says for the diagram.
+pub fn describe(diagram: &Diagram, sides: &[String]) -> String {
     match diagram.family {
-        Family::Sowing => sowing_svg(diagram, id, title, sides),
-        Family::PointsAndLines => lines_svg(diagram, id, title, sides),
+        Family::Sowing => {
+            let mut desc = format!("{} holes in rows.", diagram.points.len());
+            for side in 0..2u8 {
+                let seeds: u32 = diagram
+                    .points
+                    .iter()
+                    .filter(|p| p.owner == Some(side))
+                    .map(|p| u32::from(p.seeds.unwrap_or(0)))
+                    .sum();
+                let _ = write!(desc, " {}: {seeds} seeds.", side_name(sides, side));
+            }
+            desc
+        }
+        Family::PointsAndLines => {
+            let mut desc = format!("{} points.", diagram.points.len());
+            for side in 0..2u8 {
+                let on: Vec<&str> = diagram
+                    .points
+                    .iter()
+                    .filter(|p| p.piece.as_ref().is_some_and(|(s, _)| *s == side))
+                    .map(|p| p.name.as_str())
+                    .collect();
+                let hand = diagram.in_hand[usize::from(side)];
+                let _ = write!(desc, " {}:", side_name(sides, side));
+                if on.is_empty() && hand == 0 {
+                    desc.push_str(" no pieces.");
+                    continue;
+                }
+                if !on.is_empty() {
+                    let _ = write!(desc, " on {}", on.join(" "));
+                }
+                if hand > 0 {
+                    let _ = write!(
+                        desc,
+                        "{} {hand} in hand",
+                        if on.is_empty() { "" } else { ";" }
+                    );
+                }
+                desc.push('.');
+            }
+            desc
+        }
     }
 }
 
@@ -88,51 +193,16 @@ fn side_name(sides: &[String], side: u8) -> String {
         .unwrap_or_else(|| format!("Side {}", side + 1))
 }
 
-fn open(out: &mut String, frame: &Frame, id: &str, title: &str, desc: &str, class: &str) {
-    let _ = write!(
-        out,
-        "<svg class=\"board {class}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0} {:.0}\" \
-         width=\"{:.0}\" height=\"{:.0}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\
-         <title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>",
-        frame.width,
-        frame.height,
-        frame.width,
-        frame.height,
-        escape_html(title),
-        escape_html(desc),
-    );
+/// The drawing inside the `<svg>` element. With `sides`, each piece carries a title naming its side and kind
+/// (shown on hover in the page); a picture file has none, since its text is the page's.
+fn draw(out: &mut String, diagram: &Diagram, frame: &Frame, sides: Option<&[String]>) {
+    match diagram.family {
+        Family::Sowing => draw_sowing(out, diagram, frame),
+        Family::PointsAndLines => draw_lines(out, diagram, frame, sides),
+    }
 }
 
-fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
-    let frame = Frame::of(diagram);
-    let mut desc = format!("{} points.", diagram.points.len());
-    for side in 0..2u8 {
-        let on: Vec<&str> = diagram
-            .points
-            .iter()
-            .filter(|p| p.piece.as_ref().is_some_and(|(s, _)| *s == side))
-            .map(|p| p.name.as_str())
-            .collect();
-        let hand = diagram.in_hand[usize::from(side)];
-        let _ = write!(desc, " {}:", side_name(sides, side));
-        if on.is_empty() && hand == 0 {
-            desc.push_str(" no pieces.");
-            continue;
-        }
-        if !on.is_empty() {
-            let _ = write!(desc, " on {}", on.join(" "));
-        }
-        if hand > 0 {
-            let _ = write!(
-                desc,
-                "{} {hand} in hand",
-                if on.is_empty() { "" } else { ";" }
-            );
-        }
-        desc.push('.');
-    }
-    let mut out = String::with_capacity(4096);
-    open(&mut out, &frame, id, title, &desc, "lines");
+fn draw_lines(out: &mut String, diagram: &Diagram, frame: &Frame, sides: Option<&[String]>) {
     out.push_str("<g class=\"lines\">");
     for line in &diagram.lines {
         let coords: Vec<String> = line
@@ -156,48 +226,40 @@ fn lines_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Stri
             out,
             "<g data-point=\"{name}\"><circle class=\"point\" cx=\"{cx}\" cy=\"{cy}\" r=\"4\"/>"
         );
+        let title = |side: u8, kind: &str| match sides {
+            Some(sides) => format!(
+                "<title>{name}: {} {}</title>",
+                escape_html(&side_name(sides, side)),
+                escape_html(kind)
+            ),
+            None => String::new(),
+        };
         match &p.piece {
             Some((0, kind)) => {
                 let _ = write!(
                     out,
-                    "<circle class=\"piece side-0\" cx=\"{cx}\" cy=\"{cy}\" r=\"15\"><title>{name}: {} {}</title></circle>",
-                    escape_html(&side_name(sides, 0)),
-                    escape_html(kind)
+                    "<circle class=\"piece side-0\" cx=\"{cx}\" cy=\"{cy}\" r=\"15\">{}</circle>",
+                    title(0, kind)
                 );
             }
             Some((side, kind)) => {
                 let _ = write!(
                     out,
-                    "<rect class=\"piece side-{}\" x=\"{}\" y=\"{}\" width=\"26\" height=\"26\" rx=\"3\"><title>{name}: {} {}</title></rect>",
+                    "<rect class=\"piece side-{}\" x=\"{}\" y=\"{}\" width=\"26\" height=\"26\" rx=\"3\">{}</rect>",
                     side.min(&1),
                     Num(x - 13.0),
                     Num(y - 13.0),
-                    escape_html(&side_name(sides, *side)),
-                    escape_html(kind)
+                    title(*side, kind)
                 );
             }
             None => {}
         }
         out.push_str("</g>");
     }
-    out.push_str("</g></svg>");
-    out
+    out.push_str("</g>");
 }
 
-fn sowing_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
-    let frame = Frame::of(diagram);
-    let mut desc = format!("{} holes in rows.", diagram.points.len());
-    for side in 0..2u8 {
-        let seeds: u32 = diagram
-            .points
-            .iter()
-            .filter(|p| p.owner == Some(side))
-            .map(|p| u32::from(p.seeds.unwrap_or(0)))
-            .sum();
-        let _ = write!(desc, " {}: {seeds} seeds.", side_name(sides, side));
-    }
-    let mut out = String::with_capacity(4096);
-    open(&mut out, &frame, id, title, &desc, "sowing");
+fn draw_sowing(out: &mut String, diagram: &Diagram, frame: &Frame) {
     let _ = write!(
         out,
         "<rect class=\"frame\" x=\"4\" y=\"4\" width=\"{:.0}\" height=\"{:.0}\" rx=\"18\"/>",
@@ -211,7 +273,7 @@ fn sowing_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Str
         "<line class=\"divider\" x1=\"12\" y1=\"{middle:.1}\" x2=\"{:.1}\" y2=\"{middle:.1}\"/>",
         frame.width - 12.0
     );
-    // Each hole shows its seed count; the description above sums them per side, so no title per hole.
+    // Each hole shows its seed count; the description sums them per side, so no title per hole.
     for p in &diagram.points {
         let (x, y) = frame.at(p.x, p.y);
         let owner = p.owner.unwrap_or(0).min(1);
@@ -227,8 +289,6 @@ fn sowing_svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> Str
             Num(y + 6.0)
         );
     }
-    out.push_str("</svg>");
-    out
 }
 
 #[cfg(test)]

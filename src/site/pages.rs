@@ -4,8 +4,9 @@
 //! `index.html`, because a link to a folder shows a directory listing when the site is opened from disk.
 
 use std::cmp::Reverse;
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -14,14 +15,14 @@ use tera::Context;
 
 use super::cite::{self, PageCitation};
 use super::meta::{self, MetaTag};
-use super::output::{Hash, Staging};
+use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::theme::Theme;
 use super::{BuildOptions, board, bundle, data, graph, markdown, search};
 use crate::archive::rules::{family_name, point_word};
 use crate::archive::text::{one_line, summary};
-use crate::archive::{Archive, Entry, Facet, Target};
+use crate::archive::{Archive, Diagram, Entry, Facet, Target};
 use crate::catalog::Kind;
 use crate::catalog::terms::TERMS;
 
@@ -96,6 +97,20 @@ struct Site<'a, 'c> {
     archive: &'a Archive<'c>,
     options: &'a BuildOptions,
     accessed: Option<(i64, u32, u32)>,
+    /// The picture file of each distinct diagram, by the address of its shared copy.
+    diagrams: HashMap<usize, DiagramFile>,
+}
+
+/// A diagram's picture file (`diagrams/<hash>.svg`, named by its bytes) and its size in pixels.
+struct DiagramFile {
+    path: String,
+    width: u32,
+    height: u32,
+}
+
+/// A shared diagram's identity: the address of its one copy (never followed, only compared).
+fn diagram_id(diagram: &Arc<Diagram>) -> usize {
+    Arc::as_ptr(diagram) as usize
 }
 
 impl<'a, 'c> Site<'a, 'c> {
@@ -200,10 +215,12 @@ pub fn render_site(
     options: &BuildOptions,
     staging: &Staging,
 ) -> Result<Rendered, String> {
+    let diagrams = diagram_files(archive, staging)?;
     let site = Site {
         archive,
         options,
         accessed: cite::accessed(),
+        diagrams,
     };
     let program = crate::fingerprint::program();
     let renderer = Renderer {
@@ -350,7 +367,12 @@ impl Renderer<'_> {
     fn render_as(&self, job: Job, inputs: Hash) -> Result<(), String> {
         let mut context = Context::new();
         context.insert("layout", &job.layout);
-        context.insert("page", &job.page);
+        // Moved in, not inserted: `insert` would copy the whole page data into a new value first.
+        let mut page = serde_json::Map::new();
+        page.insert("page".to_string(), job.page);
+        context.extend(
+            Context::from_value(serde_json::Value::Object(page)).map_err(|e| e.to_string())?,
+        );
         let html = self
             .theme
             .render(job.template, &context)
@@ -374,6 +396,48 @@ impl Renderer<'_> {
         }
         Ok(*hasher.finalize().as_bytes())
     }
+}
+
+/// Draw each distinct diagram of the catalog once, as a picture file named by the hash of its bytes: a
+/// thousand copies of a game draw the same few boards.
+fn diagram_files(
+    archive: &Archive,
+    staging: &Staging,
+) -> Result<HashMap<usize, DiagramFile>, String> {
+    let mut distinct: Vec<&Arc<Diagram>> = Vec::new();
+    let mut seen: HashSet<usize> = HashSet::new();
+    for entry in &archive.entries {
+        let Some(rules) = &entry.rules else { continue };
+        for diagram in rules.rulesets.iter().filter_map(|r| r.diagram.as_ref()) {
+            if seen.insert(diagram_id(diagram)) {
+                distinct.push(diagram);
+            }
+        }
+    }
+    let drawn: Vec<(usize, DiagramFile, board::Image)> = distinct
+        .par_iter()
+        .map(|diagram| {
+            let image = board::image(diagram);
+            let hash = crate::fingerprint::to_hex(&output::hash_bytes(image.svg.as_bytes()));
+            let file = DiagramFile {
+                path: format!("diagrams/{}.svg", &hash[..20]),
+                width: image.width,
+                height: image.height,
+            };
+            (diagram_id(diagram), file, image)
+        })
+        .collect();
+    let mut written: HashSet<&str> = HashSet::new();
+    for (_, file, image) in &drawn {
+        // Equal drawings that were not shared in memory still make one file.
+        if written.insert(&file.path) {
+            staging.put(&file.path, image.svg.as_bytes(), None)?;
+        }
+    }
+    Ok(drawn
+        .into_iter()
+        .map(|(key, file, _)| (key, file))
+        .collect())
 }
 
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
@@ -1721,7 +1785,7 @@ fn item_page<'a>(
                     .find(|(earlier, _)| *earlier == &**d)
                     .map(|(_, link)| link.clone())
             });
-            let svg = match (&r.diagram, &same_as) {
+            let image = match (&r.diagram, &same_as) {
                 (Some(d), None) => {
                     drawn.push((
                         &**d,
@@ -1732,12 +1796,19 @@ fn item_page<'a>(
                             lang: None,
                         },
                     ));
-                    Some(board::svg(
-                        d,
-                        &format!("board-{}", anchor(&r.name)),
-                        &format!("{}, {}: the board at the start", entry.title, r.title),
-                        &rules.sides,
-                    ))
+                    site.diagrams.get(&diagram_id(d)).map(|file| {
+                        json!({
+                            "src": format!("{root}{}", file.path),
+                            "width": file.width,
+                            "height": file.height,
+                            "alt": format!(
+                                "{}, {}: the board at the start. {}",
+                                entry.title,
+                                r.title,
+                                board::describe(d, &rules.sides)
+                            ),
+                        })
+                    })
                 }
                 _ => None,
             };
@@ -1772,7 +1843,7 @@ fn item_page<'a>(
                     "captures": f.capture_rules,
                     "ends": f.end_conditions,
                 })),
-                "svg": svg,
+                "image": image,
                 "same_board_as": same_as,
                 "boards": boards,
                 "error": r.error,

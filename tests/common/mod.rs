@@ -206,9 +206,9 @@ pub fn html_files(site: &BTreeMap<String, Vec<u8>>) -> Vec<(&String, String)> {
 
 /// Every page of a built site, read as a browser would, holds no script that came from the data: no
 /// `<script>` element but the site's own files under `static/` and JSON data blocks (which must parse and
-/// cannot close their element), no `on*=` handler, no `javascript:`, `vbscript:` or `data:` address, and none of
-/// the elements that load or run content (`img`, `iframe`, `object`, `embed`, `textarea`). Returns how many
-/// script elements were seen.
+/// cannot close their element), no `on*=` handler, no `javascript:`, `vbscript:` or `data:` address, none of
+/// the elements that load or run content (`iframe`, `object`, `embed`, `textarea`), and no image but the
+/// site's own diagram files (which hold no script or link). Returns how many script elements were seen.
 pub fn assert_no_script_from_data(site: &BTreeMap<String, Vec<u8>>) -> usize {
     let mut scripts = 0;
     for (page, html) in html_files(site) {
@@ -243,11 +243,33 @@ pub fn assert_no_script_from_data(site: &BTreeMap<String, Vec<u8>>) -> usize {
             assert!(
                 !matches!(
                     tag.name.as_str(),
-                    "img" | "iframe" | "object" | "embed" | "textarea"
+                    "iframe" | "object" | "embed" | "textarea"
                 ),
                 "{page}: <{}>",
                 tag.name
             );
+            // Images: only the site's own diagram files, which the site draws itself.
+            if tag.name == "img" {
+                let src = tag.attr("src").unwrap_or_default();
+                let file = src.trim_start_matches("../");
+                assert!(
+                    file.starts_with("diagrams/")
+                        && file.ends_with(".svg")
+                        && file[9..file.len() - 4]
+                            .bytes()
+                            .all(|b| b.is_ascii_hexdigit()),
+                    "{page}: an image that is not one of the site's diagrams: {tag:?}"
+                );
+                let resolved = resolve(page, src);
+                let svg = site
+                    .get(&resolved)
+                    .unwrap_or_else(|| panic!("{page}: {src} is not in the site"));
+                let svg = String::from_utf8_lossy(svg);
+                assert!(
+                    !svg.contains("<script") && !svg.contains(" on") && !svg.contains("href"),
+                    "{resolved}: a diagram with script or links"
+                );
+            }
             if tag.name == "script" {
                 scripts += 1;
                 // Allowed: the site's own script files under static/, and JSON data blocks (checked below).
@@ -300,4 +322,20 @@ pub fn leftovers(dir: &Path) -> Vec<String> {
         .into_iter()
         .filter(|n| !n.ends_with(".ludotheca-standby"))
         .collect()
+}
+
+/// The site path a relative link on `page` leads to (`games/x/index.html` + `../../a/b` = `a/b`).
+pub fn resolve(page: &str, link: &str) -> String {
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop();
+    for part in link.split('/') {
+        match part {
+            ".." => {
+                parts.pop();
+            }
+            "." | "" => {}
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
 }
