@@ -112,20 +112,25 @@ pub fn import(options: &ImportOptions) -> Result<Imported, ImportError> {
     let mut files = SourceMap::default();
     let mut diagnostics = Diagnostics::new();
     let mut input = Input::default();
+    let mut read = Vec::new();
     for path in &options.inputs {
-        let Some(file) = read_input(path, &mut files, &mut diagnostics)? else {
-            continue;
-        };
-        match options.format {
-            ImportFormat::OmekaS => omeka_s::read(&files, file, &mut input, &mut diagnostics),
-            ImportFormat::OmekaCsv => omeka_csv::read(
-                &files,
-                file,
-                options.separator.as_deref(),
-                &mut input,
-                &mut diagnostics,
-            ),
-            ImportFormat::OaiPmh => oai_pmh::read(&files, file, &mut input, &mut diagnostics),
+        if let Some(file) = read_input(path, &mut files, &mut diagnostics)? {
+            read.push(file);
+        }
+    }
+    match options.format {
+        // Templates and item sets may come in any file, before or after the items they name.
+        ImportFormat::OmekaS => omeka_s::read(&files, &read, &mut input, &mut diagnostics),
+        ImportFormat::OmekaCsv => {
+            for &file in &read {
+                let separator = options.separator.as_deref();
+                omeka_csv::read(&files, file, separator, &mut input, &mut diagnostics);
+            }
+        }
+        ImportFormat::OaiPmh => {
+            for &file in &read {
+                oai_pmh::read(&files, file, &mut input, &mut diagnostics);
+            }
         }
     }
     if let Some((file, token)) = &input.last_resumption_token {
@@ -486,11 +491,31 @@ impl<'a> Plan<'a> {
         draft
             .values
             .retain(|v| !(v.text.is_empty() && v.ref_.is_none() && v.cite.is_none()));
+        // The same value twice (a tag given both as a tag and in conformsTo) is kept once.
+        let mut seen = HashSet::new();
+        let before = draft.values.len();
+        draft.values.retain(|v| seen.insert(draft_key_full(v)));
+        if draft.values.len() < before {
+            let n = before - draft.values.len();
+            draft.notes.push(format!(
+                "{n} value{} given twice kept once",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
         for v in unplaced {
             draft.keep_unplaced("Language", &v.text, v.at);
             draft.notes.push(format!(
                 "needs: \"{}\" is not a language tag (such as `en` or `njm`); kept as a description",
                 v.text
+            ));
+        }
+        if draft.values.iter().any(|v| v.term.name == "accrualMethod") {
+            let label = self
+                .catalog
+                .map_or("Entered by", |c| c.config.label(term("accrualMethod")));
+            draft.notes.push(format!(
+                "dcterms:accrualMethod kept as the cataloguer's credit, shown as \"{label}\" (check warns W002: \
+                 the term is meant for collections)"
             ));
         }
         if tags > 0 {
@@ -701,7 +726,8 @@ impl<'a> Plan<'a> {
         let mut out: Vec<(String, String)> = Vec::new();
         for (term, label) in &self.input.labels {
             let name = self.moved.get(term.name).copied().unwrap_or(term.name);
-            let current = config.map_or(term.label, |c| c.label(crate::interop::draft::term(name)));
+            let target = crate::interop::draft::term(name);
+            let current = config.map_or(target.label, |c| c.label(target));
             if current != label && !out.iter().any(|(t, _)| t == name) {
                 out.push((name.to_string(), label.clone()));
             }
@@ -732,6 +758,14 @@ fn draft_key(v: &DraftValue) -> String {
         v.ref_.as_deref(),
         v.cite.as_deref(),
         v.pages.as_deref(),
+    )
+}
+
+/// The whole value, for finding repeats (the report's key shortens long texts).
+fn draft_key_full(v: &DraftValue) -> String {
+    format!(
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
+        v.term.name, v.text, v.lang, v.scheme, v.ref_, v.cite, v.pages
     )
 }
 

@@ -109,6 +109,7 @@ pub fn read(
         }
     }
     let mut record = csv::StringRecord::new();
+    let mut row = 0;
     loop {
         match reader.read_record(&mut record) {
             Ok(false) => break,
@@ -118,9 +119,18 @@ pub fn read(
                 return;
             }
         }
-        let start = record.position().map_or(0, |p| p.byte() as usize);
+        // The csv crate counts a row from the end of the previous one, line break included.
+        let mut start = record.position().map_or(0, |p| p.byte() as usize);
+        while text
+            .as_bytes()
+            .get(start)
+            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
+        {
+            start += 1;
+        }
+        row += 1;
         if record.len() != headers.len() {
-            let line = record.position().map_or(0, |p| p.line());
+            let line = files.get(file).position(start).line;
             diagnostics.push(
                 Diagnostic::error(
                     E_ROW,
@@ -130,7 +140,15 @@ pub fn read(
                         headers.len()
                     ),
                 )
-                .at(files, file, start..start + 1)
+                .at(files, file, {
+                    // Point at the first field too many, or at the row when fields are missing.
+                    let at = if record.len() > headers.len() {
+                        field_offset(text, start, headers.len())
+                    } else {
+                        start
+                    };
+                    at..at + 1
+                })
                 .with_help("a value holding the delimiter, a quote or a line break must be quoted: \"a, b\""),
             );
             continue;
@@ -144,7 +162,7 @@ pub fn read(
             read_cell(&mut draft, column, cell, separator.as_deref(), at..at + 1);
         }
         if draft.source_id.is_none() {
-            draft.source_id = record.position().map(|p| format!("row {}", p.line()));
+            draft.source_id = Some(format!("row {row}"));
         }
         input.drafts.push(draft);
     }
@@ -417,7 +435,7 @@ fn read_cell(
 
 fn kind_named(name: &str) -> Option<Kind> {
     match name.trim().to_ascii_lowercase().as_str() {
-        "game" | "games" => Some(Kind::Game),
+        "game" | "games" | "board game" => Some(Kind::Game),
         "board" | "physical object" => Some(Kind::Board),
         "evidence" => Some(Kind::Evidence),
         _ => None,

@@ -59,57 +59,55 @@ struct Context {
     sets: HashMap<String, String>,
 }
 
-/// Read one file of Omeka S JSON into `input`.
-pub fn read(files: &SourceMap, file: FileId, input: &mut Input, diagnostics: &mut Diagnostics) {
-    let text = files.get(file).text.as_str();
-    let root: &RawValue = match serde_json::from_str(text) {
-        Ok(root) => root,
-        Err(err) => {
-            diagnostics.push(
-                Diagnostic::error(
-                    E_SYNTAX,
-                    format!("not valid JSON: {}", strip_position(&err)),
-                )
-                .at_line_column(files, file, err.line(), err.column().max(1), 1)
-                .with_help(
-                    "the file must be the JSON of Omeka S's API: an array of items, or one item",
-                ),
-            );
-            return;
-        }
-    };
-    let resources: Vec<&RawValue> = match json::array(root) {
-        Some(list) => list,
-        None => vec![root],
-    };
+/// Read files of Omeka S JSON into `input`: first what every file says about templates and item sets, then the
+/// items.
+pub fn read(files: &SourceMap, read: &[FileId], input: &mut Input, diagnostics: &mut Diagnostics) {
     let mut context = Context::default();
     let mut items = Vec::new();
-    for raw in resources {
-        let Some(object) = json::object(raw) else {
-            diagnostics.push(
-                Diagnostic::error(E_SHAPE, "expected an Omeka S resource (a JSON object) here").at(
-                    files,
-                    file,
-                    json::span(text, raw),
-                ),
-            );
-            continue;
-        };
-        let types = object.get("@type").map(type_names).unwrap_or_default();
-        let id = object.get("o:id").and_then(json::text);
-        if object.get("o:resource_template_property").is_some() {
-            read_template(&object, id, input, &mut context);
-        } else if types.iter().any(|t| t == "o:ItemSet") {
-            if let (Some(id), Some(title)) = (id, object.get("o:title").and_then(json::text)) {
-                context.sets.insert(id, title);
+    for &file in read {
+        let text = files.get(file).text.as_str();
+        let root: &RawValue = match serde_json::from_str(text) {
+            Ok(root) => root,
+            Err(err) => {
+                diagnostics.push(
+                    Diagnostic::error(E_SYNTAX, format!("not valid JSON: {}", strip_position(&err)))
+                        .at_line_column(files, file, err.line(), err.column().max(1), 1)
+                        .with_help(
+                            "the file must be the JSON of Omeka S's API: an array of items, or one item",
+                        ),
+                );
+                continue;
             }
-        } else if types.iter().any(|t| t == "o:Media") {
-            input.count_not_carried("a media resource (files are not imported)");
-        } else {
-            items.push((raw, object));
+        };
+        let resources: Vec<&RawValue> = match json::array(root) {
+            Some(list) => list,
+            None => vec![root],
+        };
+        for raw in resources {
+            let Some(object) = json::object(raw) else {
+                diagnostics.push(
+                    Diagnostic::error(E_SHAPE, "expected an Omeka S resource (a JSON object) here")
+                        .at(files, file, json::span(text, raw)),
+                );
+                continue;
+            };
+            let types = object.get("@type").map(type_names).unwrap_or_default();
+            let id = object.get("o:id").and_then(json::text);
+            if object.get("o:resource_template_property").is_some() {
+                read_template(&object, id, input, &mut context);
+            } else if types.iter().any(|t| t == "o:ItemSet") {
+                if let (Some(id), Some(title)) = (id, object.get("o:title").and_then(json::text)) {
+                    context.sets.insert(id, title);
+                }
+            } else if types.iter().any(|t| t == "o:Media") {
+                input.count_not_carried("a media resource (files are not imported)");
+            } else {
+                items.push((file, raw, object));
+            }
         }
     }
-    for (raw, object) in items {
+    for (file, raw, object) in items {
+        let text = files.get(file).text.as_str();
         let draft = read_item(
             files,
             file,
