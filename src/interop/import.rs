@@ -17,8 +17,8 @@ use rayon::prelude::*;
 use super::draft::{Draft, DraftValue, excerpt, record_xml, term};
 use super::identifier::{self, Wanted};
 use super::{
-    E_DUPLICATE, E_EXISTS, E_LINK, E_SYNTAX, ImportFormat, Input, W_LINK, W_MORE, oai_pmh,
-    omeka_csv, omeka_s,
+    E_DUPLICATE, E_EXISTS, E_LINK, E_READ_BACK, E_SYNTAX, ImportFormat, Input, W_LINK, W_MORE,
+    oai_pmh, omeka_csv, omeka_s,
 };
 use crate::archive::kind_folder;
 use crate::catalog::{self, Catalog, Kind};
@@ -603,7 +603,7 @@ impl<'a> Plan<'a> {
         if !problems.is_empty() || read.values.len() != draft.values.len() {
             self.diagnostics.push(
                 Diagnostic::error(
-                    "E209",
+                    E_READ_BACK,
                     format!("the record written for `{id}` does not read back"),
                 )
                 .at(self.files, draft.file, draft.at.clone())
@@ -869,7 +869,8 @@ fn create_item(folder: &Path, id: &str, record: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot write in `{}`: {e}", parent.display()))?;
     // Not flushed to disk file by file (as the site's build, neither is): the rename is what keeps a failing or
     // killed import from leaving half an item, and 10,000 flushes would take most of an import's time.
-    fs::write(staging.path().join("record.xml"), record).map_err(|e| format!("cannot write `{id}`: {e}"))?;
+    fs::write(staging.path().join("record.xml"), record)
+        .map_err(|e| format!("cannot write `{id}`: {e}"))?;
     if folder.exists() {
         return Err(format!(
             "`{}` appeared during the import; left as it is",

@@ -39,6 +39,8 @@ pub const E_LINK: &str = "E206";
 pub const E_EXISTS: &str = "E207";
 /// Something where an item or a value should be.
 pub const E_SHAPE: &str = "E208";
+/// A record written by the import that does not read back (a fault of ludotheca, not of the input).
+pub const E_READ_BACK: &str = "E209";
 /// A link to an item that is not in the input, kept as the plain name.
 pub const W_LINK: &str = "W201";
 /// The last OAI-PMH page given has a resumption token: more records follow.
