@@ -762,3 +762,47 @@ fn the_oai_pmh_static_repository_has_the_schemas_structure() {
     }
     assert!(!text.contains("setSpec"));
 }
+
+#[test]
+fn the_omeka_s_csv_layout_keeps_languages_uris_links_and_other_vocabularies() {
+    let scratch = Scratch::new("omeka-s-csv");
+    let target = scratch.0.join("catalog");
+    let out = import("omeka-csv", &["omeka-csv/omeka-s-layout.csv"], &target, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The link to item 41 is warned about at its cell, on the line after a quoted line break.
+    assert!(
+        stderr(&out).contains("omeka-s-layout.csv:3:123"),
+        "{}",
+        stderr(&out)
+    );
+    let catalog = load(&target);
+    let terhuchu = catalog.item("terhuchu").unwrap();
+    assert!(
+        terhuchu
+            .values_of("alternative")
+            .any(|v| v.lang.as_ref().is_some_and(|l| l.value == "njm"))
+    );
+    assert!(
+        terhuchu
+            .values_of("description")
+            .any(|v| v.text.contains("Nagas,\ndrawn"))
+    );
+    assert!(terhuchu.values_of("references").any(|v| v.text
+        == "Terhuchu by The Digital Ludeme Project <https://example.org/ancient-boardgames/dlp/terhuchu>"));
+    assert!(
+        terhuchu
+            .values_of("isVersionOf")
+            .any(|v| v.ref_.as_ref().is_some_and(|r| r.value == "mughal-pathan"))
+    );
+    assert!(terhuchu.values_of("subject").any(|v| v.text == "Hunt game"));
+    assert!(
+        terhuchu
+            .values_of("description")
+            .any(|v| v.text == "foaf:based_near: Kohima")
+    );
+    // The template column names the kind.
+    assert_eq!(
+        catalog.item("mughal-pathan").unwrap().kind,
+        Some(ludotheca::catalog::Kind::Board)
+    );
+}
