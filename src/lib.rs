@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod check;
 pub mod diagnostic;
 pub mod fingerprint;
+pub mod interop;
 pub mod play;
 pub mod report;
 pub mod scheme;

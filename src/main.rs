@@ -39,6 +39,101 @@ enum Command {
     Bench(BenchArgs),
     /// Print the position of a game record at a ply, with the moves that led there.
     Show(ShowArgs),
+    /// Bring a collection in from Omeka S (API JSON), Omeka CSV or OAI-PMH: one catalog folder per item, and a
+    /// report of what was created and what needs an archivist. Nothing is written if the input has errors.
+    Import(ImportArgs),
+    /// Write the checked catalog as Omeka S JSON, Omeka S CSV, OAI-PMH, the site's JSON or CSV, or every item's
+    /// citation in BibTeX, RIS or CSL-JSON.
+    Export(ExportArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ImportFormatArg {
+    /// The JSON of Omeka S's REST API: an array of items (a page), or one item per file; resource templates and
+    /// item sets may be given too.
+    OmekaS,
+    /// Omeka Classic CSV Import (`Dublin Core:Title`...) or Omeka S CSV Import (`dcterms:title`...).
+    OmekaCsv,
+    /// Saved OAI-PMH ListRecords responses (oai_dc or qualified DC), one file per page, or a static repository.
+    OaiPmh,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum KindArg {
+    Game,
+    Board,
+    Evidence,
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The format of the input files.
+    #[arg(value_enum)]
+    format: ImportFormatArg,
+    /// The files to read, in order (for OAI-PMH, the pages of a harvest).
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// The catalog to import into; created when it does not exist.
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
+    /// Print what would be created or changed; write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Replace the records of items that exist in the catalog (their rules and game records are kept), and show
+    /// what changed. Without it, an item that exists stops the import.
+    #[arg(long)]
+    update: bool,
+    /// The kind of every imported item, whatever the input says (by default: the input's resource class,
+    /// template or item type, else game).
+    #[arg(long, value_enum)]
+    kind: Option<KindArg>,
+    /// CSV: what joins several values in one cell (default `|` for the Omeka S layout, none for Classic).
+    #[arg(long, value_name = "SEP")]
+    separator: Option<String>,
+    /// Write the source site's labels of terms (a resource template's alternate labels) into ludotheca.toml.
+    #[arg(long)]
+    labels: bool,
+    /// The title of a new catalog's ludotheca.toml.
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// Print the report and errors only, no progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormatArg {
+    /// Omeka S API JSON, for Omeka S's importers.
+    OmekaS,
+    /// Omeka S CSV Import layout.
+    OmekaCsv,
+    /// The OAI-PMH static repository the site ships (oai_dc).
+    OaiPmh,
+    /// The site's catalog.json.
+    Json,
+    /// The site's catalog.csv.
+    Csv,
+    /// Every item's citation, as BibTeX.
+    Bibtex,
+    /// Every item's citation, as RIS.
+    Ris,
+    /// Every item's citation, as one CSL-JSON array.
+    CslJson,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    #[arg(value_enum)]
+    format: ExportFormatArg,
+    /// The catalog folder.
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
+    /// The file to write (replaced whole, only when the export succeeds); standard output by default.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// The address the site is published at, for OAI-PMH and citations (default: `base_url` of ludotheca.toml).
+    #[arg(long, value_name = "URL", value_parser = ludotheca::catalog::config::site_address)]
+    base_url: Option<String>,
 }
 
 /// Which game, and which of its rulesets: a catalog identifier or a rules file.
@@ -191,6 +286,8 @@ fn main() -> ExitCode {
             )?;
             Ok(())
         }),
+        Command::Import(args) => import(args),
+        Command::Export(args) => export(args),
         Command::Show(args) => {
             let game = GameArgs {
                 game: Some(args.game.clone()),
@@ -305,5 +402,94 @@ fn check(args: CheckArgs) -> ExitCode {
         ExitCode::from(EXIT_ERRORS)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn import(args: ImportArgs) -> ExitCode {
+    use ludotheca::catalog::Kind;
+    use ludotheca::interop::{ImportError, ImportFormat, ImportOptions};
+    let options = ImportOptions {
+        format: match args.format {
+            ImportFormatArg::OmekaS => ImportFormat::OmekaS,
+            ImportFormatArg::OmekaCsv => ImportFormat::OmekaCsv,
+            ImportFormatArg::OaiPmh => ImportFormat::OaiPmh,
+        },
+        inputs: args.inputs,
+        catalog: args.catalog,
+        dry_run: args.dry_run,
+        update: args.update,
+        kind: args.kind.map(|k| match k {
+            KindArg::Game => Kind::Game,
+            KindArg::Board => Kind::Board,
+            KindArg::Evidence => Kind::Evidence,
+        }),
+        separator: args.separator,
+        labels: args.labels,
+        title: args.title,
+        progress: !args.quiet && io::stderr().is_terminal(),
+    };
+    let stderr = io::stderr();
+    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let print = |diagnostics: &ludotheca::diagnostic::Diagnostics| {
+        let _ = report::write(diagnostics, Format::Human, color, &mut stderr.lock());
+    };
+    match ludotheca::interop::import::import(&options) {
+        Ok(imported) => {
+            if !imported.diagnostics.is_empty() {
+                print(&imported.diagnostics);
+            }
+            let _ = io::stdout().lock().write_all(imported.report().as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(ImportError::Input(diagnostics)) => {
+            print(&diagnostics);
+            eprintln!("error: the input has errors; nothing was written");
+            ExitCode::from(EXIT_ERRORS)
+        }
+        Err(ImportError::Io(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn export(args: ExportArgs) -> ExitCode {
+    use ludotheca::interop::{ExportFormat, ExportOptions, export::ExportError};
+    let options = ExportOptions {
+        format: match args.format {
+            ExportFormatArg::OmekaS => ExportFormat::OmekaS,
+            ExportFormatArg::OmekaCsv => ExportFormat::OmekaCsv,
+            ExportFormatArg::OaiPmh => ExportFormat::OaiPmh,
+            ExportFormatArg::Json => ExportFormat::Json,
+            ExportFormatArg::Csv => ExportFormat::Csv,
+            ExportFormatArg::Bibtex => ExportFormat::Bibtex,
+            ExportFormatArg::Ris => ExportFormat::Ris,
+            ExportFormatArg::CslJson => ExportFormat::CslJson,
+        },
+        catalog: args.catalog,
+        out: args.out,
+        base_url: args.base_url,
+    };
+    let stderr = io::stderr();
+    let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    match ludotheca::interop::export::export(&options) {
+        Ok(exported) => {
+            if let Some(note) = exported.note {
+                eprintln!("note: {note}");
+            }
+            if let Some(out) = &options.out {
+                eprintln!("exported {} items to {}", exported.items, out.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(ExportError::CatalogErrors(diagnostics)) => {
+            let _ = report::write(&diagnostics, Format::Human, color, &mut stderr.lock());
+            eprintln!("error: the catalog has errors; nothing was exported");
+            ExitCode::from(EXIT_ERRORS)
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_FAILURE)
+        }
     }
 }

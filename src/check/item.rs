@@ -337,14 +337,20 @@ fn check_confidence(cx: &mut Context<'_>) {
     }
 }
 
-fn check_required(cx: &mut Context<'_>) {
-    let item = cx.item;
-    let Some(kind) = item.kind else { return };
-    let required = match kind {
+/// The terms a kind requires: each entry lists alternatives, any one of which satisfies it. The import names
+/// what an imported record still lacks from this same table, so that its report and `check` agree.
+pub fn required_terms(kind: Kind) -> &'static [&'static [&'static str]] {
+    match kind {
         Kind::Game => GAME,
         Kind::Board => BOARD,
         Kind::Evidence => EVIDENCE,
-    };
+    }
+}
+
+fn check_required(cx: &mut Context<'_>) {
+    let item = cx.item;
+    let Some(kind) = item.kind else { return };
+    let required = required_terms(kind);
     for alternatives in required {
         if !alternatives
             .iter()

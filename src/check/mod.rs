@@ -10,7 +10,8 @@ mod value;
 
 use std::collections::HashSet;
 
-pub use links::{UncataloguedName, uncatalogued_names};
+pub use item::required_terms;
+pub use links::{UncataloguedName, is_url_safe, uncatalogued_names};
 
 use ludotheca_engine::record::Record;
 

@@ -103,6 +103,11 @@ pub fn ris(c: &PageCitation) -> String {
 }
 
 pub fn csl_json(c: &PageCitation) -> String {
+    serde_json::to_string_pretty(&json!([csl_item(c)])).unwrap_or_default() + "\n"
+}
+
+/// One CSL-JSON item; a page gives an array of one, `export csl-json` an array of every item's.
+pub fn csl_item(c: &PageCitation) -> serde_json::Value {
     let mut item = json!({
         "id": c.key,
         "type": "webpage",
@@ -119,7 +124,46 @@ pub fn csl_json(c: &PageCitation) -> String {
     if let Some(url) = &c.url {
         item["URL"] = json!(url);
     }
-    serde_json::to_string_pretty(&json!([item])).unwrap_or_default() + "\n"
+    item
+}
+
+/// What an item's page citation is made of besides the page itself: its key, its authors (the people who wrote
+/// the record, its contributors) and its address when the site's is known. Shared by the page's "cite this page"
+/// and by `export bibtex|ris|csl-json`, so that both cite an item alike.
+pub struct ItemCitation {
+    pub key: String,
+    pub authors: Vec<String>,
+    pub url: Option<String>,
+}
+
+impl ItemCitation {
+    pub fn of(entry: &crate::archive::Entry, base_url: Option<&str>) -> ItemCitation {
+        ItemCitation {
+            key: format!("ludotheca-{}", entry.item.id),
+            authors: entry
+                .item
+                .values_of("contributor")
+                .map(|v| crate::archive::text::one_line(&v.text))
+                .collect(),
+            url: base_url.map(|b| format!("{b}{}", entry.url)),
+        }
+    }
+
+    pub fn page<'a>(
+        &'a self,
+        title: &'a str,
+        site_title: &'a str,
+        accessed: Option<(i64, u32, u32)>,
+    ) -> PageCitation<'a> {
+        PageCitation {
+            key: &self.key,
+            title,
+            authors: &self.authors,
+            site_title,
+            url: self.url.clone(),
+            accessed,
+        }
+    }
 }
 
 /// Authors (or editors) of an entry in reading order, joined for a line of text.

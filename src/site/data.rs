@@ -8,7 +8,7 @@ use serde_json::{Value as Json, json};
 
 use super::meta::value_text;
 use super::theme::escape_html;
-use crate::archive::{Archive, Day, Entry, Target, kind_folder};
+use crate::archive::{Archive, Day, Entry, Target};
 use crate::catalog::terms::TERMS;
 
 pub fn catalog_json(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
@@ -253,10 +253,8 @@ fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mu
         escape_html(&entry.item.id),
         datestamp(entry.added)
     ));
-    out.push_str(&format!(
-        "        <oai:setSpec>{}</oai:setSpec>\n      </oai:header>\n      <oai:metadata>\n",
-        kind_folder(entry.kind)
-    ));
+    // No setSpec: a static repository has no sets, and its schema refuses one in a record header.
+    out.push_str("      </oai:header>\n      <oai:metadata>\n");
     out.push_str(
         "        <oai_dc:dc xmlns:oai_dc=\"http://www.openarchives.org/OAI/2.0/oai_dc/\" \
          xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::json;
 use tera::Context;
 
-use super::cite::{self, PageCitation};
+use super::cite;
 use super::meta::{self, MetaTag};
 use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
@@ -1904,22 +1904,8 @@ fn item_page<'a>(
     }
 
     // Cite this page.
-    let authors: Vec<String> = item
-        .values_of("contributor")
-        .map(|v| one_line(&v.text))
-        .collect();
-    let citation = PageCitation {
-        key: &format!("ludotheca-{}", item.id),
-        title: &entry.title,
-        authors: &authors,
-        site_title: &config.title,
-        url: site
-            .options
-            .base_url
-            .as_ref()
-            .map(|b| format!("{b}{}", entry.url)),
-        accessed: site.accessed,
-    };
+    let cited = cite::ItemCitation::of(entry, site.options.base_url.as_deref());
+    let citation = cited.page(&entry.title, &config.title, site.accessed);
     // Shown on the page to copy; not written as files of their own, which would add three files per item to
     // every build for text the page already holds.
     let cites = vec![

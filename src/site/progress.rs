@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 const MIN_PAGES: usize = 2_000;
 
 pub struct Progress {
+    /// What is being done and what is counted: `rendering`, `pages`.
+    doing: &'static str,
+    counted: &'static str,
     total: usize,
     done: AtomicUsize,
     enabled: bool,
@@ -18,7 +21,19 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(total: usize, wanted: bool) -> Progress {
+        Progress::counting("rendering", "pages", total, wanted)
+    }
+
+    /// A bar for other work than rendering: `counting("importing", "items", n, wanted)`.
+    pub fn counting(
+        doing: &'static str,
+        counted: &'static str,
+        total: usize,
+        wanted: bool,
+    ) -> Progress {
         Progress {
+            doing,
+            counted,
             total,
             done: AtomicUsize::new(0),
             enabled: wanted && total >= MIN_PAGES,
@@ -43,7 +58,11 @@ impl Progress {
         let filled = done * width / self.total.max(1);
         let bar: String = "#".repeat(filled) + &" ".repeat(width - filled.min(width));
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r  rendering [{bar}] {done}/{} pages", self.total);
+        let _ = write!(
+            err,
+            "\r  {} [{bar}] {done}/{} {}",
+            self.doing, self.total, self.counted
+        );
         let _ = err.flush();
     }
 

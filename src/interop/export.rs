@@ -1,0 +1,178 @@
+//! `ludotheca export`: the checked catalog in one format, to a file or standard output. It takes the model the
+//! build takes (check, then resolve) and the site's own writers where the site has one: `json`, `csv` and
+//! `oai-pmh` are the site's `catalog.json`, `catalog.csv` and `oai-pmh.xml`, and `bibtex`, `ris` and
+//! `csl-json` are every item's "cite this page", as its page gives it.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use crate::archive::Archive;
+use crate::catalog::{LoadError, Value};
+use crate::diagnostic::Diagnostics;
+use crate::site::{cite, data};
+
+use super::{omeka_csv, omeka_s};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    OmekaS,
+    OmekaCsv,
+    OaiPmh,
+    Json,
+    Csv,
+    Bibtex,
+    Ris,
+    CslJson,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    pub format: ExportFormat,
+    pub catalog: PathBuf,
+    /// The file to write; standard output when absent.
+    pub out: Option<PathBuf>,
+    /// The site's address, for OAI-PMH and citations; the configuration's `base_url` otherwise.
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug)]
+pub enum ExportError {
+    Load(LoadError),
+    /// The catalog has errors: they are in the diagnostics, with the warnings. Nothing was written.
+    CatalogErrors(Diagnostics),
+    Io(String),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Load(err) => write!(f, "{err}"),
+            ExportError::CatalogErrors(d) => {
+                write!(
+                    f,
+                    "the catalog has {} error(s); nothing was exported",
+                    d.error_count()
+                )
+            }
+            ExportError::Io(msg) => f.write_str(msg),
+        }
+    }
+}
+
+/// How an export went.
+pub struct Exported {
+    /// Warnings of the check.
+    pub diagnostics: Diagnostics,
+    pub items: usize,
+    /// Something the reader of the file must know (the CSV's separator).
+    pub note: Option<String>,
+}
+
+/// The text a reader sees for a citation: the full reference and pages, as the site writes it.
+pub fn cited_text(archive: &Archive, value: &Value) -> String {
+    crate::site::meta::value_text(archive, value)
+}
+
+pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
+    let (checked, diagnostics) =
+        crate::load_and_check(&options.catalog).map_err(ExportError::Load)?;
+    if diagnostics.has_errors() {
+        return Err(ExportError::CatalogErrors(diagnostics));
+    }
+    let archive = Archive::resolve(&checked);
+    let base = options
+        .base_url
+        .clone()
+        .or_else(|| checked.catalog.config.base_url.clone());
+    let mut note = None;
+    let mut write = |sink: &mut dyn Write| -> io::Result<()> {
+        match options.format {
+            ExportFormat::Json => data::catalog_json(&archive, sink),
+            ExportFormat::Csv => data::catalog_csv(&archive, sink),
+            ExportFormat::OaiPmh => data::oai_pmh(&archive, base.as_deref(), sink),
+            ExportFormat::OmekaS => omeka_s::write(&archive, sink),
+            ExportFormat::OmekaCsv => {
+                let separator = omeka_csv::write(&archive, sink)?;
+                note = Some(format!(
+                    "repeated values are joined by `{separator}`: give it as the multivalue separator when importing"
+                ));
+                Ok(())
+            }
+            ExportFormat::Bibtex | ExportFormat::Ris | ExportFormat::CslJson => {
+                citations(&archive, options.format, base.as_deref(), sink)
+            }
+        }
+    };
+    match &options.out {
+        None => {
+            let stdout = io::stdout();
+            let mut lock = stdout.lock();
+            match write(&mut lock).and_then(|_| lock.flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    return Err(ExportError::Io(format!("cannot write the export: {e}")));
+                }
+                _ => {}
+            }
+        }
+        Some(path) => {
+            let dir = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            let fail =
+                |e: io::Error| ExportError::Io(format!("cannot write `{}`: {e}", path.display()));
+            // Written beside the target and renamed over it, so a failed export never leaves half a file.
+            let mut tmp = tempfile::Builder::new()
+                .prefix(".ludotheca-export-")
+                .tempfile_in(&dir)
+                .map_err(fail)?;
+            {
+                let mut buffered = io::BufWriter::new(tmp.as_file_mut());
+                write(&mut buffered)
+                    .and_then(|_| buffered.flush())
+                    .map_err(fail)?;
+            }
+            super::import::set_file_mode(tmp.as_file()).map_err(fail)?;
+            tmp.persist(path).map_err(|e| fail(e.error))?;
+        }
+    }
+    Ok(Exported {
+        diagnostics,
+        items: archive.entries.len(),
+        note,
+    })
+}
+
+/// Every item's page citation, as its "cite this page" gives it: BibTeX entries, RIS records, or one CSL-JSON
+/// array.
+fn citations(
+    archive: &Archive,
+    format: ExportFormat,
+    base: Option<&str>,
+    sink: &mut dyn Write,
+) -> io::Result<()> {
+    let site_title = &archive.catalog.config.title;
+    let accessed = cite::accessed();
+    let mut csl = Vec::new();
+    for (i, entry) in archive.entries.iter().enumerate() {
+        let made = cite::ItemCitation::of(entry, base);
+        let page = made.page(&entry.title, site_title, accessed);
+        match format {
+            ExportFormat::Bibtex => {
+                if i > 0 {
+                    sink.write_all(b"\n")?;
+                }
+                sink.write_all(cite::bibtex(&page).as_bytes())?;
+            }
+            ExportFormat::Ris => sink.write_all(cite::ris(&page).as_bytes())?,
+            _ => csl.push(cite::csl_item(&page)),
+        }
+    }
+    if format == ExportFormat::CslJson {
+        let text = serde_json::to_string_pretty(&csl).map_err(io::Error::other)?;
+        sink.write_all(text.as_bytes())?;
+        sink.write_all(b"\n")?;
+    }
+    Ok(())
+}
