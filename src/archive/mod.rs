@@ -79,6 +79,15 @@ pub struct Entry<'c> {
     pub files_hash: crate::fingerprint::Hash,
 }
 
+impl Entry<'_> {
+    /// A game's rules file as written, from the catalog as loaded.
+    pub fn rules_text<'a>(&self, archive: &'a Archive) -> Option<&'a str> {
+        self.rules?;
+        let file = self.item.rules_file?;
+        Some(archive.catalog.files.get(file).text.as_str())
+    }
+}
+
 /// A relation from one item to another item or to a name.
 #[derive(Clone, Debug)]
 pub struct Relation {

@@ -17,8 +17,6 @@ use ludotheca_engine::{AnyPosition, Compiled, Game, RulesError, RulesFile};
 /// The rules of one game.
 #[derive(Clone, Debug)]
 pub struct Rules {
-    /// The rules file as written, for the page and the download.
-    pub text: String,
     pub family: Option<Family>,
     /// Side titles in order (side 0 first).
     pub sides: Vec<String>,
@@ -71,9 +69,8 @@ pub struct DiagramPoint {
 }
 
 /// A rules file as the site shows it, from what `check` read and compiled (each ruleset compiled once, there);
-/// a file that does not compile keeps its text and says why.
+/// a file that does not compile says why. The text itself stays in the catalog (`Item::rules_file`), not copied.
 pub fn from_compiled(
-    text: &str,
     compiled: Result<&(RulesFile, Vec<CompiledRuleset>), &RulesError>,
     diagrams: &Diagrams,
 ) -> Rules {
@@ -81,7 +78,6 @@ pub fn from_compiled(
         Ok((file, games)) => (file, games),
         Err(err) => {
             return Rules {
-                text: text.to_string(),
                 family: None,
                 sides: Vec::new(),
                 rulesets: Vec::new(),
@@ -126,7 +122,6 @@ pub fn from_compiled(
         rulesets.push(ruleset);
     }
     Rules {
-        text: text.to_string(),
         family: Some(info.family),
         sides: info.sides.into_iter().map(|(_, title)| title).collect(),
         rulesets,

@@ -48,15 +48,22 @@ pub struct CheckedGame {
 /// record, whose per-move fields take many times the record's text; a large catalog's records are most of it.
 pub struct RecordSummary {
     /// Every tag, in order: (name, value).
-    pub tags: Vec<(String, String)>,
+    tags: Box<[(Box<str>, Box<str>)]>,
     /// The moves as written, each with its annotation (`21!`), one per line.
-    moves: String,
+    moves: Box<str>,
     pub move_count: usize,
 }
 
 impl RecordSummary {
     pub fn of(record: &Record) -> RecordSummary {
-        let mut moves = String::new();
+        // Sized exactly: at 10,000 items the summaries are tens of megabytes, and a growing string's spare
+        // capacity would be a third of that.
+        let length: usize = record
+            .moves
+            .iter()
+            .map(|m| m.text.len() + m.annotation.len() + 1)
+            .sum();
+        let mut moves = String::with_capacity(length);
         for (i, m) in record.moves.iter().enumerate() {
             if i > 0 {
                 moves.push('\n');
@@ -68,9 +75,9 @@ impl RecordSummary {
             tags: record
                 .tags
                 .iter()
-                .map(|t| (t.name.clone(), t.value.clone()))
+                .map(|t| (t.name.as_str().into(), t.value.as_str().into()))
                 .collect(),
-            moves,
+            moves: moves.into_boxed_str(),
             move_count: record.moves.len(),
         }
     }
@@ -79,8 +86,13 @@ impl RecordSummary {
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| &**v)
+    }
+
+    /// Every tag, in order: (name, value).
+    pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.tags.iter().map(|(n, v)| (&**n, &**v))
     }
 
     /// The moves as written, with their annotations.

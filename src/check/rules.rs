@@ -105,7 +105,7 @@ fn check_game(
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
     let parsed = RulesFile::parse_compiled(text);
-    let rules = from_compiled(text, parsed.as_ref(), diagrams);
+    let rules = from_compiled(parsed.as_ref(), diagrams);
     let (file, compiled) = match parsed {
         Ok(parsed) => parsed,
         Err(err) => {

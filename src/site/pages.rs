@@ -1774,7 +1774,7 @@ fn item_page<'a>(
     let mut rules_text = None;
     if let Some(rules) = &entry.rules {
         rules_error = rules.error.clone();
-        rules_text = Some(rules.text.clone());
+        rules_text = entry.rules_text(site.archive);
         // A ruleset that starts exactly like an earlier one refers to its diagram instead of repeating it.
         let mut drawn: Vec<(&crate::archive::Diagram, Link)> = Vec::new();
         for r in &rules.rulesets {

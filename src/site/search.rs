@@ -210,12 +210,17 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
 
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
 fn postings(docs: &[Doc]) -> Vec<(String, Vec<(u32, usize)>)> {
-    // Folding is most of the work, so documents are read in parallel and merged in their order.
-    let per_doc: Vec<Vec<(String, usize)>> = docs.par_iter().map(places).collect();
+    // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
+    // time: every document's words at once would be tens of megabytes at 10,000 items.
+    const BLOCK: usize = 1024;
     let mut index: HashMap<String, Vec<(u32, usize)>> = HashMap::new();
-    for (id, words) in per_doc.into_iter().enumerate() {
-        for (word, at) in words {
-            index.entry(word).or_default().push((id as u32, at));
+    for (block, chunk) in docs.chunks(BLOCK).enumerate() {
+        let per_doc: Vec<Vec<(String, usize)>> = chunk.par_iter().map(places).collect();
+        for (i, words) in per_doc.into_iter().enumerate() {
+            let id = (block * BLOCK + i) as u32;
+            for (word, at) in words {
+                index.entry(word).or_default().push((id, at));
+            }
         }
     }
     let mut sorted: Vec<(String, Vec<(u32, usize)>)> = index.into_iter().collect();

@@ -68,7 +68,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
     }
     let input = json!({
         "item": game.item.id,
-        "rules": rules.text,
+        "rules": game.rules_text(archive),
         "ruleset": first,
         "records": records,
     });
