@@ -12,6 +12,7 @@ pub mod interop;
 pub mod play;
 pub mod report;
 pub mod scheme;
+pub mod serve;
 pub mod site;
 pub mod source;
 pub mod suggest;
