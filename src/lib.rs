@@ -14,6 +14,7 @@ pub mod report;
 pub mod scheme;
 pub mod serve;
 pub mod site;
+pub mod skeleton;
 pub mod source;
 pub mod suggest;
 

@@ -48,6 +48,9 @@ enum Command {
     /// Preview the site: build it, serve it on this machine, rebuild when a catalog file changes and reload open
     /// pages; a rebuild that fails keeps the last good site and shows the diagnostics over every page.
     Serve(ServeArgs),
+    /// Start a new item: its folder with a commented record (and for a game, a rules file and a first game
+    /// record) whose every value to write starts with TODO; `check` points at each until it is filled.
+    New(NewArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -247,6 +250,22 @@ struct BuildArgs {
 }
 
 #[derive(Args)]
+struct NewArgs {
+    /// What the item is.
+    #[arg(value_enum)]
+    kind: KindArg,
+    /// Its identifier, which names its folder and its page: lowercase ASCII letters, digits and single
+    /// hyphens, starting with a letter (`tiger-game`). Refused when an item has it already.
+    id: String,
+    /// Its title (otherwise a placeholder to fill).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// The catalog folder.
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
+}
+
+#[derive(Args)]
 struct ServeArgs {
     /// The catalog folder, watched for changes (records, rules, game records, bibliography, configuration,
     /// templates and static files).
@@ -316,6 +335,7 @@ fn main() -> ExitCode {
         Command::Import(args) => import(args),
         Command::Export(args) => export(args),
         Command::Serve(args) => serve(args),
+        Command::New(args) => new_item(args),
         Command::Show(args) => {
             let game = GameArgs {
                 game: Some(args.game.clone()),
@@ -581,5 +601,38 @@ fn open_browser(url: &str) {
             std::thread::spawn(move || child.wait());
         }
         Err(_) => eprintln!("note: `{opener}` is not available; open {url} in a browser"),
+    }
+}
+
+fn new_item(args: NewArgs) -> ExitCode {
+    use ludotheca::catalog::Kind;
+    use ludotheca::skeleton::{self, NewItem};
+    let new = NewItem {
+        kind: match args.kind {
+            KindArg::Game => Kind::Game,
+            KindArg::Board => Kind::Board,
+            KindArg::Evidence => Kind::Evidence,
+        },
+        id: args.id,
+        title: args.title,
+        catalog: args.catalog,
+    };
+    match skeleton::create(&new) {
+        Ok(created) => {
+            println!(
+                "created {}: {}",
+                created.folder.display(),
+                created.files.join(", ")
+            );
+            println!(
+                "replace every value starting with TODO; `ludotheca check --catalog {}` points at each one left",
+                new.catalog.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_FAILURE)
+        }
     }
 }
