@@ -5,7 +5,6 @@
 //! spelling is a 404), content types, methods, folders; and thousands of requests from several threads at once
 //! are all answered correctly.
 
-#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeMap;
