@@ -287,6 +287,9 @@ struct ServeArgs {
     /// Print only errors and the address.
     #[arg(long)]
     quiet: bool,
+    /// Print how long each step of each build took (load, check, resolve, render, swap).
+    #[arg(long)]
+    timings: bool,
 }
 
 #[derive(Args)]
@@ -557,6 +560,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         port: args.port,
         color: io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         quiet: args.quiet,
+        timings: args.timings,
     };
     let running = match serve::start(options) {
         Ok(running) => running,

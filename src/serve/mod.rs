@@ -47,6 +47,8 @@ pub struct ServeOptions {
     pub color: bool,
     /// Print only errors and the address.
     pub quiet: bool,
+    /// Print how long each step of each build took.
+    pub timings: bool,
 }
 
 #[derive(Debug)]
@@ -261,8 +263,18 @@ fn report_build(
                     print_diagnostics(&built.diagnostics, options.color);
                 }
                 let w = built.written;
+                let steps = if options.timings {
+                    let steps: Vec<String> = built
+                        .timings
+                        .iter()
+                        .map(|(step, t)| format!("{step} {:.1}", t.as_secs_f64() * 1000.0))
+                        .collect();
+                    format!(" ({} ms)", steps.join(", "))
+                } else {
+                    String::new()
+                };
                 eprintln!(
-                    "built in {took:.0} ms: {} pages rendered, {} files written, {} removed",
+                    "built in {took:.0} ms{steps}: {} pages rendered, {} files written, {} removed",
                     built.rendered, w.written, w.removed
                 );
             }
