@@ -200,6 +200,11 @@ impl Diagnostics {
         self.list.len()
     }
 
+    /// Keep only the diagnostics `keep` accepts.
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.list.retain(keep);
+    }
+
     /// Sort by file, then position, so output is stable whatever order the checks ran in.
     pub fn sort(&mut self) {
         self.list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -12,7 +12,9 @@ pub mod interop;
 pub mod play;
 pub mod report;
 pub mod scheme;
+pub mod serve;
 pub mod site;
+pub mod skeleton;
 pub mod source;
 pub mod suggest;
 

@@ -45,6 +45,12 @@ enum Command {
     /// Write the checked catalog as Omeka S JSON, Omeka S CSV, OAI-PMH, the site's JSON or CSV, or every item's
     /// citation in BibTeX, RIS or CSL-JSON.
     Export(ExportArgs),
+    /// Preview the site: build it, serve it on this machine, rebuild when a catalog file changes and reload open
+    /// pages; a rebuild that fails keeps the last good site and shows the diagnostics over every page.
+    Serve(ServeArgs),
+    /// Start a new item: its folder with a commented record (and for a game, a rules file and a first game
+    /// record) whose every value to write starts with TODO; `check` points at each until it is filled.
+    New(NewArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -244,6 +250,49 @@ struct BuildArgs {
 }
 
 #[derive(Args)]
+struct NewArgs {
+    /// What the item is.
+    #[arg(value_enum)]
+    kind: KindArg,
+    /// Its identifier, which names its folder and its page: lowercase ASCII letters, digits and single
+    /// hyphens, starting with a letter (`tiger-game`). Refused when an item has it already.
+    id: String,
+    /// Its title (otherwise a placeholder to fill).
+    #[arg(long, value_name = "TEXT")]
+    title: Option<String>,
+    /// The catalog folder.
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// The catalog folder, watched for changes (records, rules, game records, bibliography, configuration,
+    /// templates and static files).
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    catalog: PathBuf,
+    /// The output folder, built as `ludotheca build` builds it (the site served is the site on disk).
+    #[arg(long, value_name = "DIR", default_value = "site")]
+    out: PathBuf,
+    /// The port to listen on; 0 picks a free one (the address is printed).
+    #[arg(long, value_name = "P", default_value_t = 8000)]
+    port: u16,
+    /// The address to listen on. Anything but a loopback address makes the preview reachable from other
+    /// machines.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    bind: std::net::IpAddr,
+    /// Open the site in the browser (with `xdg-open` or `open`, when there is one).
+    #[arg(long)]
+    open: bool,
+    /// Print only errors and the address.
+    #[arg(long)]
+    quiet: bool,
+    /// Print how long each step of each build took (load, check, resolve, render, swap).
+    #[arg(long)]
+    timings: bool,
+}
+
+#[derive(Args)]
 struct CheckArgs {
     /// The catalog folder.
     #[arg(long, value_name = "DIR", default_value = "catalog")]
@@ -288,6 +337,8 @@ fn main() -> ExitCode {
         }),
         Command::Import(args) => import(args),
         Command::Export(args) => export(args),
+        Command::Serve(args) => serve(args),
+        Command::New(args) => new_item(args),
         Command::Show(args) => {
             let game = GameArgs {
                 game: Some(args.game.clone()),
@@ -486,6 +537,102 @@ fn export(args: ExportArgs) -> ExitCode {
             let _ = report::write(&diagnostics, Format::Human, color, &mut stderr.lock());
             eprintln!("error: the catalog has errors; nothing was exported");
             ExitCode::from(EXIT_ERRORS)
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    use ludotheca::serve::{self, ServeOptions};
+    if !args.bind.is_loopback() {
+        eprintln!(
+            "warning: listening on {}: the preview is reachable from other machines on the network",
+            args.bind
+        );
+    }
+    let options = ServeOptions {
+        catalog: args.catalog,
+        out: args.out,
+        bind: args.bind,
+        port: args.port,
+        color: io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        quiet: args.quiet,
+        timings: args.timings,
+    };
+    let running = match serve::start(options) {
+        Ok(running) => running,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let stopper = running.stopper();
+    if let Err(err) = ctrlc::set_handler(move || stopper.stop()) {
+        eprintln!("warning: Ctrl-C will not stop the server cleanly: {err}");
+    }
+    let address = running.address();
+    let url = format!("http://{address}/");
+    // The address goes to standard output, alone on its line, for scripts that start the server.
+    println!("serving {url} (Ctrl-C to stop)");
+    let _ = io::stdout().flush();
+    if args.open {
+        open_browser(&url);
+    }
+    running.wait();
+    eprintln!("stopped");
+    ExitCode::SUCCESS
+}
+
+/// Open `url` in the desktop's browser, if the system has a way to; the preview works without it.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        // Waited for on a thread of its own, so that it does not linger as a zombie.
+        Ok(mut child) => {
+            std::thread::spawn(move || child.wait());
+        }
+        Err(_) => eprintln!("note: `{opener}` is not available; open {url} in a browser"),
+    }
+}
+
+fn new_item(args: NewArgs) -> ExitCode {
+    use ludotheca::catalog::Kind;
+    use ludotheca::skeleton::{self, NewItem};
+    let new = NewItem {
+        kind: match args.kind {
+            KindArg::Game => Kind::Game,
+            KindArg::Board => Kind::Board,
+            KindArg::Evidence => Kind::Evidence,
+        },
+        id: args.id,
+        title: args.title,
+        catalog: args.catalog,
+    };
+    match skeleton::create(&new) {
+        Ok(created) => {
+            println!(
+                "created {}: {}",
+                created.folder.display(),
+                created.files.join(", ")
+            );
+            println!(
+                "replace every value starting with TODO; `ludotheca check --catalog {}` points at each one left",
+                new.catalog.display()
+            );
+            ExitCode::SUCCESS
         }
         Err(err) => {
             eprintln!("error: {err}");

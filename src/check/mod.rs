@@ -4,6 +4,7 @@
 mod bibliography;
 mod item;
 mod links;
+mod placeholder;
 mod rules;
 mod theme;
 mod value;
@@ -149,6 +150,7 @@ pub fn check_with(
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
     let theme = theme::check_theme(&catalog, diagnostics);
+    placeholder::check_placeholders(&catalog, diagnostics);
     diagnostics.sort();
     let mut games: Vec<Option<CheckedGame>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {

@@ -1,0 +1,311 @@
+//! `ludotheca serve`: the archivist's preview. It builds the site with the same pipeline as `ludotheca build`
+//! (into the same output folder, through the same staging, standby and swap), serves that folder over HTTP,
+//! watches the catalog and rebuilds when a file changes. Open pages follow the builds through a stream of
+//! server-sent events: a page reloads itself when the site or the diagnostics changed. A rebuild that fails
+//! leaves the last good site in place; every page then carries the diagnostics, rendered as `check` prints them,
+//! in an overlay. The overlay and the script are added to pages as they are sent, never to the files on disk,
+//! so the built site stays the one `ludotheca build` writes.
+//!
+//! Threads: a fixed pool answers requests (so one slow client holds one worker, not the server), each event
+//! stream has a thread of its own (it lives as long as its page), and one thread rebuilds, fed by the watcher.
+
+mod http;
+mod live;
+
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+
+use crate::diagnostic::Diagnostics;
+use crate::report::{self, Format};
+use crate::site::{self, BuildError, BuildOptions, Built};
+use live::Live;
+
+/// Workers answering requests. Page loads fetch a handful of files at once; eight keep a page and a slow
+/// download from waiting on each other without holding many threads.
+const WORKERS: usize = 8;
+
+/// How long the rebuild waits for a burst of changes (an editor's save, a `git checkout`) to end before it
+/// starts. Short, since the rebuild is what the archivist waits for.
+const DEBOUNCE: Duration = Duration::from_millis(30);
+
+/// What `serve` is asked to do.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub catalog: PathBuf,
+    pub out: PathBuf,
+    pub bind: IpAddr,
+    /// 0 picks a free port.
+    pub port: u16,
+    /// Colour the diagnostics printed on the terminal.
+    pub color: bool,
+    /// Print only errors and the address.
+    pub quiet: bool,
+    /// Print how long each step of each build took.
+    pub timings: bool,
+}
+
+#[derive(Debug)]
+pub enum ServeError {
+    /// The first build could not start: no catalog, or an output folder that cannot be used.
+    Build(BuildError),
+    /// The address cannot be listened on (taken, not this machine's).
+    Listen(String),
+    /// The catalog cannot be watched.
+    Watch(String),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Build(err) => write!(f, "{err}"),
+            ServeError::Listen(msg) => write!(f, "cannot listen: {msg}"),
+            ServeError::Watch(msg) => write!(f, "cannot watch the catalog: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// What wakes the rebuild thread.
+enum Wake {
+    Changed,
+    Stop,
+}
+
+/// Asks a running server to stop: from a signal handler, or a test.
+#[derive(Clone)]
+pub struct Stopper(Sender<Wake>);
+
+impl Stopper {
+    pub fn stop(&self) {
+        // The server is already stopping when nothing listens any more.
+        let _ = self.0.send(Wake::Stop);
+    }
+}
+
+/// A server that is listening, watching and rebuilding.
+pub struct Running {
+    address: SocketAddr,
+    wake: Sender<Wake>,
+    rebuilder: JoinHandle<()>,
+    workers: Vec<JoinHandle<()>>,
+    http: Arc<tiny_http::Server>,
+    live: Arc<Live>,
+}
+
+impl Running {
+    /// The address it listens on (with the port chosen when 0 was asked for).
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.wake.clone())
+    }
+
+    /// Serve until stopped, then stop cleanly: no more watching or rebuilding, every event stream closed,
+    /// every response being sent finished.
+    pub fn wait(self) {
+        // The rebuild thread ends on Stop, after the build it may be in; the watcher goes with it.
+        let _ = self.rebuilder.join();
+        self.live.stop();
+        for _ in &self.workers {
+            self.http.unblock();
+        }
+        for worker in self.workers {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// Build the site once, start serving it, and watch the catalog. A catalog with errors is served all the same
+/// (the previous site, if any, with the diagnostics over it), so that the archivist can fix it with the preview
+/// open; only a catalog that cannot be read at all, or an output folder that cannot be used, stops here.
+pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
+    let build_options = BuildOptions {
+        catalog: options.catalog.clone(),
+        out: options.out.clone(),
+        force: false,
+        progress: false,
+        base_url: None,
+    };
+    let live = Arc::new(Live::new());
+    let started = Instant::now();
+    match site::build(&build_options) {
+        Err(err @ (BuildError::Load(_) | BuildError::Output(_))) => {
+            return Err(ServeError::Build(err));
+        }
+        outcome => report_build(&options, &live, outcome, started),
+    }
+
+    let http = tiny_http::Server::http(SocketAddr::new(options.bind, options.port))
+        .map_err(|e| ServeError::Listen(e.to_string()))?;
+    let address = http
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| ServeError::Listen("not an IP address".to_string()))?;
+    let http = Arc::new(http);
+
+    let (wake, woken) = mpsc::channel();
+    let watcher = watch(&options.catalog, wake.clone())?;
+
+    let root = http::Root::new(&options.out);
+    let workers = (0..WORKERS)
+        .map(|_| {
+            let http = Arc::clone(&http);
+            let live = Arc::clone(&live);
+            let root = root.clone();
+            thread::spawn(move || {
+                // `recv` fails only once the server is unblocked to stop.
+                while let Ok(request) = http.recv() {
+                    if live.stopping() {
+                        break;
+                    }
+                    http::answer(request, &root, &live);
+                }
+            })
+        })
+        .collect();
+
+    let rebuilder = {
+        let live = Arc::clone(&live);
+        thread::spawn(move || {
+            rebuild_loop(&options, &build_options, &live, woken);
+            drop(watcher);
+        })
+    };
+    Ok(Running {
+        address,
+        wake,
+        rebuilder,
+        workers,
+        http,
+        live,
+    })
+}
+
+/// Watch the whole catalog folder (records, rules, game records, the bibliography, the configuration, the
+/// theme's templates and static files). Only changes count: a build reading the catalog makes events too (files
+/// opened), which must not start another build. Hidden files are editors' swap and backup files, which the
+/// catalog reader skips too.
+fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, ServeError> {
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let relevant = match event {
+            Ok(event) => {
+                !matches!(event.kind, EventKind::Access(_))
+                    && event.paths.iter().any(|p| !is_hidden(p))
+            }
+            // A lost event may be a lost edit: rebuild to be sure.
+            Err(_) => true,
+        };
+        if relevant {
+            let _ = wake.send(Wake::Changed);
+        }
+    })
+    .map_err(|e| ServeError::Watch(e.to_string()))?;
+    watcher
+        .watch(catalog, RecursiveMode::Recursive)
+        .map_err(|e| ServeError::Watch(e.to_string()))?;
+    Ok(watcher)
+}
+
+fn is_hidden(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with('.') || n.to_string_lossy().ends_with('~'))
+}
+
+fn rebuild_loop(
+    options: &ServeOptions,
+    build_options: &BuildOptions,
+    live: &Live,
+    woken: Receiver<Wake>,
+) {
+    loop {
+        match woken.recv() {
+            Ok(Wake::Changed) => {}
+            Ok(Wake::Stop) | Err(_) => return,
+        }
+        // A save is several events (write, close, rename); the build starts once they stop coming, and takes in
+        // every change that arrived meanwhile.
+        loop {
+            match woken.recv_timeout(DEBOUNCE) {
+                Ok(Wake::Changed) => continue,
+                Ok(Wake::Stop) => return,
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+        let started = Instant::now();
+        let outcome = site::build(build_options);
+        report_build(options, live, outcome, started);
+    }
+}
+
+/// Tell the terminal and the open pages how a build went.
+fn report_build(
+    options: &ServeOptions,
+    live: &Live,
+    outcome: Result<Built, BuildError>,
+    started: Instant,
+) {
+    let took = started.elapsed().as_secs_f64() * 1000.0;
+    match outcome {
+        Ok(built) => {
+            if !options.quiet {
+                if !built.diagnostics.is_empty() {
+                    print_diagnostics(&built.diagnostics, options.color);
+                }
+                let w = built.written;
+                let steps = if options.timings {
+                    let steps: Vec<String> = built
+                        .timings
+                        .iter()
+                        .map(|(step, t)| format!("{step} {:.1}", t.as_secs_f64() * 1000.0))
+                        .collect();
+                    format!(" ({} ms)", steps.join(", "))
+                } else {
+                    String::new()
+                };
+                eprintln!(
+                    "built in {took:.0} ms{steps}: {} pages rendered, {} files written, {} removed",
+                    built.rendered, w.written, w.removed
+                );
+            }
+            live.built();
+        }
+        Err(err) => {
+            let text = match &err {
+                BuildError::CatalogErrors(diagnostics) => {
+                    print_diagnostics(diagnostics, options.color);
+                    let mut plain = Vec::new();
+                    let _ = report::write(diagnostics, Format::Human, false, &mut plain);
+                    String::from_utf8_lossy(&plain).into_owned()
+                }
+                other => {
+                    eprintln!("error: {other}");
+                    format!("error: {other}\n")
+                }
+            };
+            eprintln!(
+                "the site was not rebuilt; the last good site is served, with the errors over every page"
+            );
+            live.failed(text);
+        }
+    }
+}
+
+fn print_diagnostics(diagnostics: &Diagnostics, color: bool) {
+    let _ = report::write(
+        diagnostics,
+        Format::Human,
+        color,
+        &mut std::io::stderr().lock(),
+    );
+}

@@ -1,0 +1,278 @@
+//! `ludotheca new`: the skeleton of a new item, to fill in. Every value still to write starts with `TODO`, which
+//! `check` reports at its line and column with what to write there (E043, see `crate::check`); once each is
+//! replaced the item passes `check`. The comments in the files say what each part is for, so that the archivist
+//! needs the format documents only for what goes beyond them.
+//!
+//! An existing item is never touched: the folder must not exist, and no item anywhere in the catalog may have
+//! the identifier (in any case). Files are created new, never opened over something there.
+
+use std::fmt;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+use crate::catalog::Kind;
+use crate::check::is_url_safe;
+
+/// What `ludotheca new` is asked to make.
+#[derive(Clone, Debug)]
+pub struct NewItem {
+    pub kind: Kind,
+    pub id: String,
+    pub title: Option<String>,
+    pub catalog: PathBuf,
+}
+
+/// What was made: the item's folder and its files, relative to it.
+#[derive(Debug)]
+pub struct Created {
+    pub folder: PathBuf,
+    pub files: Vec<&'static str>,
+}
+
+#[derive(Debug)]
+pub enum NewError {
+    /// The request cannot be carried out as given (an identifier taken or invalid, no catalog).
+    Refused(String),
+    Io(String),
+}
+
+impl fmt::Display for NewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NewError::Refused(msg) | NewError::Io(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for NewError {}
+
+/// The folder that holds items of a kind in a new catalog's layout.
+fn group(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Game => "games",
+        Kind::Board => "boards",
+        Kind::Evidence => "evidence",
+    }
+}
+
+pub fn create(new: &NewItem) -> Result<Created, NewError> {
+    let id = new.id.as_str();
+    if !is_url_safe(id) {
+        return Err(NewError::Refused(format!(
+            "`{id}` cannot be an identifier: use lowercase ASCII letters, digits and single hyphens, starting \
+             with a letter and not ending with a hyphen (such as `tiger-game`); it becomes the page's address"
+        )));
+    }
+    if let Some(title) = &new.title
+        && (title.trim().is_empty() || title.chars().any(char::is_control))
+    {
+        return Err(NewError::Refused(
+            "the title must be one line of text".to_string(),
+        ));
+    }
+    let catalog = &new.catalog;
+    if !catalog.is_dir() {
+        return Err(NewError::Refused(format!(
+            "there is no catalog folder `{}`",
+            catalog.display()
+        )));
+    }
+    if let Some(existing) = find_item(catalog, id) {
+        return Err(NewError::Refused(format!(
+            "the catalog already has an item `{}` (in `{}`); identifiers are unique, whatever their case, and \
+             an existing item is never overwritten",
+            existing
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            existing.display()
+        )));
+    }
+    let folder = catalog.join(group(new.kind)).join(id);
+    let io = |path: &Path| {
+        let shown = path.display().to_string();
+        move |e: io::Error| NewError::Io(format!("cannot create `{shown}`: {e}"))
+    };
+    fs::create_dir_all(catalog.join(group(new.kind))).map_err(io(&folder))?;
+    fs::create_dir(&folder).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            NewError::Refused(format!(
+                "`{}` already exists; an existing folder is never overwritten",
+                folder.display()
+            ))
+        } else {
+            io(&folder)(e)
+        }
+    })?;
+    let title = new.title.as_deref().map(str::trim);
+    let mut files = vec![("record.xml", record(new.kind, title))];
+    if new.kind == Kind::Game {
+        files.push(("rules.txt", rules(title)));
+        files.push(("games/first.game", FIRST_GAME.to_string()));
+        fs::create_dir(folder.join("games")).map_err(io(&folder.join("games")))?;
+    }
+    for (name, text) in &files {
+        let path = folder.join(name);
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        file.write_all(text.as_bytes()).map_err(io(&path))?;
+    }
+    Ok(Created {
+        folder,
+        files: files.into_iter().map(|(name, _)| name).collect(),
+    })
+}
+
+/// An item folder of this identifier anywhere in the catalog, compared ignoring case as `check` does (E015).
+fn find_item(catalog: &Path, id: &str) -> Option<PathBuf> {
+    WalkDir::new(catalog)
+        .min_depth(1)
+        .into_iter()
+        .filter_entry(|e| {
+            e.file_type().is_dir() && !e.file_name().to_string_lossy().starts_with('.')
+        })
+        .filter_map(Result::ok)
+        .find(|e| {
+            e.file_name().to_string_lossy().eq_ignore_ascii_case(id)
+                && e.path().join("record.xml").exists()
+        })
+        .map(|e| e.into_path())
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+const RECORD_HEAD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!-- Made by `ludotheca new`. Replace every value that starts with TODO: `ludotheca check` (and the overlay of
+     `ludotheca serve`) points at each one that is left. The terms are described in docs/record-format.md; more
+     Dublin Core terms may be added (dcterms:alternative, dcterms:subject for tags, dcterms:relation...). -->
+<record xmlns="urn:ludotheca:record:1"
+        xmlns:dcterms="http://purl.org/dc/terms/"
+        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+"#;
+
+fn record(kind: Kind, title: Option<&str>) -> String {
+    let title = match title {
+        Some(title) => xml_escape(title),
+        None => match kind {
+            Kind::Game => "TODO: the name the game is best known by".to_string(),
+            Kind::Board => {
+                "TODO: what the board is and where, such as Rock-cut board at ...".to_string()
+            }
+            Kind::Evidence => {
+                "TODO: what attests the game, such as Hutton's account of ... (1921)".to_string()
+            }
+        },
+    };
+    let body = match kind {
+        Kind::Game => format!(
+            r#"        kind="game">
+  <dcterms:title>{title}</dcterms:title>
+  <!-- For the reader of the page, in Markdown: where, when and by whom the game is known, what the sources say. -->
+  <dcterms:description>TODO: describe the game</dcterms:description>
+  <!-- The rules in words. rules.txt states them for the engine, which checks every recorded move. -->
+  <dcterms:instructionalMethod>TODO: the rules in words</dcterms:instructionalMethod>
+  <!-- The work this record follows, by its key in sources.bib: <dcterms:source cite="KEY" pages="12-14"/> -->
+  <dcterms:source>TODO: cite the source</dcterms:source>
+</record>
+"#
+        ),
+        Kind::Board => format!(
+            r#"        kind="board">
+  <dcterms:title>{title}</dcterms:title>
+  <!-- For the reader of the page, in Markdown: the board, how it is known, what the sources say. -->
+  <dcterms:description>TODO: describe the board</dcterms:description>
+  <!-- The game played on it, by its identifier (its folder name); ruleset="NAME" may name the ruleset. -->
+  <playedWith game="TODO"/>
+  <dcterms:spatial>TODO: where the board is or was found</dcterms:spatial>
+  <dcterms:medium>TODO: what it is made of</dcterms:medium>
+  <dcterms:extent>TODO: its size, or Not recorded</dcterms:extent>
+  <!-- When it was made or recorded: a year, or a range with xsi:type="dcterms:EDTF" (1898/1912). -->
+  <dcterms:date>TODO: when</dcterms:date>
+</record>
+"#
+        ),
+        Kind::Evidence => format!(
+            r#"        kind="evidence">
+  <dcterms:title>{title}</dcterms:title>
+  <dcterms:type>TODO: the kind of attestation</dcterms:type>
+  <!-- The game attested, by its identifier (its folder name). -->
+  <attests game="TODO"/>
+  <!-- How sure the attestation is, from 0 (doubtful) to 100 (certain). -->
+  <confidence>TODO</confidence>
+  <dcterms:spatial>TODO: where</dcterms:spatial>
+  <!-- When: a year, or a range with xsi:type="dcterms:EDTF" (1921-01-01/1921-12-31). -->
+  <dcterms:temporal>TODO: when</dcterms:temporal>
+  <!-- The content of the attestation, quoted or summarised (Markdown). -->
+  <dcterms:description>TODO: what the source says</dcterms:description>
+  <!-- The work, by its key in sources.bib: <dcterms:source cite="KEY" pages="110-111"/> -->
+  <dcterms:source>TODO: cite the source</dcterms:source>
+</record>
+"#
+        ),
+    };
+    format!("{RECORD_HEAD}{body}")
+}
+
+fn rules(title: Option<&str>) -> String {
+    // A rules string ends at its closing quote; the page shows the record's title, so a quote becomes an
+    // apostrophe here rather than making the file fail to compile.
+    let name = title.map_or_else(
+        || "TODO: the game's name".to_string(),
+        |t| t.replace('"', "'"),
+    );
+    format!(
+        r#"# The rules of the game, for the engine: they are compiled by `ludotheca check`, every game record is
+# replayed against them, and the game's page plays them (the language: docs/rules-format.md).
+#
+# What follows is a small example to start from, which compiles: two sides of three men on a 3 x 3 board.
+# Replace each statement with the game's own, and say in comments why a choice was made where the sources
+# leave room.
+
+game "{name}"
+
+# The board: points and the lines joining them (grid, triangle, star, point, line, region).
+board
+  grid 3 x 3 diagonals alquerque
+end
+
+# The two sides; the first one declared wins a "1-0".
+side white "White"
+side black "Black"
+
+# Each kind of piece and its moves: step, slide, jump, long-jump, with directions.
+piece man "Man": step, jump
+
+setup
+  white: man on a1 b1 c1
+  black: man on a3 b3 c3
+  first white
+end
+
+# How the game ends. Where the sources give no end, a move cap keeps random and computer play finite.
+outcome move-cap 200 draws
+
+# Each reading of the sources is a ruleset: its type (described, observed, reconstructed, suggested,
+# incomplete) and its source, a key of sources.bib. A ruleset states only what differs from the rules above.
+ruleset main "TODO: a name for this reading of the rules"
+  type described
+  source TODO
+end
+"#
+    )
+}
+
+const FIRST_GAME: &str = r#"[Event "TODO: what this record is, such as Demonstration: a capture"]
+[Kind "demonstration"]
+[Result "*"]
+
+{TODO: write the moves after this comment, in the notation of docs/notation.md (1. a1-a2 a3-b2), or say what the record shows}
+"#;

@@ -1,0 +1,416 @@
+//! `ludotheca serve` as the archivist uses it: started on a free loopback port, it serves the built site; an
+//! edited record is served rebuilt within a second; a broken one leaves the last good site with the
+//! diagnostics over every page, and the fix brings the page back; open pages hear of each change on the event
+//! stream; Ctrl-C stops it with exit code 0. Also: nothing outside the site is ever served (traversal in every
+//! spelling is a 404), content types, methods, folders; and thousands of requests from several threads at once
+//! are all answered correctly.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A server started for one test, stopped (by SIGINT, as Ctrl-C does) when dropped if the test did not.
+struct Server {
+    child: Child,
+    address: SocketAddr,
+}
+
+impl Server {
+    fn start(catalog: &Path, out: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+            .args(["serve", "--port", "0", "--catalog"])
+            .arg(catalog)
+            .arg("--out")
+            .arg(out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the ludotheca binary runs");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("serve prints its address");
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, address }
+    }
+
+    /// Ctrl-C, then the exit code.
+    fn interrupt(mut self) -> Option<i32> {
+        signal(&self.child, libc::SIGINT);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the server can be waited for") {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "serve did not stop on SIGINT");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            signal(&self.child, libc::SIGINT);
+            thread::sleep(Duration::from_millis(300));
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn signal(child: &Child, signal: libc::c_int) {
+    // SAFETY: sends a signal to our own child process, by its id; no memory is involved.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, signal);
+    }
+}
+
+struct Reply {
+    status: u16,
+    headers: BTreeMap<String, String>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// One request on its own connection, written as given (so that a path reaches the server unnormalised).
+fn request(address: SocketAddr, method: &str, target: &str) -> Reply {
+    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        stream,
+        "{method} {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("a whole response");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a response head");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: raw[split + 4..].to_vec(),
+    }
+}
+
+fn get(address: SocketAddr, target: &str) -> Reply {
+    request(address, "GET", target)
+}
+
+fn shipped_catalog(into: &Path) -> PathBuf {
+    let catalog = into.join("catalog");
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog"),
+        &catalog,
+    );
+    catalog
+}
+
+/// Poll `target` until `done` holds for its reply; how long that took.
+fn wait_for(
+    address: SocketAddr,
+    target: &str,
+    within: Duration,
+    done: impl Fn(&Reply) -> bool,
+) -> Duration {
+    let started = Instant::now();
+    loop {
+        let reply = get(address, target);
+        if done(&reply) {
+            return started.elapsed();
+        }
+        assert!(
+            started.elapsed() < within,
+            "{target} did not change within {within:?}; last reply:\n{}",
+            reply.text()
+        );
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn edits_are_served_rebuilt_broken_ones_show_their_diagnostics_and_ctrl_c_stops() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = shipped_catalog(dir.path());
+    let out = dir.path().join("site");
+    let server = Server::start(&catalog, &out);
+    let address = server.address;
+    assert!(address.ip().is_loopback());
+
+    let page = "/games/bagh-chal/index.html";
+    let first = get(address, page);
+    assert_eq!(first.status, 200);
+    assert!(first.text().contains("<h1>Bagh-Chal</h1>"));
+    // The live script is added to the page sent, never to the file on disk.
+    assert!(
+        first
+            .text()
+            .contains("<script src=\"/__ludotheca/live.js\"")
+    );
+    let on_disk = fs::read_to_string(out.join("games/bagh-chal/index.html")).unwrap();
+    assert!(!on_disk.contains("__ludotheca"));
+
+    // An open page's event stream: the current version first, then one per change.
+    let (events_tx, events) = mpsc::channel();
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET /__ludotheca/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .unwrap();
+    thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if let Some(data) = line.strip_prefix("data: ") {
+                let _ = events_tx.send(data.to_string());
+            }
+        }
+    });
+    let version = events.recv_timeout(Duration::from_secs(5)).unwrap();
+
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let original = fs::read_to_string(&record).unwrap();
+    let edited = original.replace(
+        "<dcterms:title>Bagh-Chal</dcterms:title>",
+        "<dcterms:title>Bagh-Chal of the valley</dcterms:title>",
+    );
+    assert_ne!(edited, original);
+    fs::write(&record, &edited).unwrap();
+    wait_for(address, page, Duration::from_secs(1), |r| {
+        r.text().contains("<h1>Bagh-Chal of the valley</h1>")
+    });
+    let next = events.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_ne!(next, version, "the stream names the new build");
+
+    // Broken: the last good page is still served, with the diagnostics over it, as `check` prints them.
+    let broken = edited.replace(
+        "<dcterms:title>Bagh-Chal of the valley</dcterms:title>",
+        "<dcterms:titel>Bagh-Chal of the valley</dcterms:titel>",
+    );
+    fs::write(&record, &broken).unwrap();
+    wait_for(address, page, Duration::from_secs(5), |r| {
+        r.text().contains("id=\"ludotheca-overlay\"")
+    });
+    let shown = get(address, page);
+    assert_eq!(shown.status, 200);
+    let text = shown.text();
+    assert!(
+        text.contains("<h1>Bagh-Chal of the valley</h1>"),
+        "the last good page"
+    );
+    assert!(
+        text.contains("error[E009]: `dcterms:titel` is not a term of the `dcterms` namespace"),
+        "{text}"
+    );
+    assert!(text.contains("games/bagh-chal/record.xml:6:4\n"), "{text}");
+    assert!(
+        text.contains("6 |   &lt;dcterms:titel&gt;Bagh-Chal of the valley&lt;/dcterms:titel&gt;"),
+        "the source line, escaped: {text}"
+    );
+    assert!(
+        text.contains("= help: did you mean `dcterms:title`?"),
+        "{text}"
+    );
+    // Every page carries it, even one the edit does not touch.
+    assert!(get(address, "/index.html").text().contains("error[E009]"));
+    assert!(events.recv_timeout(Duration::from_secs(5)).is_ok());
+
+    // Fixed: the overlay goes and the page is the new one.
+    fs::write(&record, &original).unwrap();
+    wait_for(address, page, Duration::from_secs(5), |r| {
+        let text = r.text();
+        !text.contains("ludotheca-overlay") && text.contains("<h1>Bagh-Chal</h1>")
+    });
+    assert!(events.recv_timeout(Duration::from_secs(5)).is_ok());
+
+    // The site on disk is the one `ludotheca build` writes from the same catalog.
+    let built = dir.path().join("built");
+    let output = common::ludotheca(&[
+        "build",
+        "--quiet",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        built.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    assert!(
+        common::snapshot(&out) == common::snapshot(&built),
+        "the served site differs from a build"
+    );
+
+    assert_eq!(server.interrupt(), Some(0), "Ctrl-C exits with 0");
+}
+
+#[test]
+fn only_the_site_is_served_with_its_types_and_thousands_of_requests_all_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = shipped_catalog(dir.path());
+    let out = dir.path().join("site");
+    fs::write(dir.path().join("secret.txt"), "not for the web").unwrap();
+    // The catalog's own static files are copied into the site's `static/`.
+    fs::create_dir_all(catalog.join("static")).unwrap();
+    fs::write(catalog.join("static/notes.txt"), "notes").unwrap();
+    fs::write(catalog.join("static/tiny.wasm"), b"\0asm\x01\0\0\0").unwrap();
+    let server = Server::start(&catalog, &out);
+    let address = server.address;
+
+    for target in [
+        "/../secret.txt",
+        "/games/../../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/%2E%2E/secret.txt",
+        "/%2e%2e%2fsecret.txt",
+        "/games/%2e%2e/%2e%2e/secret.txt",
+        "/..%5csecret.txt",
+        "/games\\..\\..\\secret.txt",
+        "/%5c..%5csecret.txt",
+        "//etc/passwd",
+        "/%2fetc%2fpasswd",
+        &format!("/{}", dir.path().join("secret.txt").display()),
+        "/C:/Windows/win.ini",
+        "http://localhost/../secret.txt",
+        "/.ludotheca-manifest",
+        "/games/",
+        "/no-such-page.html",
+    ] {
+        let reply = get(address, target);
+        assert_eq!(reply.status, 404, "{target}");
+        assert!(!reply.text().contains("not for the web"), "{target}");
+    }
+    // A link inside the site leading out of it is not followed.
+    std::os::unix::fs::symlink(dir.path().join("secret.txt"), out.join("leak.txt")).unwrap();
+    assert_eq!(get(address, "/leak.txt").status, 404);
+
+    for (target, kind) in [
+        ("/", "text/html; charset=utf-8"),
+        ("/games/terhuchu/", "text/html; charset=utf-8"),
+        ("/static/style.css", "text/css; charset=utf-8"),
+        ("/static/search.js", "text/javascript; charset=utf-8"),
+        ("/catalog.json", "application/json"),
+        ("/catalog.csv", "text/csv; charset=utf-8"),
+        ("/sitemap.xml", "application/xml"),
+        ("/static/notes.txt", "text/plain; charset=utf-8"),
+        ("/static/tiny.wasm", "application/wasm"),
+        ("/games/terhuchu/terhuchu.zip", "application/zip"),
+    ] {
+        let reply = get(address, target);
+        assert_eq!(reply.status, 200, "{target}");
+        assert_eq!(reply.headers["content-type"], kind, "{target}");
+    }
+    let svg = fs::read_dir(out.join("diagrams"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name();
+    let reply = get(address, &format!("/diagrams/{}", svg.to_string_lossy()));
+    assert_eq!(reply.headers["content-type"], "image/svg+xml");
+
+    // A folder without its slash is redirected, so that its page's relative links resolve.
+    let reply = get(address, "/games/terhuchu?x=1");
+    assert_eq!(reply.status, 301);
+    assert_eq!(reply.headers["location"], "/games/terhuchu/?x=1");
+    // HEAD: the head only; other methods: 405.
+    let head = request(address, "HEAD", "/static/style.css");
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty());
+    assert_eq!(
+        head.headers["content-length"],
+        fs::metadata(out.join("static/style.css"))
+            .unwrap()
+            .len()
+            .to_string()
+    );
+    for method in ["POST", "PUT", "DELETE", "OPTIONS"] {
+        let reply = request(address, method, "/index.html");
+        assert_eq!(reply.status, 405, "{method}");
+        assert_eq!(reply.headers["allow"], "GET, HEAD");
+    }
+
+    // Load: several client threads, a few thousand requests, every one answered in full.
+    let targets: Vec<String> = [
+        "/",
+        "/games/terhuchu/index.html",
+        "/static/style.css",
+        "/static/engine.js",
+        "/catalog.json",
+        "/browse/index.html",
+        "/nothing-here.html",
+    ]
+    .iter()
+    .map(|t| t.to_string())
+    .collect();
+    let expected: Vec<(u16, Vec<u8>)> = targets
+        .iter()
+        .map(|t| {
+            let r = get(address, t);
+            (r.status, r.body)
+        })
+        .collect();
+    let threads = 8;
+    let per_thread = 400;
+    let started = Instant::now();
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let targets = targets.clone();
+            let expected = expected.clone();
+            thread::spawn(move || {
+                for i in 0..per_thread {
+                    let k = (i + t) % targets.len();
+                    let reply = get(address, &targets[k]);
+                    assert_eq!(
+                        (reply.status, reply.body.len()),
+                        (expected[k].0, expected[k].1.len()),
+                        "{}",
+                        targets[k]
+                    );
+                    assert!(reply.body == expected[k].1, "{}", targets[k]);
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().expect("every request answered correctly");
+    }
+    eprintln!(
+        "{} requests from {threads} threads in {:?}",
+        threads * per_thread,
+        started.elapsed()
+    );
+    assert_eq!(server.interrupt(), Some(0));
+}
