@@ -278,7 +278,8 @@ fn main() -> ExitCode {
             let result = play::bench(&loaded.game, args.seconds, args.seed);
             writeln!(
                 out,
-                "{} playouts in {:.2} s: {:.0} playouts/s, {:.0} moves/s",
+                "{}: {} playouts in {:.2} s: {:.0} playouts/s, {:.0} moves/s",
+                loaded.describe_ruleset(),
                 result.games,
                 result.elapsed.as_secs_f64(),
                 result.games_per_second(),
@@ -314,6 +315,13 @@ fn play_command(
         Ok(()) => ExitCode::SUCCESS,
         Err(play::PlayError::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
+        }
+        // Problems in a file read as `check` reports them.
+        Err(play::PlayError::Diagnostics(diagnostics)) => {
+            let stderr = io::stderr();
+            let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let _ = report::write(&diagnostics, Format::Human, color, &mut stderr.lock());
+            ExitCode::from(EXIT_FAILURE)
         }
         Err(err) => {
             eprintln!("error: {err}");

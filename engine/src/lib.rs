@@ -15,6 +15,7 @@ pub mod rng;
 pub mod rules;
 pub mod ruleset;
 pub mod sowing;
+pub mod suggest;
 pub mod wasm;
 
 pub use any::{AnyMove, AnyPosition, Compiled};

@@ -4,7 +4,7 @@
 mod bibliography;
 mod item;
 mod links;
-mod rules;
+pub mod rules;
 mod theme;
 mod value;
 

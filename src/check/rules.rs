@@ -8,15 +8,16 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use ludotheca_engine::record::{self, Record};
+use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::ruleset::RulesInfo;
-use ludotheca_engine::{Compiled, RulesFile};
+use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
 use super::{CheckedGame, RecordSummary};
 use crate::archive::rules::{Diagrams, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
-use crate::source::FileId;
+use crate::source::{FileId, SourceMap};
 use crate::suggest;
 
 /// How many legal moves a diagnostic lists before it says "and N more": enough to see the position's options,
@@ -104,22 +105,14 @@ fn check_game(
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
-    let parsed = RulesFile::parse_compiled(text);
-    let rules = from_compiled(text, parsed.as_ref(), diagrams);
+    let parsed = RulesFile::parse_all(text);
+    let rules = from_compiled(text, parsed.as_ref().map_err(|errors| &errors[0]), diagrams);
     let (file, compiled) = match parsed {
         Ok(parsed) => parsed,
-        Err(err) => {
-            diagnostics.push(
-                Diagnostic::error("E100", format!("the rules do not compile: {}", err.message))
-                    .at_line_column(
-                        &catalog.files,
-                        rules_file,
-                        err.line as usize,
-                        err.column as usize,
-                        1,
-                    )
-                    .with_help(err.help),
-            );
+        Err(errors) => {
+            for err in errors {
+                diagnostics.push(rules_diagnostic(&catalog.files, rules_file, err));
+            }
             // The records are still read, so that pages can list them; they cannot be replayed.
             let records = item
                 .game_records
@@ -178,6 +171,27 @@ fn check_game(
             clean,
         },
     }
+}
+
+/// A rules error as a diagnostic of the loaded rules file, under the code of its kind (docs/diagnostics.md). The
+/// CLI's engine commands report rules errors through this too, so they read as `check`'s do.
+pub fn rules_diagnostic(files: &SourceMap, file: FileId, err: RulesError) -> Diagnostic {
+    let (code, message) = match err.kind {
+        ErrorKind::Invalid => ("E100", format!("the rules do not compile: {}", err.message)),
+        ErrorKind::UnknownName => ("E107", err.message),
+        ErrorKind::Missing => ("E108", err.message),
+        ErrorKind::PointOnNoLine => ("E109", err.message),
+        ErrorKind::Disconnected => ("E110", err.message),
+    };
+    Diagnostic::error(code, message)
+        .at_line_column(
+            files,
+            file,
+            err.line as usize,
+            err.column as usize,
+            err.length as usize,
+        )
+        .with_help(err.help)
 }
 
 /// A bibliography key cited from a rules file or a game record must exist.
