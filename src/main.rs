@@ -349,14 +349,16 @@ fn build(args: BuildArgs) -> ExitCode {
             if !args.quiet && !built.diagnostics.is_empty() {
                 print(&built.diagnostics);
             }
+            // What was built is the command's output, so it goes to standard output (a script can read it while
+            // errors and warnings stay on standard error).
             if args.timings {
                 for (step, took) in &built.timings {
-                    eprintln!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
+                    println!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
                 }
             }
             if !args.quiet {
                 let w = built.written;
-                eprintln!(
+                println!(
                     "built {} pages ({} files) for {} items into {}: {} pages rendered, {} files written, \
                      {} unchanged, {} removed",
                     built.pages,
