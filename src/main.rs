@@ -45,6 +45,13 @@ enum Command {
     /// Write the checked catalog as Omeka S JSON, Omeka S CSV, OAI-PMH, the site's JSON or CSV, or every item's
     /// citation in BibTeX, RIS or CSL-JSON.
     Export(ExportArgs),
+    /// Print a completion script for a shell (`ludotheca completions bash > ~/.local/share/bash-completion/completions/ludotheca`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page, in roff (`ludotheca man | man -l -`).
+    Man,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -288,6 +295,22 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Import(args) => import(args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "ludotheca", &mut io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            match clap_mangen::Man::new(Cli::command()).render(&mut io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("error: cannot write the manual page: {err}");
+                    ExitCode::from(EXIT_FAILURE)
+                }
+            }
+        }
         Command::Export(args) => export(args),
         Command::Show(args) => {
             let game = GameArgs {
