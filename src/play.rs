@@ -411,8 +411,13 @@ pub fn show(
         }
     )?;
     writeln!(out)?;
-    write!(out, "{}", game.diagram(pos))?;
-    writeln!(out)?;
+    // Point names on the board, so the moves above and the notation can be read against it.
+    write!(
+        out,
+        "{}",
+        ludotheca_engine::drawing::labelled(game, Some(pos), false)
+    )?;
+    writeln!(out, "{}", game.format_position(pos))?;
     writeln!(out, "{}", describe_outcome(loaded, game, pos))?;
     Ok(())
 }

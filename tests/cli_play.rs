@@ -158,6 +158,9 @@ fn show_prints_a_record_at_a_ply() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("ply 1 of 4: @c3"), "{text}");
+    // The board is drawn with its point names, each followed by the piece on it.
+    assert!(text.contains("\na5T b5. c5. d5. e5T\n"), "{text}");
+    assert!(text.contains("\na3. b3. c3g d3. e3.\n"), "{text}");
     assert!(text.contains("Tigers to move"), "{text}");
     let end = stdout(&ludotheca(&["show", "bagh-chal", "demo-placement"]));
     assert!(end.contains("tigers captured 1"), "{end}");

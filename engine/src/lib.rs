@@ -5,6 +5,7 @@
 
 pub mod any;
 pub mod board;
+pub mod drawing;
 pub mod game;
 pub mod lines;
 pub mod perft;
