@@ -14,7 +14,7 @@ use ludotheca_engine::ruleset::Family;
 use ludotheca_engine::{AnyPosition, Compiled, Game, Outcome, RulesError, RulesFile};
 
 use crate::catalog::{self, Kind};
-use crate::check::rules::rules_diagnostic;
+use crate::check::rules::{record_diagnostic, rules_diagnostic};
 use crate::diagnostic::Diagnostics;
 use crate::source::{FileId, SourceMap};
 
@@ -369,8 +369,15 @@ pub fn show(
 ) -> Result<(), PlayError> {
     let path = find_record(loaded.folder.as_deref(), record_name)?;
     let text = std::fs::read_to_string(&path).map_err(|e| PlayError::Io(path.clone(), e))?;
-    let what = path.display().to_string();
-    let record = Record::parse(&text).map_err(|e| PlayError::Record(what.clone(), e))?;
+    // The record's problems read as `check` reports them, quoting the file.
+    let mut files = SourceMap::default();
+    let file = files.add(path.clone(), text);
+    let report = |err, record: Option<&Record>| {
+        let mut diagnostics = Diagnostics::new();
+        diagnostics.push(record_diagnostic(&files, file, err, record));
+        PlayError::Diagnostics(diagnostics)
+    };
+    let record = Record::parse(&files.get(file).text).map_err(|e| report(e, None))?;
     // A record is replayed under the ruleset it names, as `check` replays it.
     let game = match record.tag("Ruleset") {
         Some(ruleset) => loaded
@@ -386,7 +393,7 @@ pub fn show(
             })?,
         None => &loaded.game,
     };
-    let replay = record::replay(game, &record).map_err(|e| PlayError::Record(what, e))?;
+    let replay = record::replay(game, &record).map_err(|e| report(e, Some(&record)))?;
     let plies = replay.moves.len();
     let at = ply.unwrap_or(plies);
     if at > plies {

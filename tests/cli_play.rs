@@ -201,3 +201,20 @@ fn perft_depth_is_capped() {
     let out = ludotheca(&["perft", "shimunana", "--depth", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn show_reports_a_record_that_does_not_replay_as_check_does() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let record = dir.path().join("bad.game");
+    let text = std::fs::read_to_string("catalog/games/bagh-chal/games/demo-placement.game")
+        .expect("the shipped record")
+        .replacen("@c3", "@c9", 1);
+    std::fs::write(&record, text).expect("the record can be written");
+    let out = ludotheca(&["show", "bagh-chal", &record.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error[E103]: illegal move"), "{err}");
+    assert!(err.contains("bad.game:"), "{err}");
+    assert!(err.contains("^^^"), "the whole move is underlined: {err}");
+    assert!(err.contains("= note: legal moves here:"), "{err}");
+}

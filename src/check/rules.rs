@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
-use ludotheca_engine::record::{self, Record};
+use ludotheca_engine::record::{self, Record, RecordError};
 use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesError, RulesFile};
@@ -241,24 +241,10 @@ fn replay_records(
     let mut parsed = Vec::with_capacity(item.game_records.len());
     for &file in &item.game_records {
         let text = &catalog.files.get(file).text;
-        let at = |line: u32, column: u32, length: usize, d: Diagnostic| {
-            d.at_line_column(&catalog.files, file, line as usize, column as usize, length)
-        };
         let record = match Record::parse(text) {
             Ok(record) => record,
             Err(err) => {
-                diagnostics.push(
-                    at(
-                        err.line,
-                        err.column,
-                        1,
-                        Diagnostic::error(
-                            "E102",
-                            format!("unreadable game record: {}", err.message),
-                        ),
-                    )
-                    .with_help(err.help),
-                );
+                diagnostics.push(record_diagnostic(&catalog.files, file, err, None));
                 parsed.push(None);
                 continue;
             }
@@ -342,33 +328,46 @@ fn check_record(
         }
         // Only success or the error matters here: `check` keeps no copy of the positions.
         if let Err(err) = record::check(game, record) {
-            let illegal = !err.legal.is_empty();
-            // Underline the whole move when the error is at one.
-            let length = record
-                .moves
-                .iter()
-                .find(|m| m.line == err.line && m.column == err.column)
-                .map_or(1, |m| m.text.chars().count().max(1));
-            let mut d = at(
-                err.line,
-                err.column,
-                length,
-                Diagnostic::error(
-                    if illegal { "E103" } else { "E105" },
-                    if illegal {
-                        format!("illegal move: {}", err.message)
-                    } else {
-                        format!("the game record does not replay: {}", err.message)
-                    },
-                ),
-            )
-            .with_help(err.help);
-            if illegal {
-                d = d.with_note(legal_moves_note(&err.legal));
-            }
-            diagnostics.push(d);
+            diagnostics.push(record_diagnostic(&catalog.files, file, err, Some(record)));
         }
     }
+}
+
+/// A game record's error as a diagnostic of its file: unreadable (E102, `record` is `None`), an illegal move
+/// (E103, with the legal moves), or a record that does not replay (E105). `ludotheca show` reports through this
+/// too.
+pub fn record_diagnostic(
+    files: &SourceMap,
+    file: FileId,
+    err: RecordError,
+    record: Option<&Record>,
+) -> Diagnostic {
+    let Some(record) = record else {
+        return Diagnostic::error("E102", format!("unreadable game record: {}", err.message))
+            .at_line_column(files, file, err.line as usize, err.column as usize, 1)
+            .with_help(err.help);
+    };
+    let illegal = !err.legal.is_empty();
+    // Underline the whole move when the error is at one.
+    let length = record
+        .moves
+        .iter()
+        .find(|m| m.line == err.line && m.column == err.column)
+        .map_or(1, |m| m.text.chars().count().max(1));
+    let mut d = Diagnostic::error(
+        if illegal { "E103" } else { "E105" },
+        if illegal {
+            format!("illegal move: {}", err.message)
+        } else {
+            format!("the game record does not replay: {}", err.message)
+        },
+    )
+    .at_line_column(files, file, err.line as usize, err.column as usize, length)
+    .with_help(err.help);
+    if illegal {
+        d = d.with_note(legal_moves_note(&err.legal));
+    }
+    d
 }
 
 fn legal_moves_note(legal: &[String]) -> String {
