@@ -51,6 +51,13 @@ enum Command {
     /// Start a new item: its folder with a commented record (and for a game, a rules file and a first game
     /// record) whose every value to write starts with TODO; `check` points at each until it is filled.
     New(NewArgs),
+    /// Print a completion script for a shell (`ludotheca completions bash > ~/.local/share/bash-completion/completions/ludotheca`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page, in roff (`ludotheca man | man -l -`).
+    Man,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -327,7 +334,8 @@ fn main() -> ExitCode {
             let result = play::bench(&loaded.game, args.seconds, args.seed);
             writeln!(
                 out,
-                "{} playouts in {:.2} s: {:.0} playouts/s, {:.0} moves/s",
+                "{}: {} playouts in {:.2} s: {:.0} playouts/s, {:.0} moves/s",
+                loaded.describe_ruleset(),
                 result.games,
                 result.elapsed.as_secs_f64(),
                 result.games_per_second(),
@@ -336,6 +344,22 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Import(args) => import(args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "ludotheca", &mut io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            match clap_mangen::Man::new(Cli::command()).render(&mut io::stdout()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) if err.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("error: cannot write the manual page: {err}");
+                    ExitCode::from(EXIT_FAILURE)
+                }
+            }
+        }
         Command::Export(args) => export(args),
         Command::Serve(args) => serve(args),
         Command::New(args) => new_item(args),
@@ -366,6 +390,13 @@ fn play_command(
         Err(play::PlayError::Output(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS
         }
+        // Problems in a file read as `check` reports them.
+        Err(play::PlayError::Diagnostics(diagnostics)) => {
+            let stderr = io::stderr();
+            let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let _ = report::write(&diagnostics, Format::Human, color, &mut stderr.lock());
+            ExitCode::from(EXIT_FAILURE)
+        }
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(EXIT_FAILURE)
@@ -392,14 +423,16 @@ fn build(args: BuildArgs) -> ExitCode {
             if !args.quiet && !built.diagnostics.is_empty() {
                 print(&built.diagnostics);
             }
+            // What was built is the command's output, so it goes to standard output (a script can read it while
+            // errors and warnings stay on standard error).
             if args.timings {
                 for (step, took) in &built.timings {
-                    eprintln!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
+                    println!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
                 }
             }
             if !args.quiet {
                 let w = built.written;
-                eprintln!(
+                println!(
                     "built {} pages ({} files) for {} items into {}: {} pages rendered, {} files written, \
                      {} unchanged, {} removed",
                     built.pages,

@@ -9,11 +9,14 @@ use std::time::{Duration, Instant};
 
 use ludotheca_engine::game::TooManyMoves;
 use ludotheca_engine::record::{self, Record, RecordError};
+use ludotheca_engine::rules::CompiledRuleset;
 use ludotheca_engine::ruleset::Family;
-use ludotheca_engine::{AnyPosition, Compiled, Game, Outcome, RulesFile};
+use ludotheca_engine::{AnyPosition, Compiled, Game, Outcome, RulesError, RulesFile};
 
 use crate::catalog::{self, Kind};
+use crate::check::rules::{record_diagnostic, rules_diagnostic};
 use crate::diagnostic::Diagnostics;
+use crate::source::{FileId, SourceMap};
 
 /// Where a game's rules come from.
 pub enum RulesSource {
@@ -26,14 +29,35 @@ pub enum RulesSource {
 /// A game's rules, read and compiled for one ruleset.
 pub struct LoadedRules {
     pub game: Compiled,
-    /// The whole rules file, for records that name another ruleset.
+    /// The ruleset played (`None`: the base rules of a file that declares none).
+    pub ruleset: Option<String>,
+    /// The whole rules file, and every ruleset compiled, for records that name another ruleset.
     pub rules: RulesFile,
+    pub compiled: Vec<CompiledRuleset>,
+    /// The file as read, for diagnostics that quote it.
+    pub files: SourceMap,
+    pub file: FileId,
     /// Where it was read from, for messages.
     pub path: PathBuf,
     /// The game's folder, when it came from the catalog: its `games/` hold the records `show` reads.
     pub folder: Option<PathBuf>,
     /// The sides' titles, the first side first.
     pub sides: Vec<String>,
+}
+
+impl LoadedRules {
+    /// Which rules were played, for a report: `ruleset common ("Common modern rules")`, or the base rules.
+    pub fn describe_ruleset(&self) -> String {
+        let info = self.rules.info();
+        match self
+            .ruleset
+            .as_deref()
+            .and_then(|name| info.rulesets.iter().find(|r| r.name == name))
+        {
+            Some(r) => format!("{}, ruleset {} (\"{}\")", info.game, r.name, r.title),
+            None => format!("{}, base rules", info.game),
+        }
+    }
 }
 
 /// Why a command could not run. All of these are the user's to fix (a wrong name, an unreadable file, a move
@@ -46,7 +70,8 @@ pub enum PlayError {
         catalog: PathBuf,
         suggestion: Option<String>,
     },
-    Rules(PathBuf, ludotheca_engine::RulesError),
+    /// Problems in a file, as `check` reports them (rules errors, a record that does not read or replay).
+    Diagnostics(Diagnostics),
     Record(String, RecordError),
     NoSuchRecord {
         record: String,
@@ -76,15 +101,12 @@ impl fmt::Display for PlayError {
                 }
                 Ok(())
             }
-            PlayError::Rules(path, err) => write!(
-                f,
-                "{}:{}:{}: {} (help: {})",
-                path.display(),
-                err.line,
-                err.column,
-                err.message,
-                err.help
-            ),
+            PlayError::Diagnostics(diagnostics) => {
+                for d in diagnostics.iter() {
+                    write!(f, "{}", d.render_human(false))?;
+                }
+                Ok(())
+            }
             PlayError::Record(what, err) => {
                 write!(
                     f,
@@ -132,10 +154,29 @@ pub fn load_rules(source: &RulesSource, ruleset: Option<&str>) -> Result<LoadedR
         }
     };
     let text = std::fs::read_to_string(&path).map_err(|e| PlayError::Io(path.clone(), e))?;
-    let rules = RulesFile::parse(&text).map_err(|e| PlayError::Rules(path.clone(), e))?;
-    let game = rules
-        .compile(ruleset)
-        .map_err(|e| PlayError::Rules(path.clone(), e))?;
+    let mut files = SourceMap::default();
+    let file = files.add(path.clone(), text);
+    let rules_errors = |files: &SourceMap, errors: Vec<RulesError>| {
+        let mut diagnostics = Diagnostics::new();
+        for err in errors {
+            diagnostics.push(rules_diagnostic(files, file, err));
+        }
+        PlayError::Diagnostics(diagnostics)
+    };
+    // Every ruleset is compiled, as `check` does, so a file is refused here exactly when `check` refuses it.
+    let (rules, compiled) =
+        RulesFile::parse_all(&files.get(file).text).map_err(|e| rules_errors(&files, e))?;
+    let (ruleset, game) = match ruleset {
+        None => compiled.first(),
+        Some(name) => compiled.iter().find(|(n, _)| n.as_deref() == Some(name)),
+    }
+    .cloned()
+    .ok_or_else(|| {
+        rules_errors(
+            &files,
+            vec![rules.unknown_ruleset(ruleset.unwrap_or_default())],
+        )
+    })?;
     let mut sides: Vec<String> = rules
         .info()
         .sides
@@ -148,7 +189,11 @@ pub fn load_rules(source: &RulesSource, ruleset: Option<&str>) -> Result<LoadedR
     }
     Ok(LoadedRules {
         game,
+        ruleset,
         rules,
+        compiled,
+        files,
+        file,
         path,
         folder,
         sides,
@@ -324,21 +369,31 @@ pub fn show(
 ) -> Result<(), PlayError> {
     let path = find_record(loaded.folder.as_deref(), record_name)?;
     let text = std::fs::read_to_string(&path).map_err(|e| PlayError::Io(path.clone(), e))?;
-    let what = path.display().to_string();
-    let record = Record::parse(&text).map_err(|e| PlayError::Record(what.clone(), e))?;
+    // The record's problems read as `check` reports them, quoting the file.
+    let mut files = SourceMap::default();
+    let file = files.add(path.clone(), text);
+    let report = |err, record: Option<&Record>| {
+        let mut diagnostics = Diagnostics::new();
+        diagnostics.push(record_diagnostic(&files, file, err, record));
+        PlayError::Diagnostics(diagnostics)
+    };
+    let record = Record::parse(&files.get(file).text).map_err(|e| report(e, None))?;
     // A record is replayed under the ruleset it names, as `check` replays it.
-    let named;
     let game = match record.tag("Ruleset") {
-        Some(ruleset) => {
-            named = loaded
-                .rules
-                .compile(Some(ruleset))
-                .map_err(|e| PlayError::Rules(loaded.path.clone(), e))?;
-            &named
-        }
+        Some(ruleset) => loaded
+            .compiled
+            .iter()
+            .find(|(n, _)| n.as_deref() == Some(ruleset))
+            .map(|(_, g)| g)
+            .ok_or_else(|| {
+                let err = loaded.rules.unknown_ruleset(ruleset);
+                let mut diagnostics = Diagnostics::new();
+                diagnostics.push(rules_diagnostic(&loaded.files, loaded.file, err));
+                PlayError::Diagnostics(diagnostics)
+            })?,
         None => &loaded.game,
     };
-    let replay = record::replay(game, &record).map_err(|e| PlayError::Record(what, e))?;
+    let replay = record::replay(game, &record).map_err(|e| report(e, Some(&record)))?;
     let plies = replay.moves.len();
     let at = ply.unwrap_or(plies);
     if at > plies {
@@ -363,8 +418,13 @@ pub fn show(
         }
     )?;
     writeln!(out)?;
-    write!(out, "{}", game.diagram(pos))?;
-    writeln!(out)?;
+    // Point names on the board, so the moves above and the notation can be read against it.
+    write!(
+        out,
+        "{}",
+        ludotheca_engine::drawing::labelled(game, Some(pos), false)
+    )?;
+    writeln!(out, "{}", game.format_position(pos))?;
     writeln!(out, "{}", describe_outcome(loaded, game, pos))?;
     Ok(())
 }

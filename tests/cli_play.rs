@@ -95,7 +95,10 @@ fn bench_reports_playouts_and_moves_per_second() {
         text.contains("playouts/s") && text.contains("moves/s"),
         "{text}"
     );
-    let games: u64 = text
+    // The report says which rules it ran, then the count.
+    let (rules, measured) = text.split_once(": ").expect("the rules, then the figures");
+    assert_eq!(rules, "Bagh-Chal, ruleset common (\"Common modern rules\")");
+    let games: u64 = measured
         .split_whitespace()
         .next()
         .and_then(|n| n.parse().ok())
@@ -104,11 +107,60 @@ fn bench_reports_playouts_and_moves_per_second() {
 }
 
 #[test]
+fn an_unknown_ruleset_is_reported_against_the_rules_file_with_a_suggestion() {
+    for command in [
+        vec!["moves", "tchouba", "--ruleset", "4x61"],
+        vec!["perft", "tchouba", "--ruleset", "4x61", "--depth", "1"],
+        vec!["bench", "tchouba", "--ruleset", "4x61"],
+    ] {
+        let out = ludotheca(&command);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error[E107]: the rules declare no ruleset named `4x61`\n"),
+            "{err}"
+        );
+        assert!(
+            err.contains("--> catalog/games/tchouba/rules.txt:"),
+            "{err}"
+        );
+        assert!(err.contains("= help: did you mean `4x16`?"), "{err}");
+    }
+}
+
+#[test]
+fn rules_errors_are_rendered_as_check_renders_them_every_one() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let rules = dir.path().join("rules.txt");
+    let text = std::fs::read_to_string("catalog/games/bagh-chal/rules.txt")
+        .expect("the shipped rules")
+        .replace("outcome captures 5 wins", "outcome capture 5 wins")
+        .replace("piece goat \"Goat\": step", "piece goat \"Goat\": hop");
+    std::fs::write(&rules, text).expect("the rules can be written");
+    let out = ludotheca(&[
+        "perft",
+        "--rules",
+        &rules.display().to_string(),
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.matches("error[E100]").count(), 2, "{err}");
+    assert!(err.contains("did you mean `captures`?"), "{err}");
+    assert!(err.contains("^^^"), "the whole word is underlined: {err}");
+    assert!(err.contains("2 errors, 0 warnings"), "{err}");
+}
+
+#[test]
 fn show_prints_a_record_at_a_ply() {
     let out = ludotheca(&["show", "bagh-chal", "demo-placement", "--ply", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("ply 1 of 4: @c3"), "{text}");
+    // The board is drawn with its point names, each followed by the piece on it.
+    assert!(text.contains("\na5T b5. c5. d5. e5T\n"), "{text}");
+    assert!(text.contains("\na3. b3. c3g d3. e3.\n"), "{text}");
     assert!(text.contains("Tigers to move"), "{text}");
     let end = stdout(&ludotheca(&["show", "bagh-chal", "demo-placement"]));
     assert!(end.contains("tigers captured 1"), "{end}");
@@ -148,4 +200,21 @@ fn perft_depth_is_capped() {
     }
     let out = ludotheca(&["perft", "shimunana", "--depth", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn show_reports_a_record_that_does_not_replay_as_check_does() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let record = dir.path().join("bad.game");
+    let text = std::fs::read_to_string("catalog/games/bagh-chal/games/demo-placement.game")
+        .expect("the shipped record")
+        .replacen("@c3", "@c9", 1);
+    std::fs::write(&record, text).expect("the record can be written");
+    let out = ludotheca(&["show", "bagh-chal", &record.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("error[E103]: illegal move"), "{err}");
+    assert!(err.contains("bad.game:"), "{err}");
+    assert!(err.contains("^^^"), "the whole move is underlined: {err}");
+    assert!(err.contains("= note: legal moves here:"), "{err}");
 }

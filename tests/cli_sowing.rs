@@ -57,6 +57,15 @@ fn show_replays_a_sowing_record() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("ply 0 of 1"), "{text}");
+    // Rows of holes, each with its number and seeds, North's outer row on top.
+    assert!(
+        text.contains("\nN outer  N4:0  N3:0  N2:1  N1:2\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nS outer  S1:0  S2:0  S3:2  S4:0\n"),
+        "{text}"
+    );
     assert!(text.contains("0,0,1,2/0,4,0,3/0,0,0,0/0,0,2,0 S"), "{text}");
     assert!(text.contains("South to move"), "{text}");
     let end = stdout(&ludotheca(&["show", "shimunana", "demo-capture"]));

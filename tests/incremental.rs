@@ -26,8 +26,13 @@ fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usi
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    let said = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "{said}");
+    // The success line is on standard output; errors and warnings would be on standard error.
+    let said = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let numbers: Vec<usize> = said
         .rsplit_once(": ")
         .unwrap()

@@ -5,6 +5,7 @@
 
 pub mod any;
 pub mod board;
+pub mod drawing;
 pub mod game;
 pub mod lines;
 pub mod perft;
@@ -15,6 +16,7 @@ pub mod rng;
 pub mod rules;
 pub mod ruleset;
 pub mod sowing;
+pub mod suggest;
 pub mod wasm;
 
 pub use any::{AnyMove, AnyPosition, Compiled};

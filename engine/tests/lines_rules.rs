@@ -7,6 +7,7 @@ use ludotheca_engine::player::{Limits, choose};
 use ludotheca_engine::playout::playouts;
 use ludotheca_engine::record::{Record, replay, write_moves};
 use ludotheca_engine::rng::Rng;
+use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::{Compiled, Game, Outcome, RulesFile, compile};
 
 const BAGH_CHAL: &str = include_str!("../../catalog/games/bagh-chal/rules.txt");
@@ -462,11 +463,14 @@ fn metadata_lists_rulesets_facts_and_geometry() {
     assert_eq!(eight.facts().pieces_per_side, [8, 8]);
 }
 
-/// Checks that `src` fails at `line:column` with a message containing `needle`.
+/// Checks that `src` fails at `line:column` with a message containing `needle` (among its other errors).
 fn fails_at(src: &str, line: u32, column: u32, needle: &str) {
-    let e = RulesFile::parse(src).expect_err("the rules should not compile");
+    let errors = RulesFile::parse_all(src).expect_err("the rules should not compile");
+    let e = errors
+        .iter()
+        .find(|e| e.message.contains(needle))
+        .unwrap_or_else(|| panic!("no error says {needle}: {errors:#?}"));
     assert_eq!((e.line, e.column), (line, column), "{e}");
-    assert!(e.message.contains(needle), "{e}");
     assert!(!e.help.is_empty());
 }
 
@@ -520,7 +524,7 @@ fn bad_rules_files_are_reported_where_they_go_wrong() {
     );
     fails_at(
         &good.replace("source baghchal-common", ""),
-        31,
+        34,
         1,
         "cites no source",
     );
@@ -547,6 +551,77 @@ fn bad_rules_files_are_reported_where_they_go_wrong() {
     );
     fails_at("game \"X\"\nend\n", 2, 1, "closes no block");
     fails_at("board\nend\n", 1, 1, "does not name its game");
+}
+
+#[test]
+fn every_error_of_a_file_is_reported_with_its_span() {
+    let bad = BAGH_CHAL
+        .replace("piece goat \"Goat\": step", "piece goat \"Goat\": hop")
+        .replace("tiger on a1 e1 a5 e5", "tiger on a1 e1 a5 f5")
+        .replace("outcome captures 5 wins", "outcome capture 5 wins");
+    let errors = RulesFile::parse_all(&bad).expect_err("three mistakes");
+    let found: Vec<(u32, u32, u32)> = errors
+        .iter()
+        .map(|e| (e.line, e.column, e.length))
+        .collect();
+    assert_eq!(found, [(14, 20, 3), (17, 29, 2), (26, 9, 7)], "{errors:#?}");
+    assert!(
+        errors[1].help.starts_with("did you mean `"),
+        "{}",
+        errors[1].help
+    );
+    assert!(
+        errors[2].help.starts_with("did you mean `captures`?"),
+        "{}",
+        errors[2].help
+    );
+
+    // Every ruleset is compiled, each error said once even when two rulesets meet it.
+    let two = format!(
+        "{}\nruleset other \"Other\"\n  type described\n  source x\n  capture sometimes\nend\n",
+        BAGH_CHAL.replace("piece goat \"Goat\": step", "piece goat \"Goat\": hop")
+    );
+    let errors = RulesFile::parse_all(&two).expect_err("one mistake in each ruleset");
+    let lines: Vec<u32> = errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [14, 39], "{errors:#?}");
+}
+
+#[test]
+fn missing_statements_are_reported_where_they_belong() {
+    let no_first = BAGH_CHAL.replace("  first goats\n", "");
+    let e = RulesFile::parse(&no_first).expect_err("no first");
+    assert_eq!(
+        (e.line, e.column, e.kind),
+        (19, 1, ErrorKind::Missing),
+        "{e}"
+    );
+    let no_setup = "game \"X\"\nboard\n  grid 3 x 3\nend\nside a\nside b\npiece m: step\n";
+    let e = RulesFile::parse(no_setup).expect_err("no setup");
+    assert_eq!((e.line, e.column, e.length), (1, 1, 4), "{e}");
+    assert!(e.message.contains("no setup"), "{e}");
+}
+
+#[test]
+fn geometry_problems_are_found() {
+    let star = "game \"K\"\nboard\n  star\n  point centre at 0 0\nend\nside a\nside b\npiece m: step\n\
+                setup\n  a: m on k1\n  first a\nend\n";
+    let e = RulesFile::parse(star).expect_err("a point on no line");
+    assert_eq!(
+        (e.line, e.column, e.length, e.kind),
+        (4, 9, 6, ErrorKind::PointOnNoLine),
+        "{e}"
+    );
+    let cut = star.replace(
+        "  point centre at 0 0\n",
+        "  point p at 5 5\n  point q at 6 5\n  line p q\n",
+    );
+    let e = RulesFile::parse(&cut).expect_err("a part cut off");
+    assert_eq!((e.line, e.kind), (4, ErrorKind::Disconnected), "{e}");
+    assert!(e.message.contains("`p` `q` are cut off"), "{e}");
+    let unknown = star.replace("  point centre at 0 0\n", "  line k1 k99\n");
+    let e = RulesFile::parse(&unknown).expect_err("no k99");
+    assert!(e.help.contains("the star's tips `k1`..`k5`"), "{e}");
+    assert!(!e.help.contains("grid"), "{e}");
 }
 
 #[test]

@@ -5,6 +5,21 @@ use std::collections::{HashMap, HashSet};
 use crate::catalog::Catalog;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 
+/// A year as a source page shows and sorts it: one to four digits, or a range of two (`1921--1923`, with one or
+/// two hyphens or a slash). `n.d.`, `forthcoming` or `c. 1900` are not: the docs require a year, and the pages
+/// sort and cite by it.
+fn is_year(value: &str) -> bool {
+    let digits = |s: &str| (1..=4).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    let value = value.trim();
+    match value
+        .split_once("--")
+        .or_else(|| value.split_once(['-', '/']))
+    {
+        Some((from, to)) => digits(from) && digits(to),
+        None => digits(value),
+    }
+}
+
 pub fn check_bibliography(
     catalog: &Catalog,
     cited: &HashSet<String>,
@@ -44,6 +59,21 @@ pub fn check_bibliography(
                 .with_help("a source page needs who wrote it, its title and its year"),
             );
         }
+        if let Some(year) = entry.field("year").filter(|f| !f.value.is_empty())
+            && !is_year(&year.value)
+        {
+            diagnostics.push(
+                Diagnostic::error(
+                    "E044",
+                    format!("the year of `{}` is not a year: `{}`", key.value, year.value),
+                )
+                .at(files, file, year.value_span.clone())
+                .with_help(
+                    "write the year of publication as digits (`1921`, or `1921--1923` for a work published over \
+                     years); for an undated work give the year it is known by, with a `note` saying so",
+                ),
+            );
+        }
         let lower = key.value.to_ascii_lowercase();
         if let Some(&at) = first.get(&lower) {
             let line = files.get(file).position(at).line;
@@ -64,6 +94,28 @@ pub fn check_bibliography(
                         ),
                 );
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_year;
+
+    #[test]
+    fn years_are_digits_or_ranges() {
+        for good in ["1921", "476", "1921--1923", "1921-1923", "1921/1922"] {
+            assert!(is_year(good), "{good}");
+        }
+        for bad in [
+            "n.d.",
+            "forthcoming",
+            "c. 1900",
+            "19211",
+            "1921--",
+            "MCMXXI",
+        ] {
+            assert!(!is_year(bad), "{bad}");
         }
     }
 }

@@ -114,6 +114,26 @@ fn check_kind(cx: &mut Context<'_>) {
     }
 }
 
+/// Names people reach for that Dublin Core spells otherwise, too far from the term for an edit distance to find:
+/// a place is `spatial` coverage, an author a `creator`, keywords and tags a `subject`, a year a `date`.
+fn mistaken_term(namespace: terms::Namespace, local: &str) -> Option<&'static str> {
+    let dcterms = namespace == terms::Namespace::Dcterms;
+    Some(match local.to_ascii_lowercase().as_str() {
+        "place" | "location" | "country" | "region" | "geography" if dcterms => "spatial",
+        "place" | "location" | "country" | "region" | "geography" => "coverage",
+        "period" | "era" if dcterms => "temporal",
+        "period" | "era" => "coverage",
+        "author" | "authors" | "writer" | "maker" => "creator",
+        "keyword" | "keywords" | "tag" | "tags" | "topic" | "topics" => "subject",
+        "year" | "when" => "date",
+        "url" | "link" => "identifier",
+        "summary" if dcterms => "abstract",
+        "summary" => "description",
+        "lang" => "language",
+        _ => return None,
+    })
+}
+
 fn check_elements(cx: &mut Context<'_>) {
     let item = cx.item;
     for unknown in &item.unknown_elements {
@@ -147,6 +167,8 @@ fn check_elements(cx: &mut Context<'_>) {
                         "`{local}` is a refinement defined only in `http://purl.org/dc/terms/`: use the dcterms \
                          namespace"
                     ));
+                } else if let Some(meant) = mistaken_term(namespace, local) {
+                    d = d.with_help(format!("did you mean `{}`?", shown(meant)));
                 } else if let Some(best) = suggest::closest(local, terms::names(namespace)) {
                     d = d.with_help(format!("did you mean `{}`?", shown(best)));
                 }

@@ -5,7 +5,7 @@ mod bibliography;
 mod item;
 mod links;
 mod placeholder;
-mod rules;
+pub mod rules;
 mod theme;
 mod value;
 

@@ -7,16 +7,17 @@ use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
-use ludotheca_engine::record::{self, Record};
+use ludotheca_engine::record::{self, Record, RecordError};
+use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::ruleset::RulesInfo;
-use ludotheca_engine::{Compiled, RulesFile};
+use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
 use super::{CheckedGame, RecordSummary};
 use crate::archive::rules::{Diagrams, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
-use crate::source::FileId;
+use crate::source::{FileId, SourceMap};
 use crate::suggest;
 
 /// How many legal moves a diagnostic lists before it says "and N more": enough to see the position's options,
@@ -104,22 +105,14 @@ fn check_game(
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
-    let parsed = RulesFile::parse_compiled(text);
-    let rules = from_compiled(parsed.as_ref(), diagrams);
+    let parsed = RulesFile::parse_all(text);
+    let rules = from_compiled(parsed.as_ref().map_err(|errors| &errors[0]), diagrams);
     let (file, compiled) = match parsed {
         Ok(parsed) => parsed,
-        Err(err) => {
-            diagnostics.push(
-                Diagnostic::error("E100", format!("the rules do not compile: {}", err.message))
-                    .at_line_column(
-                        &catalog.files,
-                        rules_file,
-                        err.line as usize,
-                        err.column as usize,
-                        1,
-                    )
-                    .with_help(err.help),
-            );
+        Err(errors) => {
+            for err in errors {
+                diagnostics.push(rules_diagnostic(&catalog.files, rules_file, err));
+            }
             // The records are still read, so that pages can list them; they cannot be replayed.
             let records = item
                 .game_records
@@ -180,6 +173,27 @@ fn check_game(
     }
 }
 
+/// A rules error as a diagnostic of the loaded rules file, under the code of its kind (docs/diagnostics.md). The
+/// CLI's engine commands report rules errors through this too, so they read as `check`'s do.
+pub fn rules_diagnostic(files: &SourceMap, file: FileId, err: RulesError) -> Diagnostic {
+    let (code, message) = match err.kind {
+        ErrorKind::Invalid => ("E100", format!("the rules do not compile: {}", err.message)),
+        ErrorKind::UnknownName => ("E107", err.message),
+        ErrorKind::Missing => ("E108", err.message),
+        ErrorKind::PointOnNoLine => ("E109", err.message),
+        ErrorKind::Disconnected => ("E110", err.message),
+    };
+    Diagnostic::error(code, message)
+        .at_line_column(
+            files,
+            file,
+            err.line as usize,
+            err.column as usize,
+            err.length as usize,
+        )
+        .with_help(err.help)
+}
+
 /// A bibliography key cited from a rules file or a game record must exist.
 fn cite(
     catalog: &Catalog,
@@ -227,24 +241,10 @@ fn replay_records(
     let mut parsed = Vec::with_capacity(item.game_records.len());
     for &file in &item.game_records {
         let text = &catalog.files.get(file).text;
-        let at = |line: u32, column: u32, length: usize, d: Diagnostic| {
-            d.at_line_column(&catalog.files, file, line as usize, column as usize, length)
-        };
         let record = match Record::parse(text) {
             Ok(record) => record,
             Err(err) => {
-                diagnostics.push(
-                    at(
-                        err.line,
-                        err.column,
-                        1,
-                        Diagnostic::error(
-                            "E102",
-                            format!("unreadable game record: {}", err.message),
-                        ),
-                    )
-                    .with_help(err.help),
-                );
+                diagnostics.push(record_diagnostic(&catalog.files, file, err, None));
                 parsed.push(None);
                 continue;
             }
@@ -328,33 +328,46 @@ fn check_record(
         }
         // Only success or the error matters here: `check` keeps no copy of the positions.
         if let Err(err) = record::check(game, record) {
-            let illegal = !err.legal.is_empty();
-            // Underline the whole move when the error is at one.
-            let length = record
-                .moves
-                .iter()
-                .find(|m| m.line == err.line && m.column == err.column)
-                .map_or(1, |m| m.text.chars().count().max(1));
-            let mut d = at(
-                err.line,
-                err.column,
-                length,
-                Diagnostic::error(
-                    if illegal { "E103" } else { "E105" },
-                    if illegal {
-                        format!("illegal move: {}", err.message)
-                    } else {
-                        format!("the game record does not replay: {}", err.message)
-                    },
-                ),
-            )
-            .with_help(err.help);
-            if illegal {
-                d = d.with_note(legal_moves_note(&err.legal));
-            }
-            diagnostics.push(d);
+            diagnostics.push(record_diagnostic(&catalog.files, file, err, Some(record)));
         }
     }
+}
+
+/// A game record's error as a diagnostic of its file: unreadable (E102, `record` is `None`), an illegal move
+/// (E103, with the legal moves), or a record that does not replay (E105). `ludotheca show` reports through this
+/// too.
+pub fn record_diagnostic(
+    files: &SourceMap,
+    file: FileId,
+    err: RecordError,
+    record: Option<&Record>,
+) -> Diagnostic {
+    let Some(record) = record else {
+        return Diagnostic::error("E102", format!("unreadable game record: {}", err.message))
+            .at_line_column(files, file, err.line as usize, err.column as usize, 1)
+            .with_help(err.help);
+    };
+    let illegal = !err.legal.is_empty();
+    // Underline the whole move when the error is at one.
+    let length = record
+        .moves
+        .iter()
+        .find(|m| m.line == err.line && m.column == err.column)
+        .map_or(1, |m| m.text.chars().count().max(1));
+    let mut d = Diagnostic::error(
+        if illegal { "E103" } else { "E105" },
+        if illegal {
+            format!("illegal move: {}", err.message)
+        } else {
+            format!("the game record does not replay: {}", err.message)
+        },
+    )
+    .at_line_column(files, file, err.line as usize, err.column as usize, length)
+    .with_help(err.help);
+    if illegal {
+        d = d.with_note(legal_moves_note(&err.legal));
+    }
+    d
 }
 
 fn legal_moves_note(legal: &[String]) -> String {

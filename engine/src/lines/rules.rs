@@ -14,7 +14,7 @@ pub mod dirs {
     pub const ALL: u8 = 7;
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct SideDef {
     pub name: String,
     pub title: String,

@@ -1,7 +1,8 @@
 //! From statements to compiled rules. Each statement is checked where it stands, so every error points at the
-//! word that is wrong.
+//! word that is wrong, and a statement in error is skipped rather than ending the compilation, so every error of
+//! a file is found in one run.
 
-use super::error::{Pos, RulesError};
+use super::error::{ErrorKind, Pos, RulesError};
 use super::syntax::{Item, Line, Token, TokenKind};
 use crate::Compiled;
 use crate::board::{Board, Compass, Diagonals};
@@ -12,6 +13,7 @@ use crate::lines::rules::{
     SideDef, dirs,
 };
 use crate::sowing::{SowingCapture, SowingEnd, SowingRules};
+use crate::suggest::{self, help_with};
 
 /// Reads the tokens of one statement after its keyword.
 struct Cur<'a> {
@@ -126,6 +128,14 @@ impl<'a> Cur<'a> {
     }
 }
 
+fn word_at(line: &Line, i: usize) -> String {
+    line.tokens
+        .get(i)
+        .and_then(|t| t.word())
+        .unwrap_or("")
+        .to_string()
+}
+
 fn stmt_only<'a>(item: &'a Item, help: &str) -> Result<&'a Line, RulesError> {
     match item {
         Item::Stmt(l) => Ok(l),
@@ -137,24 +147,55 @@ fn stmt_only<'a>(item: &'a Item, help: &str) -> Result<&'a Line, RulesError> {
     }
 }
 
-pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesError> {
+/// Where a compilation is: the file's header (the `game` line, where a missing top-level statement belongs) and
+/// the problems found so far. Each statement is compiled on its own, and a statement in error is recorded and
+/// skipped, so that one run reports every problem of a file.
+pub struct Ctx<'e> {
+    pub header: Pos,
+    pub errors: &'e mut Vec<RulesError>,
+}
+
+impl Ctx<'_> {
+    /// Records the error of a statement, if any; the statement is then skipped. An error that only follows from
+    /// one already reported (a kind whose own statement is in error) is not recorded.
+    fn keep<T>(&mut self, result: Result<T, RulesError>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                if !e.message.is_empty() {
+                    self.errors.push(e);
+                }
+                None
+            }
+        }
+    }
+
+    fn missing(&mut self, at: Pos, message: impl Into<String>, help: impl Into<String>) {
+        self.errors
+            .push(RulesError::new(at, message, help).of_kind(ErrorKind::Missing));
+    }
+}
+
+pub fn compile(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<Compiled> {
     if items.iter().any(|(k, _)| k.starts_with("sowing")) {
         if let Some((_, item)) = items.iter().find(|(k, _)| k == "board") {
-            return Err(RulesError::new(
+            cx.errors.push(RulesError::new(
                 item.head().pos(),
                 "a rules file has either a `board` (points and lines) or a `sowing` block, not both",
                 "keep the block that matches the game's family",
             ));
+            return None;
         }
-        let spec = sowing(items)?;
+        let spec = sowing(items, cx)?;
         let at = items
             .iter()
             .find(|(k, _)| k.starts_with("sowing"))
             .map(|(_, i)| i.head().pos())
-            .unwrap_or_default();
-        return Compiled::from_sowing(spec).map_err(|m| RulesError::new(at, m, SOWING_HELP));
+            .unwrap_or(cx.header);
+        return cx
+            .keep(Compiled::from_sowing(spec).map_err(|m| RulesError::new(at, m, SOWING_HELP)));
     }
-    let compiled = LinesGame::new(lines(game, items)?);
+    let compiled = LinesGame::new(lines(game, items, cx)?);
     // Capture chains can multiply beyond any bound (every landing point of a flying capture that may stop
     // anywhere doubles them), and no static test tells such rules from real ones: list the start position's
     // moves once, so that rules whose very first turn the engine cannot list are refused here, where the
@@ -165,8 +206,8 @@ pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesEr
             .iter()
             .find(|(k, _)| k == "setup")
             .map(|(_, i)| i.head().pos())
-            .unwrap_or_default();
-        return Err(RulesError::new(
+            .unwrap_or(cx.header);
+        cx.errors.push(RulesError::new(
             at,
             format!(
                 "the rules cannot be played: the start position has more than {MAX_MOVES} legal moves, \
@@ -175,8 +216,9 @@ pub fn compile(game: &str, items: &[(String, Item)]) -> Result<Compiled, RulesEr
             "capture chains multiply with every landing point: use `chain must-continue` or `chain single`, \
              fewer flying captures (`long-jump`), or a setup with fewer pieces in reach",
         ));
+        return None;
     }
-    Ok(Compiled::Lines(Box::new(compiled)))
+    Some(Compiled::Lines(Box::new(compiled)))
 }
 
 const GRID_HELP: &str = "write `grid 5 x 5`, optionally followed by `diagonals alquerque`, `diagonals all` or `diagonals none`";
@@ -184,6 +226,34 @@ const TRIANGLE_HELP: &str =
     "write `triangle at c5 toward north`, optionally with `depth 2` and `names N`";
 const POINT_HELP: &str = "write `point NAME at X Y`, e.g. `point k1 at 0 2.5`";
 const REGION_HELP: &str = "write `region NAME: POINT POINT ...`, e.g. `region far: E4 E5 E6`";
+const DIRECTIONS: [&str; 8] = [
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+];
+const DIRECTION_HELP: &str =
+    "directions are north, north-east, east, south-east, south, south-west, west, north-west";
+
+/// A name that names nothing, with the closest known name when one is close.
+fn unknown<'a>(
+    pos: Pos,
+    message: String,
+    name: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    help: &str,
+) -> RulesError {
+    RulesError::new(pos, message, help_with(name, known, help)).of_kind(ErrorKind::UnknownName)
+}
+
+/// A word that is not one of the words allowed here, with the closest when one is close.
+fn not_one_of(pos: Pos, message: String, word: &str, allowed: &[&str], help: &str) -> RulesError {
+    RulesError::new(pos, message, help_with(word, allowed.iter().copied(), help))
+}
 
 /// Point names must read unambiguously in move notation, where `x` and `-` separate points.
 fn notation_safe(name: &str) -> bool {
@@ -202,22 +272,71 @@ fn safe_prefix((p, pos): (&str, Pos)) -> Result<String, RulesError> {
     }
 }
 
-fn point_of(board: &Board, name: &str, pos: Pos) -> Result<u8, RulesError> {
-    board.find(name).ok_or_else(|| {
-        let close: Vec<&str> = board.points.iter().map(|p| p.name.as_str()).filter(|n| n.eq_ignore_ascii_case(name)).collect();
-        RulesError::new(
+/// A board as it is being built: its points and lines, where each point was declared (for geometry problems),
+/// and how its points are named, statement by statement, for the help of an unknown point.
+#[derive(Default)]
+struct BoardBuild {
+    board: Board,
+    declared: Vec<Pos>,
+    naming: Vec<String>,
+}
+
+impl BoardBuild {
+    fn declare_new(&mut self, at: Pos) {
+        while self.declared.len() < self.board.points.len() {
+            self.declared.push(at);
+        }
+    }
+}
+
+/// What the points of a board are called, for the help of an unknown point: the board's own names, by the
+/// statements that made them.
+fn naming_help(naming: &[String]) -> String {
+    if naming.is_empty() {
+        "the board has no points yet: a `grid`, `triangle`, `star` or `point` statement makes them"
+            .to_string()
+    } else {
+        format!("this board's points are {}", naming.join("; "))
+    }
+}
+
+fn point_of(b: &BoardBuild, name: &str, pos: Pos) -> Result<u8, RulesError> {
+    b.board.find(name).ok_or_else(|| {
+        let names = b.board.points.iter().map(|p| p.name.as_str());
+        let help = naming_help(&b.naming);
+        let help = match suggest::closest(name, names) {
+            Some(close) if close.eq_ignore_ascii_case(name) => {
+                format!("did you mean `{close}`? point names are case-sensitive")
+            }
+            Some(close) => format!("did you mean `{close}`? {help}"),
+            None => help,
+        };
+        RulesError::new(pos, format!("the board has no point named `{name}`"), help)
+            .of_kind(ErrorKind::UnknownName)
+    })
+}
+
+/// A point or a region, for statements that take either.
+fn points_of(b: &BoardBuild, name: &str, pos: Pos) -> Result<u128, RulesError> {
+    match b.board.region(name) {
+        Some(r) => Ok(r),
+        None => point_of(b, name, pos).map(|p| 1u128 << p),
+    }
+}
+
+fn region_of(board: &Board, name: &str, pos: Pos, help: &str) -> Result<u128, RulesError> {
+    board.region(name).ok_or_else(|| {
+        unknown(
             pos,
-            format!("the board has no point named `{name}`"),
-            if close.is_empty() {
-                "grid points are named by file letter and rank number (`a1`, `c3`); triangle points by prefix and number (`S1`..`S6`)".to_string()
-            } else {
-                format!("did you mean `{}`? point names are case-sensitive", close[0])
-            },
+            format!("no region named `{name}`"),
+            name,
+            board.regions.iter().map(|(n, _)| n.as_str()),
+            help,
         )
     })
 }
 
-fn region_stmt(board: &mut Board, line: &Line) -> Result<(), RulesError> {
+fn region_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
     let (name, _) = c.word("a region name", REGION_HELP)?;
     if !c.eat_punct(':') {
@@ -230,11 +349,7 @@ fn region_stmt(board: &mut Board, line: &Line) -> Result<(), RulesError> {
     let mut set = 0u128;
     while !c.at_end() {
         let (p, pos) = c.word("a point name", REGION_HELP)?;
-        if let Some(r) = board.region(p) {
-            set |= r;
-        } else {
-            set |= 1u128 << point_of(board, p, pos)?;
-        }
+        set |= points_of(b, p, pos)?;
     }
     if set == 0 {
         return Err(RulesError::new(
@@ -243,139 +358,296 @@ fn region_stmt(board: &mut Board, line: &Line) -> Result<(), RulesError> {
             REGION_HELP,
         ));
     }
-    board.regions.retain(|(n, _)| n != name);
-    board.add_region(name, set);
+    b.board.regions.retain(|(n, _)| n != name);
+    b.board.add_region(name, set);
     Ok(())
 }
 
-fn board(block: &Item) -> Result<Board, RulesError> {
+const BOARD_STATEMENTS: [&str; 6] = ["grid", "triangle", "star", "point", "line", "region"];
+
+/// The points from `first` on, by name, shortened to the first and last when there are many.
+fn name_range(board: &Board, first: usize) -> String {
+    let names: Vec<&str> = board.points[first..]
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!("`{one}`"),
+        [a, b] => format!("`{a}` `{b}`"),
+        [a, .., z] => format!("`{a}`..`{z}`"),
+    }
+}
+
+/// One statement of a `board` block.
+fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
+    let mut c = Cur::new(line);
+    let first = b.board.points.len();
+    let err = |help: &'static str| move |m: String| RulesError::new(line.pos(), m, help);
+    match line.keyword() {
+        "grid" => {
+            let (w, _) = c.number::<usize>("the grid's width", GRID_HELP)?;
+            c.expect("x", GRID_HELP)?;
+            let (h, _) = c.number::<usize>("the grid's height", GRID_HELP)?;
+            let mut d = Diagonals::None;
+            if c.eat("diagonals") {
+                let (kind, pos) = c.word("the diagonal pattern", GRID_HELP)?;
+                d = match kind {
+                    "alquerque" => Diagonals::Alquerque,
+                    "all" => Diagonals::All,
+                    "none" => Diagonals::None,
+                    _ => {
+                        return Err(not_one_of(
+                            pos,
+                            format!("`{kind}` is not a diagonal pattern"),
+                            kind,
+                            &["alquerque", "all", "none"],
+                            GRID_HELP,
+                        ));
+                    }
+                };
+            }
+            c.done(GRID_HELP)?;
+            b.board.grid(w, h, d).map_err(err(GRID_HELP))?;
+            b.naming.push(format!(
+                "the grid's {} (file letter from the west, rank number from the south)",
+                name_range(&b.board, first)
+            ));
+        }
+        "triangle" => {
+            c.expect("at", TRIANGLE_HELP)?;
+            let (apex, apos) = c.word("the apex point", TRIANGLE_HELP)?;
+            let apex = point_of(b, apex, apos)?;
+            c.expect("toward", TRIANGLE_HELP)?;
+            let (dir, dpos) = c.word("a direction", TRIANGLE_HELP)?;
+            let dir = Compass::parse(dir).ok_or_else(|| {
+                not_one_of(
+                    dpos,
+                    format!("`{dir}` is not a direction"),
+                    dir,
+                    &DIRECTIONS,
+                    DIRECTION_HELP,
+                )
+            })?;
+            let mut depth = 2;
+            let mut prefix = dir.prefix().to_string();
+            while !c.at_end() {
+                if c.eat("depth") {
+                    depth = c.number::<usize>("the number of rows", TRIANGLE_HELP)?.0;
+                } else if c.eat("names") {
+                    prefix = safe_prefix(c.word("a name prefix", TRIANGLE_HELP)?)?;
+                } else {
+                    c.done(TRIANGLE_HELP)?;
+                }
+            }
+            b.board
+                .triangle(apex, dir, depth, &prefix)
+                .map_err(err(TRIANGLE_HELP))?;
+            b.naming.push(format!(
+                "the {} triangle's {} (row by row from the apex)",
+                DIRECTIONS[dir as usize],
+                name_range(&b.board, first)
+            ));
+        }
+        "star" => {
+            let help = "write `star` or `star names k`";
+            let mut prefix = "k".to_string();
+            if c.eat("names") {
+                prefix = safe_prefix(c.word("a name prefix", help)?)?;
+            }
+            c.done(help)?;
+            b.board.star(&prefix).map_err(err(help))?;
+            b.naming.push(format!(
+                "the star's tips `{prefix}1`..`{prefix}5` and crossings `{prefix}6`..`{prefix}10` \
+                 (drawn in docs/rules-format.md)"
+            ));
+        }
+        "point" => {
+            let (name, npos) = c.word("the point's name", POINT_HELP)?;
+            if !notation_safe(name) || name.parse::<f64>().is_ok() || name == "pass" {
+                return Err(RulesError::new(
+                    npos,
+                    format!("`{name}` cannot name a point"),
+                    "point names contain no `x` or `-` (they mark captures and steps in notation) and are not numbers",
+                ));
+            }
+            c.expect("at", POINT_HELP)?;
+            let (x, _) = c.number::<f64>("the x coordinate", POINT_HELP)?;
+            let (y, _) = c.number::<f64>("the y coordinate", POINT_HELP)?;
+            c.done(POINT_HELP)?;
+            b.board
+                .add_point(name, x, y)
+                .map_err(|m| RulesError::new(npos, m, POINT_HELP))?;
+            b.declare_new(npos);
+            match b.naming.last_mut() {
+                Some(last) if last.starts_with("the points ") => {
+                    last.push_str(&format!(" `{name}`"))
+                }
+                _ => b.naming.push(format!("the points `{name}`")),
+            }
+        }
+        "line" => {
+            let mut pts = Vec::new();
+            while !c.at_end() {
+                let (p, pos) = c.word("a point name", "write `line POINT POINT ...`")?;
+                let id = point_of(b, p, pos)?;
+                if pts.contains(&id) {
+                    return Err(RulesError::new(
+                        pos,
+                        format!("`{p}` appears twice on this line"),
+                        "a line passes each point once",
+                    ));
+                }
+                pts.push(id);
+            }
+            if pts.len() < 2 {
+                return Err(RulesError::new(
+                    line.pos(),
+                    "a line needs at least two points",
+                    "write `line POINT POINT ...`",
+                ));
+            }
+            b.board.add_line(pts);
+        }
+        "region" => region_stmt(b, line)?,
+        other => {
+            return Err(not_one_of(
+                line.pos(),
+                format!("`{other}` is not a board statement"),
+                other,
+                &BOARD_STATEMENTS,
+                "a board is made of `grid`, `triangle`, `star`, `point`, `line` and `region` statements",
+            ));
+        }
+    }
+    b.declare_new(line.pos());
+    Ok(())
+}
+
+fn board(block: &Item, cx: &mut Ctx) -> Option<BoardBuild> {
     let Item::Block { items, .. } = block else {
-        return Err(RulesError::new(
+        cx.errors.push(RulesError::new(
             block.head().pos(),
             "`board` opens a block",
             "write `board` alone on its line, the board's statements below, then `end`",
         ));
+        return None;
     };
-    let mut b = Board::default();
-    fn err(pos: Pos, help: &'static str) -> impl Fn(String) -> RulesError {
-        move |m: String| RulesError::new(pos, m, help)
-    }
+    let mut b = BoardBuild::default();
+    let before = cx.errors.len();
     for item in items {
-        let line = stmt_only(item, "a board holds statements only")?;
-        let mut c = Cur::new(line);
-        match line.keyword() {
-            "grid" => {
-                let (w, _) = c.number::<usize>("the grid's width", GRID_HELP)?;
-                c.expect("x", GRID_HELP)?;
-                let (h, _) = c.number::<usize>("the grid's height", GRID_HELP)?;
-                let mut d = Diagonals::None;
-                if c.eat("diagonals") {
-                    let (kind, pos) = c.word("the diagonal pattern", GRID_HELP)?;
-                    d = match kind {
-                        "alquerque" => Diagonals::Alquerque,
-                        "all" => Diagonals::All,
-                        "none" => Diagonals::None,
-                        _ => {
-                            return Err(RulesError::new(
-                                pos,
-                                format!("`{kind}` is not a diagonal pattern"),
-                                GRID_HELP,
-                            ));
-                        }
-                    };
-                }
-                c.done(GRID_HELP)?;
-                b.grid(w, h, d).map_err(err(line.pos(), GRID_HELP))?;
-            }
-            "triangle" => {
-                c.expect("at", TRIANGLE_HELP)?;
-                let (apex, apos) = c.word("the apex point", TRIANGLE_HELP)?;
-                let apex = point_of(&b, apex, apos)?;
-                c.expect("toward", TRIANGLE_HELP)?;
-                let (dir, dpos) = c.word("a direction", TRIANGLE_HELP)?;
-                let dir = Compass::parse(dir).ok_or_else(|| {
-                    RulesError::new(dpos, format!("`{dir}` is not a direction"), "directions are north, north-east, east, south-east, south, south-west, west, north-west")
-                })?;
-                let mut depth = 2;
-                let mut prefix = dir.prefix().to_string();
-                while !c.at_end() {
-                    if c.eat("depth") {
-                        depth = c.number::<usize>("the number of rows", TRIANGLE_HELP)?.0;
-                    } else if c.eat("names") {
-                        prefix = safe_prefix(c.word("a name prefix", TRIANGLE_HELP)?)?;
-                    } else {
-                        c.done(TRIANGLE_HELP)?;
-                    }
-                }
-                b.triangle(apex, dir, depth, &prefix)
-                    .map_err(err(line.pos(), TRIANGLE_HELP))?;
-            }
-            "star" => {
-                let mut prefix = "k".to_string();
-                if c.eat("names") {
-                    prefix =
-                        safe_prefix(c.word("a name prefix", "write `star` or `star names k`")?)?;
-                }
-                c.done("write `star` or `star names k`")?;
-                b.star(&prefix)
-                    .map_err(err(line.pos(), "write `star` or `star names k`"))?;
-            }
-            "point" => {
-                let (name, npos) = c.word("the point's name", POINT_HELP)?;
-                if !notation_safe(name) || name.parse::<f64>().is_ok() || name == "pass" {
-                    return Err(RulesError::new(
-                        npos,
-                        format!("`{name}` cannot name a point"),
-                        "point names contain no `x` or `-` (they mark captures and steps in notation) and are not numbers",
-                    ));
-                }
-                c.expect("at", POINT_HELP)?;
-                let (x, _) = c.number::<f64>("the x coordinate", POINT_HELP)?;
-                let (y, _) = c.number::<f64>("the y coordinate", POINT_HELP)?;
-                c.done(POINT_HELP)?;
-                b.add_point(name, x, y).map_err(err(npos, POINT_HELP))?;
-            }
-            "line" => {
-                let mut pts = Vec::new();
-                while !c.at_end() {
-                    let (p, pos) = c.word("a point name", "write `line POINT POINT ...`")?;
-                    let id = point_of(&b, p, pos)?;
-                    if pts.contains(&id) {
-                        return Err(RulesError::new(
-                            pos,
-                            format!("`{p}` appears twice on this line"),
-                            "a line passes each point once",
-                        ));
-                    }
-                    pts.push(id);
-                }
-                if pts.len() < 2 {
-                    return Err(RulesError::new(
-                        line.pos(),
-                        "a line needs at least two points",
-                        "write `line POINT POINT ...`",
-                    ));
-                }
-                b.add_line(pts);
-            }
-            "region" => region_stmt(&mut b, line)?,
-            other => {
-                return Err(RulesError::new(
-                    line.pos(),
-                    format!("`{other}` is not a board statement"),
-                    "a board is made of `grid`, `triangle`, `star`, `point`, `line` and `region` statements",
-                ));
-            }
+        let r = stmt_only(item, "a board holds statements only")
+            .and_then(|line| board_stmt(&mut b, line));
+        cx.keep(r);
+    }
+    if b.board.points.is_empty() {
+        if cx.errors.len() == before {
+            cx.errors.push(RulesError::new(
+                block.head().pos(),
+                "the board has no points",
+                "add a `grid`, a `star` or `point` statements",
+            ));
+        }
+        return None;
+    }
+    // Only a board read whole is worth a look at its shape: a statement in error may have left out its lines.
+    if cx.errors.len() == before {
+        geometry(&b, cx);
+    }
+    Some(b)
+}
+
+/// The shape of a board: every point on some line, and every part of the board joined to the rest. A point on
+/// no line, or a part no line reaches, is never a board of a real game but a slip (a line forgotten, a name
+/// misspelt in one), and a piece standing there could never move.
+fn geometry(b: &BoardBuild, cx: &mut Ctx) {
+    let board = &b.board;
+    let neighbours = board.neighbours();
+    let nearest = |i: usize| -> Option<&str> {
+        let p = &board.points[i];
+        board
+            .points
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .min_by(|(_, a), (_, c)| {
+                let d = |q: &crate::board::Point| (q.x - p.x).powi(2) + (q.y - p.y).powi(2);
+                d(a).total_cmp(&d(c))
+            })
+            .map(|(_, q)| q.name.as_str())
+    };
+    for (i, p) in board.points.iter().enumerate() {
+        if neighbours[i].is_empty() {
+            let help = match nearest(i) {
+                Some(q) => format!(
+                    "join it to the board with a line, e.g. `line {} {q}`, or remove the point",
+                    p.name
+                ),
+                None => "a board needs lines: add `line POINT POINT ...`".to_string(),
+            };
+            cx.errors.push(
+                RulesError::new(
+                    b.declared[i],
+                    format!(
+                        "point `{}` lies on no line: a piece there could never move",
+                        p.name
+                    ),
+                    help,
+                )
+                .of_kind(ErrorKind::PointOnNoLine),
+            );
         }
     }
-    if b.points.is_empty() {
-        return Err(RulesError::new(
-            block.head().pos(),
-            "the board has no points",
-            "add a `grid`, a `star` or `point` statements",
-        ));
+    // The parts of the board that lines join, the largest (or first) taken as the board itself.
+    let mut part = vec![usize::MAX; board.points.len()];
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    for start in 0..board.points.len() {
+        if part[start] != usize::MAX || neighbours[start].is_empty() {
+            continue;
+        }
+        let mut members = vec![start];
+        part[start] = parts.len();
+        let mut k = 0;
+        while k < members.len() {
+            for &q in &neighbours[members[k]] {
+                if part[q as usize] == usize::MAX {
+                    part[q as usize] = parts.len();
+                    members.push(q as usize);
+                }
+            }
+            k += 1;
+        }
+        parts.push(members);
     }
-    Ok(b)
+    let Some(main) = (0..parts.len()).max_by_key(|&i| (parts[i].len(), usize::MAX - i)) else {
+        return;
+    };
+    for (i, members) in parts.iter().enumerate() {
+        if i == main {
+            continue;
+        }
+        let names: Vec<String> = members
+            .iter()
+            .take(6)
+            .map(|&m| format!("`{}`", board.points[m].name))
+            .collect();
+        let more = if members.len() > 6 { " ..." } else { "" };
+        let first = *members.iter().min().unwrap_or(&members[0]);
+        let anchor = &board.points[parts[main][0]].name;
+        cx.errors.push(
+            RulesError::new(
+                b.declared[first],
+                format!(
+                    "{}{more} {} cut off from the rest of the board: no line joins {} to `{anchor}`",
+                    names.join(" "),
+                    if members.len() == 1 { "is" } else { "are" },
+                    if members.len() == 1 { "it" } else { "them" },
+                ),
+                "add a line from this part to a point of the board, or remove it",
+            )
+            .of_kind(ErrorKind::Disconnected),
+        );
+    }
 }
 
 const SIDE_HELP: &str =
@@ -385,203 +657,290 @@ const PROMOTE_HELP: &str = "write `promote KIND to KIND for SIDE on REGION`";
 const SETUP_HELP: &str =
     "a setup holds `SIDE: KIND on POINT POINT ...`, `SIDE: COUNT KIND in hand` and `first SIDE`";
 
-fn lines(game: &str, items: &[(String, Item)]) -> Result<LinesRules, RulesError> {
-    let board_item = items
-        .iter()
-        .find(|(k, _)| k == "board")
-        .map(|(_, i)| i)
-        .ok_or_else(|| {
-            RulesError::new(
-                Pos { line: 1, column: 1 },
-                "the rules have no board",
-                "add a `board` block (or a `sowing` block for a sowing game)",
-            )
-        })?;
-    let mut b = board(board_item)?;
-    for (k, item) in items {
-        if k.starts_with("region ") {
-            region_stmt(&mut b, stmt_only(item, REGION_HELP)?)?;
+const STATEMENTS: [&str; 15] = [
+    "game",
+    "board",
+    "side",
+    "piece",
+    "region",
+    "promote",
+    "setup",
+    "capture",
+    "chain",
+    "chain-turns",
+    "capture-choice",
+    "promotion",
+    "outcome",
+    "ruleset",
+    "sowing",
+];
+const MOVES: [&str; 4] = ["step", "slide", "jump", "long-jump"];
+const MOVE_WORDS: [&str; 5] = ["forward", "sideways", "backward", "any", "within"];
+
+fn side_stmt(line: &Line, first: bool) -> Result<SideDef, RulesError> {
+    let mut c = Cur::new(line);
+    let (name, _) = c.word("the side's name", SIDE_HELP)?;
+    let title = c.title().unwrap_or_else(|| name.to_string());
+    let mut forward = if first { (0.0, 1.0) } else { (0.0, -1.0) };
+    if c.eat("forward") {
+        let (d, pos) = c.word("a direction", SIDE_HELP)?;
+        let v = Compass::parse(d)
+            .ok_or_else(|| {
+                not_one_of(
+                    pos,
+                    format!("`{d}` is not a direction"),
+                    d,
+                    &DIRECTIONS,
+                    SIDE_HELP,
+                )
+            })?
+            .vector();
+        let len = (v.0 * v.0 + v.1 * v.1).sqrt();
+        forward = (v.0 / len, v.1 / len);
+    }
+    c.done(SIDE_HELP)?;
+    Ok(SideDef {
+        name: name.to_string(),
+        title,
+        forward,
+    })
+}
+
+fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
+    let mut c = Cur::new(line);
+    let (name, _) = c.word("the kind's name", PIECE_HELP)?;
+    let title = c.title().unwrap_or_else(|| name.to_string());
+    if !c.eat_punct(':') {
+        return Err(RulesError::new(
+            c.pos(),
+            "expected `:` before the piece's moves",
+            PIECE_HELP,
+        ));
+    }
+    let mut moves = Vec::new();
+    loop {
+        let (m, mpos) = c.word("a kind of move", PIECE_HELP)?;
+        let mut max = 0u8;
+        if m == "slide"
+            && c.peek()
+                .and_then(|t| t.word())
+                .is_some_and(|w| w.parse::<u8>().is_ok())
+        {
+            max = c.number::<u8>("a distance", PIECE_HELP)?.0;
+        }
+        let mut d = 0u8;
+        let mut within = None;
+        loop {
+            if c.eat("forward") {
+                d |= dirs::FORWARD;
+            } else if c.eat("sideways") {
+                d |= dirs::SIDEWAYS;
+            } else if c.eat("backward") {
+                d |= dirs::BACKWARD;
+            } else if c.eat("any") {
+                d |= dirs::ALL;
+            } else if c.eat("within") {
+                let (r, rpos) = c.word("a region name", PIECE_HELP)?;
+                within = Some(region_of(
+                    b,
+                    r,
+                    rpos,
+                    "define it with `region NAME: POINTS`; each triangle is a region named by its prefix, and `triangles` joins them all",
+                )?);
+            } else {
+                break;
+            }
+        }
+        if d == 0 {
+            d = dirs::ALL;
+        }
+        let rule = match m {
+            "step" => MoveRule::Step { dirs: d, within },
+            "slide" => MoveRule::Slide {
+                max,
+                dirs: d,
+                within,
+            },
+            "jump" | "long-jump" if within.is_some() => {
+                return Err(RulesError::new(
+                    mpos,
+                    "captures cannot be limited to a region",
+                    PIECE_HELP,
+                ));
+            }
+            "jump" => MoveRule::Jump { dirs: d },
+            "long-jump" => MoveRule::LongJump { dirs: d },
+            _ => {
+                return Err(not_one_of(
+                    mpos,
+                    format!("`{m}` is not a kind of move"),
+                    m,
+                    &MOVES,
+                    PIECE_HELP,
+                ));
+            }
+        };
+        moves.push(rule);
+        if c.at_end() {
+            break;
+        }
+        if !c.eat_punct(',') {
+            return Err(match c.peek() {
+                // A misspelt direction reads as a stray word after the move.
+                Some(t) if t.word().is_some() => {
+                    let w = t.word().unwrap_or_default();
+                    not_one_of(
+                        t.pos,
+                        format!("`{w}` is not a direction or `within`"),
+                        w,
+                        &MOVE_WORDS,
+                        PIECE_HELP,
+                    )
+                }
+                t => RulesError::new(
+                    c.pos(),
+                    format!("unexpected {}", t.map(|t| t.show()).unwrap_or_default()),
+                    PIECE_HELP,
+                ),
+            });
         }
     }
-    // Sides.
-    let mut sides = Vec::new();
+    Ok(KindDef {
+        name: name.to_string(),
+        title,
+        moves,
+    })
+}
+
+fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRules> {
+    let header = cx.header;
+    let Some((_, board_item)) = items.iter().find(|(k, _)| k == "board") else {
+        cx.missing(
+            header,
+            "the rules have no board",
+            "add a `board` block (or a `sowing` block for a sowing game) to the file",
+        );
+        return None;
+    };
+    let board_ok = cx.errors.len();
+    let mut b = board(board_item, cx);
+    let board_ok = b.is_some() && cx.errors.len() == board_ok;
+    let mut bb = b.take().unwrap_or_default();
+    for (k, item) in items {
+        if k.starts_with("region ") {
+            let r = stmt_only(item, REGION_HELP).and_then(|line| region_stmt(&mut bb, line));
+            // Without the board, every point would be unknown: say nothing rather than something wrong.
+            if board_ok {
+                cx.keep(r);
+            }
+        }
+    }
+    // Sides. The names of sides and kinds whose statements are in error: their uses are not errors of their own.
+    let mut broken: Vec<String> = Vec::new();
+    let mut sides: Vec<SideDef> = Vec::new();
+    let mut sides_ok = true;
     for (k, item) in items {
         if !k.starts_with("side ") {
             continue;
         }
-        let line = stmt_only(item, SIDE_HELP)?;
-        let mut c = Cur::new(line);
-        let (name, _) = c.word("the side's name", SIDE_HELP)?;
-        let title = c.title().unwrap_or_else(|| name.to_string());
-        let mut forward = if sides.is_empty() {
-            (0.0, 1.0)
-        } else {
-            (0.0, -1.0)
-        };
-        if c.eat("forward") {
-            let (d, pos) = c.word("a direction", SIDE_HELP)?;
-            let v = Compass::parse(d)
-                .ok_or_else(|| {
-                    RulesError::new(pos, format!("`{d}` is not a direction"), SIDE_HELP)
-                })?
-                .vector();
-            let len = (v.0 * v.0 + v.1 * v.1).sqrt();
-            forward = (v.0 / len, v.1 / len);
-        }
-        c.done(SIDE_HELP)?;
-        if sides.len() == 2 {
-            return Err(RulesError::new(
-                line.pos(),
-                "a game has two sides",
-                "remove this side: the engine plays two-player games",
-            ));
-        }
-        sides.push(SideDef {
-            name: name.to_string(),
-            title,
-            forward,
+        let r = stmt_only(item, SIDE_HELP).and_then(|line| {
+            let side = side_stmt(line, sides.is_empty())?;
+            if sides.len() == 2 {
+                return Err(RulesError::new(
+                    line.pos(),
+                    "a game has two sides",
+                    "remove this side: the engine plays two-player games",
+                ));
+            }
+            Ok(side)
         });
+        match cx.keep(r) {
+            Some(side) => sides.push(side),
+            None => {
+                sides_ok = false;
+                broken.push(word_at(item.head(), 1));
+            }
+        }
     }
-    if sides.len() != 2 {
-        return Err(RulesError::new(
-            Pos { line: 1, column: 1 },
+    if sides.len() < 2 && sides_ok {
+        cx.missing(
+            header,
             format!("the rules declare {} side(s), not two", sides.len()),
-            SIDE_HELP,
-        ));
+            format!("{SIDE_HELP}, once for each side"),
+        );
     }
-    let side_of = |name: &str, pos: Pos| -> Result<u8, RulesError> {
-        sides
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                RulesError::new(
-                    pos,
-                    format!("no side named `{name}`"),
-                    format!("the sides are `{}` and `{}`", sides[0].name, sides[1].name),
-                )
-            })
-    };
     // Piece kinds.
     let mut kinds: Vec<KindDef> = Vec::new();
+    let mut kinds_ok = true;
     for (k, item) in items {
         if !k.starts_with("piece ") {
             continue;
         }
-        let line = stmt_only(item, PIECE_HELP)?;
-        let mut c = Cur::new(line);
-        let (name, npos) = c.word("the kind's name", PIECE_HELP)?;
-        let title = c.title().unwrap_or_else(|| name.to_string());
-        if !c.eat_punct(':') {
-            return Err(RulesError::new(
-                c.pos(),
-                "expected `:` before the piece's moves",
-                PIECE_HELP,
-            ));
-        }
-        let mut moves = Vec::new();
-        loop {
-            let (m, mpos) = c.word("a kind of move", PIECE_HELP)?;
-            let mut max = 0u8;
-            if m == "slide"
-                && c.peek()
-                    .and_then(|t| t.word())
-                    .is_some_and(|w| w.parse::<u8>().is_ok())
-            {
-                max = c.number::<u8>("a distance", PIECE_HELP)?.0;
-            }
-            let mut d = 0u8;
-            let mut within = None;
-            loop {
-                if c.eat("forward") {
-                    d |= dirs::FORWARD;
-                } else if c.eat("sideways") {
-                    d |= dirs::SIDEWAYS;
-                } else if c.eat("backward") {
-                    d |= dirs::BACKWARD;
-                } else if c.eat("any") {
-                    d |= dirs::ALL;
-                } else if c.eat("within") {
-                    let (r, rpos) = c.word("a region name", PIECE_HELP)?;
-                    within = Some(b.region(r).ok_or_else(|| {
-                        RulesError::new(rpos, format!("no region named `{r}`"), "define it with `region NAME: POINTS`; each triangle is a region named by its prefix, and `triangles` joins them all")
-                    })?);
-                } else {
-                    break;
-                }
-            }
-            if d == 0 {
-                d = dirs::ALL;
-            }
-            moves.push(match m {
-                "step" => MoveRule::Step { dirs: d, within },
-                "slide" => MoveRule::Slide {
-                    max,
-                    dirs: d,
-                    within,
-                },
-                "jump" | "long-jump" if within.is_some() => {
-                    return Err(RulesError::new(
-                        mpos,
-                        "captures cannot be limited to a region",
-                        PIECE_HELP,
-                    ));
-                }
-                "jump" => MoveRule::Jump { dirs: d },
-                "long-jump" => MoveRule::LongJump { dirs: d },
-                _ => {
-                    return Err(RulesError::new(
-                        mpos,
-                        format!("`{m}` is not a kind of move"),
-                        PIECE_HELP,
-                    ));
-                }
-            });
-            if c.at_end() {
-                break;
-            }
-            if !c.eat_punct(',') {
+        let r = stmt_only(item, PIECE_HELP).and_then(|line| {
+            let kind = piece_stmt(&bb.board, line)?;
+            if kinds.len() == MAX_KINDS {
                 return Err(RulesError::new(
-                    c.pos(),
-                    format!(
-                        "unexpected {}",
-                        c.peek().map(|t| t.show()).unwrap_or_default()
-                    ),
-                    PIECE_HELP,
+                    line.tokens.get(1).map_or(line.pos(), |t| t.pos),
+                    format!("at most {MAX_KINDS} piece kinds"),
+                    "merge kinds that move alike",
                 ));
             }
-        }
-        if kinds.len() == MAX_KINDS {
-            return Err(RulesError::new(
-                npos,
-                format!("at most {MAX_KINDS} piece kinds"),
-                "merge kinds that move alike",
-            ));
-        }
-        kinds.push(KindDef {
-            name: name.to_string(),
-            title,
-            moves,
+            Ok(kind)
         });
+        match cx.keep(r) {
+            Some(kind) => kinds.push(kind),
+            None => {
+                kinds_ok = false;
+                broken.push(word_at(item.head(), 1));
+            }
+        }
     }
-    if kinds.is_empty() {
-        return Err(RulesError::new(
-            Pos { line: 1, column: 1 },
-            "the rules declare no piece kind",
-            PIECE_HELP,
-        ));
+    if kinds.is_empty() && kinds_ok {
+        cx.missing(header, "the rules declare no piece kind", PIECE_HELP);
     }
-    let kind_of = |name: &str, pos: Pos| -> Result<u8, RulesError> {
-        kinds
+    let side_names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
+    let follow_on = |name: &str| broken.iter().any(|b| b == name);
+    let side_of = |name: &str, pos: Pos| -> Result<u8, RulesError> {
+        if follow_on(name) {
+            return Err(RulesError::new(pos, "", ""));
+        }
+        side_names
             .iter()
-            .position(|k| k.name == name)
+            .position(|s| *s == name)
             .map(|i| i as u8)
             .ok_or_else(|| {
-                let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
-                RulesError::new(
+                unknown(
+                    pos,
+                    format!("no side named `{name}`"),
+                    name,
+                    side_names.iter().copied(),
+                    &format!(
+                        "the sides are {}",
+                        side_names
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                )
+            })
+    };
+    let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+    let kind_of = |name: &str, pos: Pos| -> Result<u8, RulesError> {
+        if follow_on(name) {
+            return Err(RulesError::new(pos, "", ""));
+        }
+        kind_names
+            .iter()
+            .position(|k| *k == name)
+            .map(|i| i as u8)
+            .ok_or_else(|| {
+                unknown(
                     pos,
                     format!("no piece kind named `{name}`"),
-                    format!("the kinds are: {}", names.join(", ")),
+                    name,
+                    kind_names.iter().copied(),
+                    &format!("the kinds are: {}", kind_names.join(", ")),
                 )
             })
     };
@@ -591,122 +950,142 @@ fn lines(game: &str, items: &[(String, Item)]) -> Result<LinesRules, RulesError>
         if !k.starts_with("promote ") {
             continue;
         }
-        let line = stmt_only(item, PROMOTE_HELP)?;
-        let mut c = Cur::new(line);
-        let (from, fpos) = c.word("the kind promoted", PROMOTE_HELP)?;
-        let from = kind_of(from, fpos)?;
-        c.expect("to", PROMOTE_HELP)?;
-        let (to, tpos) = c.word("the kind it becomes", PROMOTE_HELP)?;
-        let to = kind_of(to, tpos)?;
-        c.expect("for", PROMOTE_HELP)?;
-        let (side, spos) = c.word("a side", PROMOTE_HELP)?;
-        let side = side_of(side, spos)?;
-        c.expect("on", PROMOTE_HELP)?;
-        let (r, rpos) = c.word("a region", PROMOTE_HELP)?;
-        let region = b
-            .region(r)
-            .ok_or_else(|| RulesError::new(rpos, format!("no region named `{r}`"), REGION_HELP))?;
-        c.done(PROMOTE_HELP)?;
-        promotions.push(Promotion {
-            from,
-            to,
-            side,
-            region,
+        let r = stmt_only(item, PROMOTE_HELP).and_then(|line| {
+            let mut c = Cur::new(line);
+            let (from, fpos) = c.word("the kind promoted", PROMOTE_HELP)?;
+            let from = kind_of(from, fpos)?;
+            c.expect("to", PROMOTE_HELP)?;
+            let (to, tpos) = c.word("the kind it becomes", PROMOTE_HELP)?;
+            let to = kind_of(to, tpos)?;
+            c.expect("for", PROMOTE_HELP)?;
+            let (side, spos) = c.word("a side", PROMOTE_HELP)?;
+            let side = side_of(side, spos)?;
+            c.expect("on", PROMOTE_HELP)?;
+            let (r, rpos) = c.word("a region", PROMOTE_HELP)?;
+            let region = region_of(&bb.board, r, rpos, REGION_HELP)?;
+            c.done(PROMOTE_HELP)?;
+            Ok(Promotion {
+                from,
+                to,
+                side,
+                region,
+            })
         });
+        if let Some(p) = cx.keep(r) {
+            promotions.push(p);
+        }
     }
     // Setup.
-    let setup_item = items
-        .iter()
-        .find(|(k, _)| k == "setup")
-        .map(|(_, i)| i)
-        .ok_or_else(|| {
-            RulesError::new(
-                Pos { line: 1, column: 1 },
+    let setup = match items.iter().find(|(k, _)| k == "setup") {
+        None => {
+            cx.missing(
+                header,
                 "the rules have no setup",
-                "add a `setup` block saying where the pieces start",
-            )
-        })?;
-    let Item::Block {
-        items: setup_items,
-        head,
-    } = setup_item
-    else {
-        return Err(RulesError::new(
-            setup_item.head().pos(),
-            "`setup` opens a block",
-            SETUP_HELP,
-        ));
-    };
-    let mut setup = Setup::default();
-    let mut taken = 0u128;
-    let mut has_first = false;
-    for item in setup_items {
-        let line = stmt_only(item, SETUP_HELP)?;
-        if line.keyword() == "first" {
-            let mut c = Cur::new(line);
-            let (s, pos) = c.word("the side moving first", SETUP_HELP)?;
-            setup.first = side_of(s, pos)?;
-            c.done(SETUP_HELP)?;
-            has_first = true;
-            continue;
+                "add a `setup` block saying where the pieces start and who moves first",
+            );
+            None
         }
-        let s = side_of(line.keyword(), line.pos())?;
-        let mut c = Cur::new(line);
-        if !c.eat_punct(':') {
-            return Err(RulesError::new(
-                c.pos(),
-                "expected `:` after the side",
+        Some((_, Item::Stmt(line))) => {
+            cx.errors.push(RulesError::new(
+                line.pos(),
+                "`setup` opens a block",
                 SETUP_HELP,
             ));
+            None
         }
-        let (w, wpos) = c.word("a count or a piece kind", SETUP_HELP)?;
-        if let Ok(count) = w.parse::<u16>() {
-            let (k, kpos) = c.word("a piece kind", SETUP_HELP)?;
-            let k = kind_of(k, kpos)?;
-            c.expect("in", SETUP_HELP)?;
-            c.expect("hand", SETUP_HELP)?;
-            c.done(SETUP_HELP)?;
-            setup.hand[s as usize][k as usize] += count;
-        } else {
-            let k = kind_of(w, wpos)?;
-            c.expect("on", SETUP_HELP)?;
-            if c.at_end() {
-                return Err(RulesError::new(c.pos(), "no points listed", SETUP_HELP));
+        Some((
+            _,
+            Item::Block {
+                items: setup_items,
+                close,
+                ..
+            },
+        )) => {
+            let mut setup = Setup::default();
+            let mut taken = 0u128;
+            let mut has_first = false;
+            for item in setup_items {
+                let r = stmt_only(item, SETUP_HELP).and_then(|line| {
+                    if line.keyword() == "first" {
+                        let mut c = Cur::new(line);
+                        let (s, pos) = c.word("the side moving first", SETUP_HELP)?;
+                        // Said, even if wrongly: the error is about the side, not a missing `first`.
+                        has_first = true;
+                        setup.first = side_of(s, pos)?;
+                        return c.done(SETUP_HELP);
+                    }
+                    let s = side_of(line.keyword(), line.pos()).map_err(|e| {
+                        if side_names.is_empty() {
+                            e
+                        } else {
+                            let mut known = side_names.clone();
+                            known.push("first");
+                            unknown(line.pos(), e.message, line.keyword(), known, SETUP_HELP)
+                        }
+                    })?;
+                    let mut c = Cur::new(line);
+                    if !c.eat_punct(':') {
+                        return Err(RulesError::new(
+                            c.pos(),
+                            "expected `:` after the side",
+                            SETUP_HELP,
+                        ));
+                    }
+                    let (w, wpos) = c.word("a count or a piece kind", SETUP_HELP)?;
+                    if let Ok(count) = w.parse::<u16>() {
+                        let (k, kpos) = c.word("a piece kind", SETUP_HELP)?;
+                        let k = kind_of(k, kpos)?;
+                        c.expect("in", SETUP_HELP)?;
+                        c.expect("hand", SETUP_HELP)?;
+                        c.done(SETUP_HELP)?;
+                        setup.hand[s as usize][k as usize] += count;
+                        return Ok(());
+                    }
+                    let k = kind_of(w, wpos)?;
+                    c.expect("on", SETUP_HELP)?;
+                    if c.at_end() {
+                        return Err(RulesError::new(c.pos(), "no points listed", SETUP_HELP));
+                    }
+                    while !c.at_end() {
+                        let (p, ppos) = c.word("a point name", SETUP_HELP)?;
+                        // Without the board, every point would be unknown.
+                        if !board_ok {
+                            continue;
+                        }
+                        let set = points_of(&bb, p, ppos)?;
+                        if taken & set != 0 {
+                            return Err(RulesError::new(
+                                ppos,
+                                format!("`{p}` already holds a piece"),
+                                "each point holds one piece at the start",
+                            ));
+                        }
+                        taken |= set;
+                        for q in crate::lines::points(set) {
+                            setup.pieces.push((s, k, q));
+                        }
+                    }
+                    Ok(())
+                });
+                cx.keep(r);
             }
-            while !c.at_end() {
-                let (p, ppos) = c.word("a point name", SETUP_HELP)?;
-                let set = match b.region(p) {
-                    Some(r) => r,
-                    None => 1u128 << point_of(&b, p, ppos)?,
-                };
-                if taken & set != 0 {
-                    return Err(RulesError::new(
-                        ppos,
-                        format!("`{p}` already holds a piece"),
-                        "each point holds one piece at the start",
-                    ));
-                }
-                taken |= set;
-                for q in crate::lines::points(set) {
-                    setup.pieces.push((s, k, q));
-                }
+            if !has_first {
+                cx.missing(
+                    *close,
+                    "the setup does not say who moves first",
+                    "add `first SIDE` to the setup, before its `end`",
+                );
             }
+            Some(setup)
         }
-    }
-    if !has_first {
-        return Err(RulesError::new(
-            head.pos(),
-            "the setup does not say who moves first",
-            "add `first SIDE` to the setup",
-        ));
-    }
+    };
     // Policies and outcomes.
     let mut rules = LinesRules {
         name: game.to_string(),
-        board: b,
-        sides: [sides[0].clone(), sides[1].clone()],
-        kinds,
-        setup,
+        board: bb.board,
+        sides: [SideDef::default(), SideDef::default()],
+        kinds: Vec::new(),
+        setup: Setup::default(),
         capture: CapturePolicy::Compulsory,
         chain: Chain::MustContinue,
         turns: true,
@@ -724,61 +1103,80 @@ fn lines(game: &str, items: &[(String, Item)]) -> Result<LinesRules, RulesError>
         if k == "board" || k == "setup" || ["side", "piece", "region", "promote"].contains(&kw) {
             continue;
         }
-        let line = stmt_only(
+        let r = stmt_only(
             item,
             "only `board`, `setup`, `ruleset` and `sowing` open blocks",
-        )?;
-        let mut c = Cur::new(line);
-        let mut choice = |options: &[&str], help: &str| -> Result<usize, RulesError> {
-            let (w, pos) = c.word("a setting", help)?;
-            options.iter().position(|o| *o == w).ok_or_else(|| {
-                RulesError::new(pos, format!("`{w}` is not a choice here"), help.to_string())
-            })
-        };
-        match kw {
-            "capture" => {
-                let h = "write `capture compulsory`, `capture optional` or `capture huffing`";
-                rules.capture = [
-                    CapturePolicy::Compulsory,
-                    CapturePolicy::Optional,
-                    CapturePolicy::Huffing,
-                ][choice(&["compulsory", "optional", "huffing"], h)?];
-            }
-            "chain" => {
-                let h = "write `chain must-continue`, `chain may-stop` or `chain single`";
-                rules.chain = [Chain::MustContinue, Chain::MayStop, Chain::Single]
-                    [choice(&["must-continue", "may-stop", "single"], h)?];
-            }
-            "chain-turns" => {
-                rules.turns = choice(
-                    &["allowed", "forbidden"],
-                    "write `chain-turns allowed` or `chain-turns forbidden`",
-                )? == 0
-            }
-            "capture-choice" => {
-                rules.maximum = choice(
-                    &["free", "maximum"],
-                    "write `capture-choice free` or `capture-choice maximum`",
-                )? == 1
-            }
-            "promotion" => {
-                rules.promotion_ends_chain = choice(
-                    &["ends-chain", "continues-chain"],
-                    "write `promotion ends-chain` or `promotion continues-chain`",
-                )? == 0
-            }
-            "outcome" => outcome(&mut rules, line)?,
-            other => {
-                return Err(RulesError::new(
-                    line.pos(),
-                    format!("`{other}` is not a statement of the rules language"),
-                    "see docs/rules-format.md: game, board, side, piece, region, promote, setup, capture, chain, chain-turns, capture-choice, promotion, outcome, ruleset, sowing",
-                ));
-            }
-        }
-        c_done(line, 2)?;
+        )
+        .and_then(|line| setting(&mut rules, line));
+        cx.keep(r);
     }
-    Ok(rules)
+    let (Some(setup), true, [_, _]) = (setup, board_ok, sides.as_slice()) else {
+        return None;
+    };
+    if kinds.is_empty() {
+        return None;
+    }
+    rules.setup = setup;
+    rules.kinds = kinds;
+    let mut sides = sides.into_iter();
+    rules.sides = [sides.next()?, sides.next()?];
+    Some(rules)
+}
+
+/// A setting (`capture optional`) or an outcome.
+fn setting(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
+    let mut c = Cur::new(line);
+    let mut choice = |options: &[&str], help: &str| -> Result<usize, RulesError> {
+        let (w, pos) = c.word("a setting", help)?;
+        options
+            .iter()
+            .position(|o| *o == w)
+            .ok_or_else(|| not_one_of(pos, format!("`{w}` is not a choice here"), w, options, help))
+    };
+    match line.keyword() {
+        "capture" => {
+            let h = "write `capture compulsory`, `capture optional` or `capture huffing`";
+            rules.capture = [
+                CapturePolicy::Compulsory,
+                CapturePolicy::Optional,
+                CapturePolicy::Huffing,
+            ][choice(&["compulsory", "optional", "huffing"], h)?];
+        }
+        "chain" => {
+            let h = "write `chain must-continue`, `chain may-stop` or `chain single`";
+            rules.chain = [Chain::MustContinue, Chain::MayStop, Chain::Single]
+                [choice(&["must-continue", "may-stop", "single"], h)?];
+        }
+        "chain-turns" => {
+            rules.turns = choice(
+                &["allowed", "forbidden"],
+                "write `chain-turns allowed` or `chain-turns forbidden`",
+            )? == 0
+        }
+        "capture-choice" => {
+            rules.maximum = choice(
+                &["free", "maximum"],
+                "write `capture-choice free` or `capture-choice maximum`",
+            )? == 1
+        }
+        "promotion" => {
+            rules.promotion_ends_chain = choice(
+                &["ends-chain", "continues-chain"],
+                "write `promotion ends-chain` or `promotion continues-chain`",
+            )? == 0
+        }
+        "outcome" => outcome(rules, line)?,
+        other => {
+            return Err(not_one_of(
+                line.pos(),
+                format!("`{other}` is not a statement of the rules language"),
+                other,
+                &STATEMENTS,
+                "see docs/rules-format.md: game, board, side, piece, region, promote, setup, capture, chain, chain-turns, capture-choice, promotion, outcome, ruleset, sowing",
+            ));
+        }
+    }
+    c_done(line, 2)
 }
 
 /// Settings take one word; anything after it is a mistake.
@@ -808,9 +1206,11 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                 "loses" => true,
                 "ignored" => false,
                 _ => {
-                    return Err(RulesError::new(
+                    return Err(not_one_of(
                         wpos,
                         format!("`{w}` is not a choice here"),
+                        w,
+                        &["loses", "ignored"],
                         "write `outcome no-pieces loses` or `outcome no-pieces ignored`",
                     ));
                 }
@@ -824,9 +1224,11 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                 "draws" => NoMove::Draws,
                 "passes" => NoMove::Passes,
                 _ => {
-                    return Err(RulesError::new(
+                    return Err(not_one_of(
                         wpos,
                         format!("`{w}` is not a choice here"),
+                        w,
+                        &["loses", "wins", "draws", "passes"],
                         OUTCOME_HELP,
                     ));
                 }
@@ -848,9 +1250,17 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
             rules.no_progress = Some(n);
         }
         _ => {
-            return Err(RulesError::new(
+            return Err(not_one_of(
                 pos,
                 format!("`{cond}` is not an outcome condition"),
+                cond,
+                &[
+                    "no-pieces",
+                    "no-move",
+                    "captures",
+                    "move-cap",
+                    "no-progress",
+                ],
                 OUTCOME_HELP,
             ));
         }
@@ -861,7 +1271,7 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
 const SOWING_HELP: &str = "a sowing block holds `rows`, `holes`, `seeds`, `start`, `singletons`, `relay`, `capture`, `move-cap`, `lap-cap` and `outcome` (see docs/rules-format.md)";
 
 /// A `sowing` block, read straight into the sowing module's own rules (defaults are Tchouba's).
-fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
+fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
     let mut spec = SowingRules {
         rows: 4,
         holes_per_row: 0,
@@ -875,12 +1285,14 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
         end: SowingEnd::NoMoveLoses,
     };
     let mut holes_pos = None;
+    let mut close = cx.header;
+    let before = cx.errors.len();
     for (k, item) in items {
         if !k.starts_with("sowing") {
             if item.head().keyword() == "side" {
                 continue;
             }
-            return Err(RulesError::new(
+            cx.errors.push(RulesError::new(
                 item.head().pos(),
                 format!(
                     "`{}` does not apply to a sowing game",
@@ -888,11 +1300,48 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                 ),
                 SOWING_HELP,
             ));
-        }
-        if k == "sowing" {
             continue;
         }
-        let line = stmt_only(item, SOWING_HELP)?;
+        if k == "sowing" {
+            if let Item::Block { close: end, .. } = item {
+                close = *end;
+            }
+            continue;
+        }
+        let r = stmt_only(item, SOWING_HELP)
+            .and_then(|line| sowing_stmt(&mut spec, &mut holes_pos, line));
+        cx.keep(r);
+    }
+    if holes_pos.is_none() {
+        cx.missing(
+            close,
+            "the sowing block does not say how many holes a row has",
+            "add `holes 16` (an even number from 4 to 40) to the sowing block, before its `end`",
+        );
+    }
+    (cx.errors.len() == before).then_some(spec)
+}
+
+const SOWING_STATEMENTS: [&str; 10] = [
+    "rows",
+    "holes",
+    "seeds",
+    "start",
+    "singletons",
+    "relay",
+    "capture",
+    "move-cap",
+    "lap-cap",
+    "outcome",
+];
+
+/// One statement of a `sowing` block.
+fn sowing_stmt(
+    spec: &mut SowingRules,
+    holes_pos: &mut Option<Pos>,
+    line: &Line,
+) -> Result<(), RulesError> {
+    {
         let mut c = Cur::new(line);
         match line.keyword() {
             "rows" => {
@@ -916,7 +1365,7 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                     ));
                 }
                 spec.holes_per_row = n;
-                holes_pos = Some(pos);
+                *holes_pos = Some(pos);
             }
             "seeds" => {
                 spec.seeds_per_hole = c.number::<u16>("the seeds per hole", "write `seeds 2`")?.0
@@ -935,9 +1384,11 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                     "tchonga" => true,
                     "never" => false,
                     _ => {
-                        return Err(RulesError::new(
+                        return Err(not_one_of(
                             pos,
                             format!("`{w}` is not a choice here"),
+                            w,
+                            &["tchonga", "never"],
                             "write `singletons tchonga` or `singletons never`",
                         ));
                     }
@@ -949,9 +1400,11 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                     "yes" => true,
                     "no" => false,
                     _ => {
-                        return Err(RulesError::new(
+                        return Err(not_one_of(
                             pos,
                             format!("`{w}` is not a choice here"),
+                            w,
+                            &["yes", "no"],
                             "write `relay yes` or `relay no`",
                         ));
                     }
@@ -982,9 +1435,11 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                                     extra = n;
                                 }
                                 _ => {
-                                    return Err(RulesError::new(
+                                    return Err(not_one_of(
                                         opos,
                                         format!("`{opt}` is not a capture option"),
+                                        opt,
+                                        &["outer", "extra", "always"],
                                         h,
                                     ));
                                 }
@@ -997,9 +1452,11 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                         });
                     }
                     _ => {
-                        return Err(RulesError::new(
+                        return Err(not_one_of(
                             pos,
                             format!("`{w}` is not a choice here"),
+                            w,
+                            &["opposite", "none"],
                             h,
                         ));
                     }
@@ -1028,30 +1485,26 @@ fn sowing(items: &[(String, Item)]) -> Result<SowingRules, RulesError> {
                         SowingEnd::OpponentEmptyWins
                     }
                     _ => {
-                        return Err(RulesError::new(
+                        return Err(not_one_of(
                             pos,
                             format!("`{w}` is not a condition here"),
+                            w,
+                            &["no-move", "opponent-empty"],
                             h,
                         ));
                     }
                 };
             }
             other => {
-                return Err(RulesError::new(
+                return Err(not_one_of(
                     line.pos(),
                     format!("`{other}` is not a sowing statement"),
+                    other,
+                    &SOWING_STATEMENTS,
                     SOWING_HELP,
                 ));
             }
         }
-        c.done(SOWING_HELP)?;
+        c.done(SOWING_HELP)
     }
-    if holes_pos.is_none() {
-        return Err(RulesError::new(
-            Pos { line: 1, column: 1 },
-            "the sowing block does not say how many holes a row has",
-            "add `holes 16` (an even number from 4 to 40)",
-        ));
-    }
-    Ok(spec)
 }
