@@ -804,11 +804,11 @@ fn a_catalog_with_errors_is_not_exported() {
     assert!(!file.exists());
 }
 
-/// The static repository the site ships, checked against what the OAI-PMH static-repository and oai_dc schemas
-/// require (the schemas themselves could not be obtained from a package registry; see docs/import.md): the
-/// Repository element with Identify, ListMetadataFormats and ListRecords in that order, Identify's elements in
-/// schema order, record headers of an identifier and a datestamp only (a static repository has no sets), and
-/// oai_dc metadata holding only the fifteen elements.
+/// The static repository the site ships, checked for what the static repository specification and the OAI-PMH
+/// and oai_dc schemas require: the Repository element with Identify, ListMetadataFormats and ListRecords in that
+/// order, Identify's elements in schema order, record headers of an identifier and a datestamp only (a static
+/// repository has no sets), and oai_dc metadata holding only the fifteen elements. scripts/oai-validate validates
+/// the file against the schemas themselves (the published static-repository.xsd is in no package; docs/import.md).
 #[test]
 fn the_oai_pmh_static_repository_has_the_schemas_structure() {
     use quick_xml::NsReader;
