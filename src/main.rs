@@ -42,8 +42,8 @@ enum Command {
     /// Bring a collection in from Omeka S (API JSON), Omeka CSV or OAI-PMH: one catalog folder per item, and a
     /// report of what was created and what needs an archivist. Nothing is written if the input has errors.
     Import(ImportArgs),
-    /// Write the checked catalog as Omeka S JSON, Omeka S CSV, OAI-PMH, the site's JSON or CSV, or every item's
-    /// citation in BibTeX, RIS or CSL-JSON.
+    /// Write the checked catalog as Omeka S JSON, Omeka S CSV, OAI-PMH or the site's JSON or CSV, or its
+    /// bibliography (sources.bib) as BibTeX, RIS or CSL-JSON.
     Export(ExportArgs),
     /// Preview the site: build it, serve it on this machine, rebuild when a catalog file changes and reload open
     /// pages; a rebuild that fails keeps the last good site and shows the diagnostics over every page.
@@ -126,11 +126,11 @@ enum ExportFormatArg {
     Json,
     /// The site's catalog.csv.
     Csv,
-    /// Every item's citation, as BibTeX.
+    /// The bibliography (sources.bib) as normalised BibTeX; with --items, every item's citation.
     Bibtex,
-    /// Every item's citation, as RIS.
+    /// The bibliography as RIS; with --items, every item's citation.
     Ris,
-    /// Every item's citation, as one CSL-JSON array.
+    /// The bibliography as one CSL-JSON array; with --items, every item's citation.
     CslJson,
 }
 
@@ -147,6 +147,10 @@ struct ExportArgs {
     /// The address the site is published at, for OAI-PMH and citations (default: `base_url` of ludotheca.toml).
     #[arg(long, value_name = "URL", value_parser = ludotheca::catalog::config::site_address)]
     base_url: Option<String>,
+    /// bibtex, ris, csl-json: every item's citation, as its page's "cite this page" gives it, instead of the
+    /// bibliography.
+    #[arg(long)]
+    items: bool,
 }
 
 /// Which game, and which of its rulesets: a catalog identifier or a rules file.
@@ -553,7 +557,17 @@ fn export(args: ExportArgs) -> ExitCode {
         catalog: args.catalog,
         out: args.out,
         base_url: args.base_url,
+        items: args.items,
     };
+    if options.items
+        && !matches!(
+            options.format,
+            ExportFormat::Bibtex | ExportFormat::Ris | ExportFormat::CslJson
+        )
+    {
+        eprintln!("error: --items goes with bibtex, ris or csl-json only");
+        return ExitCode::from(EXIT_FAILURE);
+    }
     let stderr = io::stderr();
     let color = stderr.is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match ludotheca::interop::export::export(&options) {
@@ -562,7 +576,12 @@ fn export(args: ExportArgs) -> ExitCode {
                 eprintln!("note: {note}");
             }
             if let Some(out) = &options.out {
-                eprintln!("exported {} items to {}", exported.items, out.display());
+                eprintln!(
+                    "exported {} {} to {}",
+                    exported.count,
+                    exported.unit,
+                    out.display()
+                );
             }
             ExitCode::SUCCESS
         }

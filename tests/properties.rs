@@ -145,6 +145,32 @@ const BIB_PIECES: &[&str] = &[
     "%",
 ];
 
+/// Pieces of field values: LaTeX, the characters LaTeX reserves, name syntax.
+const BIB_VALUE_PIECES: &[&str] = &[
+    "{",
+    "}",
+    "\\'e",
+    "{\\\"u}",
+    "\\&",
+    "&",
+    "%",
+    "_",
+    "#",
+    "~",
+    "\\",
+    "--",
+    " and ",
+    ",",
+    "van",
+    "Jr",
+    "Ab",
+    "{Co}",
+    "x",
+    " ",
+    "\\textit{y}",
+    "https://a.org/b_c~d",
+];
+
 const TOML_PIECES: &[&str] = &[
     "title = \"T\"\n",
     "description = \"",
@@ -284,6 +310,42 @@ proptest! {
     fn the_bibliography_reader_never_panics(text in pieces(BIB_PIECES), raw in any::<String>()) {
         let _ = bibtex::parse_str(&text);
         let _ = bibtex::parse_str(&raw);
+    }
+
+    #[test]
+    fn written_bibliography_entries_read_back_the_same(
+        values in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(BIB_VALUE_PIECES), 0..12).prop_map(|p| p.concat()),
+            4,
+        )
+    ) {
+        let text = format!(
+            "@misc{{k, author = {{{}}}, title = {{{}}}, url = {{{}}}, note = \"{}\"}}",
+            values[0], values[1], values[2], values[3]
+        );
+        let (entries, errors) = bibtex::parse_str(&text);
+        if errors.is_empty() && entries.len() == 1 {
+            let written = bibtex::write_entry(&entries[0]);
+            let (again, errors) = bibtex::parse_str(&written);
+            prop_assert!(errors.is_empty(), "{:?}\n{}", errors, written);
+            prop_assert_eq!(again.len(), 1);
+            let (a, b) = (&entries[0], &again[0]);
+            for name in ["title", "url", "note"] {
+                prop_assert_eq!(a.get(name), b.get(name), "{}\n{}", name, written);
+            }
+            let people = |e: &bibtex::BibEntry| {
+                e.field("author")
+                    .map(|f| bibtex::names(&f.raw))
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|n| (n.given(), n.particle(), n.family(), n.suffix()))
+                    .collect::<Vec<_>>()
+            };
+            prop_assert_eq!(people(a), people(b), "{}", written);
+            // The other formats take any entry too.
+            let _ = ludotheca::interop::bibliography::ris_record(a);
+            let _ = ludotheca::interop::bibliography::csl_item(a);
+        }
     }
 
     #[test]

@@ -14,6 +14,9 @@ pub struct BibField {
     pub name: String,
     /// The value with braces removed and LaTeX accents turned into Unicode.
     pub value: String,
+    /// The value as BibTeX source: its parts joined, abbreviations expanded, braces and LaTeX kept. What an
+    /// export writes back, and what names are parsed from.
+    pub raw: String,
     pub name_span: Span,
     pub value_span: Span,
 }
@@ -205,9 +208,10 @@ impl Parser<'_> {
                     return self.error(self.here(), "expected an abbreviation name");
                 }
                 self.expect(b'=', "`=`")?;
-                let (_, value, _) = self.value()?;
+                // The source text is kept, as BibTeX does, so that braces protecting case survive an expansion.
+                let (raw, _, _) = self.value()?;
                 self.strings
-                    .insert(self.text[name].to_ascii_lowercase(), value);
+                    .insert(self.text[name].to_ascii_lowercase(), raw);
                 self.expect(close, "the end of `@string`")?;
                 Ok(None)
             }
@@ -277,6 +281,7 @@ impl Parser<'_> {
             entry.fields.push(BibField {
                 name,
                 value,
+                raw,
                 name_span,
                 value_span,
             });
@@ -397,11 +402,19 @@ fn month(name: &str) -> Option<&'static str> {
 
 /// Split a name list on `and` outside braces, then clean each name.
 pub fn split_names(raw: &str) -> Vec<String> {
+    split_raw_names(raw)
+        .iter()
+        .map(|n| clean(n))
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+/// Split a name list on `and` outside braces, keeping each name's source text.
+fn split_raw_names(raw: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut depth = 0usize;
     let mut current = String::new();
-    let words: Vec<&str> = raw.split_whitespace().collect();
-    for word in words {
+    for word in raw.split_whitespace() {
         if depth == 0 && word.eq_ignore_ascii_case("and") {
             names.push(std::mem::take(&mut current));
             continue;
@@ -420,10 +433,371 @@ pub fn split_names(raw: &str) -> Vec<String> {
     }
     names.push(current);
     names
+}
+
+/// A name of an `author` or `editor` list in BibTeX's four parts, as BibTeX splits it: "First von Last",
+/// "von Last, First" or "von Last, Jr, First". Each part is BibTeX source text (braces and LaTeX kept), so that
+/// the name is written back as it was read; [`Name::given`] and the others give the text a reader sees.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Name {
+    pub first: String,
+    pub von: String,
+    pub last: String,
+    pub jr: String,
+}
+
+impl Name {
+    /// Parse one name (no `and`).
+    pub fn parse(raw: &str) -> Name {
+        let parts = name_parts(raw);
+        let join = |tokens: &[String]| tokens.join(" ");
+        let empty: Vec<String> = Vec::new();
+        match parts.as_slice() {
+            [] => Name::default(),
+            [tokens] => {
+                let n = tokens.len();
+                if n == 0 {
+                    return Name::default();
+                }
+                // "First von Last": the von part runs from the first lowercase word to the last lowercase word
+                // before the final one, which is always the last name.
+                let lower = |t: &String| token_case(t) == Some(true);
+                match tokens[..n - 1].iter().position(lower) {
+                    Some(start) => {
+                        let end = tokens[..n - 1].iter().rposition(lower).unwrap_or(start);
+                        Name {
+                            first: join(&tokens[..start]),
+                            von: join(&tokens[start..=end]),
+                            last: join(&tokens[end + 1..]),
+                            jr: String::new(),
+                        }
+                    }
+                    None => Name {
+                        first: join(&tokens[..n - 1]),
+                        von: String::new(),
+                        last: tokens[n - 1].clone(),
+                        jr: String::new(),
+                    },
+                }
+            }
+            [von_last, rest @ ..] => {
+                let (jr, first) = match rest {
+                    [first] => (&empty, first),
+                    [jr, first, ..] => (jr, first),
+                    [] => (&empty, &empty),
+                };
+                let n = von_last.len();
+                // "von Last, First": the von part is everything up to the last lowercase word before the final one.
+                let split = if n == 0 {
+                    0
+                } else {
+                    von_last[..n - 1]
+                        .iter()
+                        .rposition(|t| token_case(t) == Some(true))
+                        .map_or(0, |i| i + 1)
+                };
+                Name {
+                    first: join(first),
+                    von: join(&von_last[..split]),
+                    last: join(&von_last[split..]),
+                    jr: join(jr),
+                }
+            }
+        }
+    }
+
+    /// A name written as one brace group, `{Digital Ludeme Project}`: an organisation, not to be split.
+    pub fn is_corporate(&self) -> bool {
+        self.first.is_empty()
+            && self.von.is_empty()
+            && self.jr.is_empty()
+            && self.last.starts_with('{')
+            && !self.last.starts_with("{\\")
+            && closing_brace(&self.last) == Some(self.last.len() - 1)
+    }
+
+    /// BibTeX's `others`, which stands for "et al.".
+    pub fn is_others(&self) -> bool {
+        self.first.is_empty() && self.von.is_empty() && self.jr.is_empty() && self.last == "others"
+    }
+
+    pub fn given(&self) -> String {
+        clean(&self.first)
+    }
+
+    /// The particle, `van der`.
+    pub fn particle(&self) -> String {
+        clean(&self.von)
+    }
+
+    pub fn family(&self) -> String {
+        clean(&self.last)
+    }
+
+    pub fn suffix(&self) -> String {
+        clean(&self.jr)
+    }
+
+    /// The name as BibTeX source in its unambiguous form: "von Last, Jr, First", without the empty parts.
+    pub fn to_bibtex(&self) -> String {
+        let mut out = normalise(&self.von, false);
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&normalise(&self.last, false));
+        if !self.jr.is_empty() {
+            out.push_str(", ");
+            out.push_str(&normalise(&self.jr, false));
+            out.push_str(", ");
+            out.push_str(&normalise(&self.first, false));
+        } else if !self.first.is_empty() {
+            out.push_str(", ");
+            out.push_str(&normalise(&self.first, false));
+        } else if !self.von.is_empty()
+            || name_parts(&self.last)
+                .first()
+                .is_some_and(|words| words.len() > 1)
+        {
+            // "Santos Silva" alone would read as a first and a last name: the comma keeps it one last name.
+            out.push(',');
+        }
+        out
+    }
+}
+
+/// The names of an `author` or `editor` value.
+pub fn names(raw: &str) -> Vec<Name> {
+    split_raw_names(raw)
         .iter()
-        .map(|n| clean(n))
-        .filter(|n| !n.is_empty())
+        .map(|n| Name::parse(n))
+        .filter(|n| !n.last.is_empty() || !n.first.is_empty())
         .collect()
+}
+
+/// The comma-separated parts of a name, each a list of words: spaces, ties (`~`) and commas count only outside
+/// braces.
+fn name_parts(raw: &str) -> Vec<Vec<String>> {
+    let mut parts = vec![Vec::new()];
+    let mut token = String::new();
+    let mut depth = 0usize;
+    let end_token = |token: &mut String, parts: &mut Vec<Vec<String>>| {
+        if !token.is_empty()
+            && let Some(part) = parts.last_mut()
+        {
+            part.push(std::mem::take(token));
+        }
+    };
+    for c in raw.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                token.push(c);
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                token.push(c);
+            }
+            ',' if depth == 0 => {
+                end_token(&mut token, &mut parts);
+                parts.push(Vec::new());
+            }
+            c if depth == 0 && (c.is_whitespace() || c == '~') => {
+                end_token(&mut token, &mut parts);
+            }
+            c => token.push(c),
+        }
+    }
+    end_token(&mut token, &mut parts);
+    parts
+}
+
+/// Where the brace opened at the start of `text` closes.
+fn closing_brace(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The index of the brace closing the one at `open`, or the end when it never closes.
+fn closing_brace_at(chars: &[char], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    chars.len()
+}
+
+/// Whether a word of a name is lowercase (`Some(true)`), uppercase, or has no case (`None`), as BibTeX decides:
+/// by its first letter outside braces, where a brace group starting with a backslash (`{\'e}`) is a special
+/// character that counts by its letter, and any other brace group (`{van}`) is skipped.
+fn token_case(token: &str) -> Option<bool> {
+    let chars: Vec<char> = token.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '{' {
+            let close = closing_brace_at(&chars, i);
+            if chars.get(i + 1) == Some(&'\\') {
+                // A special character: a control word that is a letter itself (\ae, \O) counts by its case;
+                // an accent (\'e, \v{c}) by the letter after it.
+                let mut j = i + 2;
+                let start = j;
+                while chars.get(j).is_some_and(|c| c.is_ascii_alphabetic()) {
+                    j += 1;
+                }
+                let word: String = chars[start..j].iter().collect();
+                if word.len() <= 2 && symbol(&word).is_some() {
+                    return word.chars().next().map(char::is_lowercase);
+                }
+                if j == start {
+                    j += 1;
+                }
+                if let Some(letter) = chars[j.min(close)..close]
+                    .iter()
+                    .find(|c| c.is_alphabetic())
+                {
+                    return Some(letter.is_lowercase());
+                }
+            }
+            i = close + 1;
+        } else if c == '\\' {
+            // An accent outside braces: skip the command, the letter after it decides.
+            i += 1;
+            // A control symbol (`\'`), or a one-letter accent (`\c c`, `\v{c}`), is passed over.
+            let symbol_or_accent = chars.get(i).is_some_and(|c| !c.is_ascii_alphabetic())
+                || (chars.get(i).is_some_and(|c| combining_mark(*c).is_some())
+                    && !chars.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic()));
+            if symbol_or_accent {
+                i += 1;
+            } else {
+                let start = i;
+                while chars.get(i).is_some_and(|c| c.is_ascii_alphabetic()) {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                if word.len() <= 2 && symbol(&word).is_some() {
+                    return word.chars().next().map(char::is_lowercase);
+                }
+            }
+        } else if c.is_alphabetic() {
+            return Some(c.is_lowercase());
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// A value's BibTeX source, normalised for writing: white space collapsed, braces balanced (an unmatched `}`
+/// made an empty group, an unclosed `{` closed), and, unless the field is verbatim (`url`, `doi`), the characters LaTeX
+/// reserves (`&`, `%`, `#`, `_`) escaped where they stand bare. Reading the result gives back the same value.
+pub fn normalise(raw: &str, verbatim: bool) -> String {
+    let mut out = String::with_capacity(raw.len() + 8);
+    let mut depth = 0usize;
+    let mut escaped = false;
+    let mut word_out = String::new();
+    for word in raw.split_whitespace() {
+        for c in word.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    // An unmatched brace would unbalance the value: an escaped one (`\}`, a brace the reader
+                    // keeps) is spelled as a command instead; a bare one, which the reader drops, becomes an
+                    // empty group, which still parts what it parted (`--}--` is two en dashes).
+                    if escaped {
+                        word_out.pop();
+                        word_out.push_str("\\textbraceright{}");
+                    } else {
+                        word_out.push_str("{}");
+                    }
+                    escaped = false;
+                    continue;
+                }
+                '}' => depth -= 1,
+                '&' | '%' | '#' | '_' if !verbatim && !escaped => {
+                    // `{\&` would make the group a special character, which BibTeX cases by its letter.
+                    if word_out.ends_with('{') {
+                        word_out.push_str("{}");
+                    }
+                    word_out.push('\\');
+                }
+                _ => {}
+            }
+            word_out.push(c);
+            escaped = c == '\\' && !escaped;
+        }
+        escaped = false;
+        if !word_out.is_empty() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&word_out);
+            word_out.clear();
+        }
+    }
+    out.extend(std::iter::repeat_n('}', depth));
+    out
+}
+
+/// Fields whose value is taken as written, not as LaTeX (as biblatex does).
+pub fn is_verbatim(field: &str) -> bool {
+    matches!(field, "url" | "doi" | "eprint" | "file" | "urlraw")
+}
+
+/// A verbatim field's text: its source with white space trimmed and enclosing braces dropped, so that a `~`
+/// or `_` in an address stays what it is.
+pub fn verbatim_text(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !matches!(c, '{' | '}'))
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// One entry as normalised BibTeX: lowercase type and field names, each field once (the first, as BibTeX reads
+/// it), every value in braces, names in "von Last, Jr, First" form joined by `and`, `=` aligned.
+pub fn write_entry(entry: &BibEntry) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let fields: Vec<&BibField> = entry
+        .fields
+        .iter()
+        .filter(|f| seen.insert(f.name.as_str()))
+        .collect();
+    let width = fields.iter().map(|f| f.name.len()).max().unwrap_or(0);
+    let mut out = format!("@{}{{{},\n", entry.kind, entry.key.value);
+    for field in fields {
+        let value = match field.name.as_str() {
+            "author" | "editor" => names(&field.raw)
+                .iter()
+                .map(Name::to_bibtex)
+                .collect::<Vec<_>>()
+                .join(" and "),
+            name => normalise(&field.raw, is_verbatim(name)),
+        };
+        out.push_str(&format!("  {:width$} = {{{value}}},\n", field.name));
+    }
+    out.push_str("}\n");
+    out
 }
 
 /// Braces removed, LaTeX accents and symbols turned into Unicode, white space collapsed.
@@ -515,6 +889,10 @@ fn latex_to_unicode(raw: &str) -> String {
                 if !next.is_ascii_alphabetic() {
                     i += 1;
                     if combining_mark(next).is_some() {
+                        // TeX skips spaces before a macro's argument: `\' e` is `é`.
+                        while chars.get(i).is_some_and(|c| c.is_whitespace()) {
+                            i += 1;
+                        }
                         let (base, used) = accent_argument(&chars[i..]);
                         i += used;
                         match base {
@@ -536,7 +914,7 @@ fn latex_to_unicode(raw: &str) -> String {
                     && let Some(accent) =
                         word.chars().next().filter(|c| combining_mark(*c).is_some())
                 {
-                    while chars.get(i) == Some(&' ') {
+                    while chars.get(i).is_some_and(|c| c.is_whitespace()) {
                         i += 1;
                     }
                     let (base, used) = accent_argument(&chars[i..]);
@@ -550,8 +928,8 @@ fn latex_to_unicode(raw: &str) -> String {
                     Some(s) => out.push_str(s),
                     None => out.push_str(&word),
                 }
-                // A control word eats the space after it.
-                if chars.get(i) == Some(&' ') {
+                // A control word eats the white space after it, as TeX does.
+                while chars.get(i).is_some_and(|c| c.is_whitespace()) {
                     i += 1;
                 }
             }
@@ -597,6 +975,9 @@ fn symbol(word: &str) -> Option<&'static str> {
         "i" => "ı",
         "j" => "ȷ",
         "textendash" => "–",
+        "textbraceleft" => "{",
+        "textbraceright" => "}",
+        "textbackslash" => "\\",
         "textemdash" => "—",
         "&" => "&",
         _ => return None,
@@ -673,5 +1054,158 @@ mod tests {
         let (entries, errors) = parse_str("@misc(k, title = {A (B)})");
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(entries[0].get("title"), Some("A (B)"));
+    }
+
+    fn parts(raw: &str) -> (String, String, String, String) {
+        let n = Name::parse(raw);
+        (n.given(), n.particle(), n.family(), n.suffix())
+    }
+
+    fn four(first: &str, von: &str, last: &str, jr: &str) -> (String, String, String, String) {
+        (first.into(), von.into(), last.into(), jr.into())
+    }
+
+    #[test]
+    fn names_split_as_bibtex_splits_them() {
+        assert_eq!(
+            parts("Hutton, John Henry"),
+            four("John Henry", "", "Hutton", "")
+        );
+        assert_eq!(
+            parts("John Henry Hutton"),
+            four("John Henry", "", "Hutton", "")
+        );
+        assert_eq!(
+            parts("Santos Silva, El{\\'i}sio Romariz"),
+            four("Elísio Romariz", "", "Santos Silva", "")
+        );
+        assert_eq!(
+            parts("Ludwig van Beethoven"),
+            four("Ludwig", "van", "Beethoven", "")
+        );
+        assert_eq!(
+            parts("van Beethoven, Ludwig"),
+            four("Ludwig", "van", "Beethoven", "")
+        );
+        assert_eq!(
+            parts("Charles Louis Xavier Joseph de la Vall{\\'e}e Poussin"),
+            four("Charles Louis Xavier Joseph", "de la", "Vallée Poussin", "")
+        );
+        assert_eq!(parts("Ford, Jr., Henry"), four("Henry", "", "Ford", "Jr."));
+        assert_eq!(parts("{\\'E}mile Zola"), four("Émile", "", "Zola", ""));
+        assert_eq!(parts("{\\'e}mile Zola"), four("", "émile", "Zola", ""));
+        // A brace group has no case of its own: {von} Neumann is not a particle.
+        assert_eq!(
+            parts("John {von} Neumann"),
+            four("John von", "", "Neumann", "")
+        );
+        assert_eq!(parts("Plato"), four("", "", "Plato", ""));
+        assert_eq!(
+            parts("Jean~Paul Sartre"),
+            four("Jean Paul", "", "Sartre", "")
+        );
+        let corporate = Name::parse("{Digital Ludeme Project}");
+        assert!(corporate.is_corporate());
+        assert_eq!(corporate.family(), "Digital Ludeme Project");
+        assert!(!Name::parse("{\\O}stergaard").is_corporate());
+        assert!(!Name::parse("{Barnes} and {Noble}").is_corporate());
+        let list = names("Hutton, J. H. and {Barnes and Noble} AND others");
+        assert_eq!(list.len(), 3);
+        assert_eq!(list[1].family(), "Barnes and Noble");
+        assert!(list[2].is_others());
+        assert_eq!(
+            Name::parse("de  la Fontaine, Jr, Jean").to_bibtex(),
+            "de la Fontaine, Jr, Jean"
+        );
+        assert_eq!(
+            Name::parse("Jean de la Fontaine").to_bibtex(),
+            "de la Fontaine, Jean"
+        );
+    }
+
+    #[test]
+    fn values_are_normalised_escaped_and_balanced() {
+        assert_eq!(
+            normalise("Smith & Sons, 50% of #1 a_b", false),
+            "Smith \\& Sons, 50\\% of \\#1 a\\_b"
+        );
+        assert_eq!(normalise("Smith \\& Sons", false), "Smith \\& Sons");
+        assert_eq!(normalise("a  \n {b}} c {d", false), "a {b}{} c {d}");
+        assert_eq!(
+            normalise("https://x.org/a_b%20c#d", true),
+            "https://x.org/a_b%20c#d"
+        );
+    }
+
+    #[test]
+    fn written_entries_read_back_the_same() {
+        let text = r#"
+@string{pub = "{ACME} \& Co."}
+@InCollection{Key:1,
+  Author = "Ludwig van Beethoven and {\'E}mile Zola and Ford, Jr., Henry and {Royal Society of {L}ondon} and others",
+  editor = {Jean de la Fontaine},
+  title = "The {Sema} Nagas: a } stray brace, 50% & more_ok #1",
+  booktitle = {Na{\"\i}ve \textit{games}},
+  publisher = pub # { and Sons},
+  year = 1921, month = jan,
+  pages = {3--7},
+  url = {https://example.org/~user/a_b%20c},
+  note = {First}, note = {Second},
+}
+"#;
+        let (entries, errors) = parse_str(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        let written = write_entry(&entries[0]);
+        assert!(written.starts_with("@incollection{Key:1,\n"), "{written}");
+        assert!(
+            written.contains(
+                "author    = {van Beethoven, Ludwig and Zola, {\\'E}mile and Ford, Jr., Henry and"
+            ),
+            "{written}"
+        );
+        assert!(
+            written.contains("{Royal Society of {L}ondon} and others}"),
+            "{written}"
+        );
+        assert!(
+            written.contains("publisher = {{ACME} \\& Co. and Sons},"),
+            "{written}"
+        );
+        assert!(
+            written.contains("url       = {https://example.org/~user/a_b%20c},"),
+            "{written}"
+        );
+        assert!(written.contains(
+            "title     = {The {Sema} Nagas: a {} stray brace, 50\\% \\& more\\_ok \\#1},"
+        ));
+        assert_eq!(written.matches("note").count(), 1);
+        let (again, errors) = parse_str(&written);
+        assert!(errors.is_empty(), "{errors:?}\n{written}");
+        let (a, b) = (&entries[0], &again[0]);
+        assert_eq!(a.kind, b.kind);
+        assert_eq!(a.key.value, b.key.value);
+        // Names are written in one form, "von Last, Jr, First": the same names, not the same text.
+        for field in b
+            .fields
+            .iter()
+            .filter(|f| f.name != "author" && f.name != "editor")
+        {
+            assert_eq!(
+                a.get(&field.name),
+                Some(field.value.as_str()),
+                "{}",
+                field.name
+            );
+        }
+        let names_of = |e: &BibEntry, field: &str| {
+            names(&e.field(field).unwrap().raw)
+                .iter()
+                .map(|n| (n.given(), n.particle(), n.family(), n.suffix()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names_of(a, "author"), names_of(b, "author"));
+        assert_eq!(names_of(a, "editor"), names_of(b, "editor"));
+        assert_eq!(names_of(a, "author").len(), 5);
+        assert_eq!(b.fields.len(), a.fields.len() - 1);
     }
 }

@@ -1,7 +1,7 @@
 //! `ludotheca export`: the checked catalog in one format, to a file or standard output. It takes the model the
 //! build takes (check, then resolve) and the site's own writers where the site has one: `json`, `csv` and
-//! `oai-pmh` are the site's `catalog.json`, `catalog.csv` and `oai-pmh.xml`, and `bibtex`, `ris` and
-//! `csl-json` are every item's "cite this page", as its page gives it.
+//! `oai-pmh` are the site's `catalog.json`, `catalog.csv` and `oai-pmh.xml`; `bibtex`, `ris` and `csl-json`
+//! are the bibliography (`sources.bib`), or with `items` every item's "cite this page", as its page gives it.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -12,7 +12,7 @@ use crate::catalog::{LoadError, Value};
 use crate::diagnostic::Diagnostics;
 use crate::site::{cite, data};
 
-use super::{omeka_csv, omeka_s};
+use super::{bibliography, omeka_csv, omeka_s};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -34,6 +34,8 @@ pub struct ExportOptions {
     pub out: Option<PathBuf>,
     /// The site's address, for OAI-PMH and citations; the configuration's `base_url` otherwise.
     pub base_url: Option<String>,
+    /// `bibtex`, `ris`, `csl-json`: every item's citation instead of the bibliography.
+    pub items: bool,
 }
 
 #[derive(Debug)]
@@ -64,7 +66,10 @@ impl fmt::Display for ExportError {
 pub struct Exported {
     /// Warnings of the check.
     pub diagnostics: Diagnostics,
-    pub items: usize,
+    /// How many items or bibliography entries were written.
+    pub count: usize,
+    /// What was counted: "items" or "bibliography entries".
+    pub unit: &'static str,
     /// Something the reader of the file must know (the CSV's separator).
     pub note: Option<String>,
 }
@@ -99,9 +104,12 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
                 ));
                 Ok(())
             }
-            ExportFormat::Bibtex | ExportFormat::Ris | ExportFormat::CslJson => {
+            ExportFormat::Bibtex | ExportFormat::Ris | ExportFormat::CslJson if options.items => {
                 citations(&archive, options.format, base.as_deref(), sink)
             }
+            ExportFormat::Bibtex => bibliography::write_bibtex(&checked.catalog.sources, sink),
+            ExportFormat::Ris => bibliography::write_ris(&checked.catalog.sources, sink),
+            ExportFormat::CslJson => bibliography::write_csl_json(&checked.catalog.sources, sink),
         }
     };
     match &options.out {
@@ -137,11 +145,25 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
             tmp.persist(path).map_err(|e| fail(e.error))?;
         }
     }
+    let bib = is_bibliography(options);
     Ok(Exported {
         diagnostics,
-        items: archive.entries.len(),
+        count: if bib {
+            checked.catalog.sources.entries.len()
+        } else {
+            archive.entries.len()
+        },
+        unit: if bib { "bibliography entries" } else { "items" },
         note,
     })
+}
+
+/// Whether the export is of the bibliography rather than of the items.
+fn is_bibliography(options: &ExportOptions) -> bool {
+    matches!(
+        options.format,
+        ExportFormat::Bibtex | ExportFormat::Ris | ExportFormat::CslJson
+    ) && !options.items
 }
 
 /// Every item's page citation, as its "cite this page" gives it: BibTeX entries, RIS records, or one CSL-JSON

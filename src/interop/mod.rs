@@ -6,6 +6,7 @@
 //! the import then gives them identifiers, resolves the links between them, plans every folder, validates, and
 //! only then writes.
 
+pub mod bibliography;
 pub mod draft;
 pub mod export;
 pub mod identifier;

@@ -80,7 +80,7 @@ pub fn bibtex(c: &PageCitation) -> String {
 }
 
 /// RIS lines may not span lines: values are put on one.
-fn ris_value(text: &str) -> String {
+pub fn ris_value(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

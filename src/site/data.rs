@@ -230,12 +230,28 @@ fn oai_element(name: &str) -> (&'static str, Option<&'static str>) {
     }
 }
 
+/// Text for the OAI-PMH file: escaped, and without the characters XML 1.0 cannot hold at all (control characters
+/// other than tab and line breaks, U+FFFE, U+FFFF), which a `\u0001` in the configuration's title would otherwise
+/// bring in, leaving a file no harvester can parse.
+fn xml_text(text: &str) -> String {
+    let allowed = |c: &char| {
+        matches!(c, '\t' | '\n' | '\r') || (*c >= ' ' && !matches!(c, '\u{FFFE}' | '\u{FFFF}'))
+    };
+    if text.chars().all(|c| allowed(&c)) {
+        escape_html(text)
+    } else {
+        escape_html(&text.chars().filter(allowed).collect::<String>())
+    }
+}
+
 /// A record's OAI datestamp: its own date when it has one; otherwise the day of `SOURCE_DATE_EPOCH` when that is
 /// set, else 1970-01-01. Never a file time or the clock, so that the same catalog gives the same file.
 fn datestamp(day: Option<Day>) -> String {
     let (y, m, d) = match day {
-        Some((y, m, d)) => (y, u32::from(m), u32::from(d)),
-        None => {
+        // The schema's dates (xs:date) have no year 0000, which W3CDTF allows: such a record has no datestamp
+        // of its own.
+        Some((y, m, d)) if (1..=9999).contains(&y) => (y, u32::from(m), u32::from(d)),
+        _ => {
             let secs = std::env::var("SOURCE_DATE_EPOCH")
                 .ok()
                 .and_then(|s| s.trim().parse::<i64>().ok())
@@ -250,10 +266,10 @@ fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mu
     out.push_str("    <oai:record>\n      <oai:header>\n");
     out.push_str(&format!(
         "        <oai:identifier>oai:ludotheca:{}</oai:identifier>\n        <oai:datestamp>{}</oai:datestamp>\n",
-        escape_html(&entry.item.id),
+        xml_text(&entry.item.id),
         datestamp(entry.added)
     ));
-    // No setSpec: a static repository has no sets, and its schema refuses one in a record header.
+    // No setSpec: the static repository specification has no sets.
     out.push_str("      </oai:header>\n      <oai:metadata>\n");
     out.push_str(
         "        <oai_dc:dc xmlns:oai_dc=\"http://www.openarchives.org/OAI/2.0/oai_dc/\" \
@@ -262,11 +278,11 @@ fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mu
     );
     let mut element = |name: &str, text: &str, lang: Option<&str>| {
         let lang = lang
-            .map(|l| format!(" xml:lang=\"{}\"", escape_html(l)))
+            .map(|l| format!(" xml:lang=\"{}\"", xml_text(l)))
             .unwrap_or_default();
         out.push_str(&format!(
             "          <dc:{name}{lang}>{}</dc:{name}>\n",
-            escape_html(text)
+            xml_text(text)
         ));
     };
     for v in &entry.item.values {
@@ -297,7 +313,12 @@ fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mu
 
 pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
-    let earliest = archive.entries.iter().filter_map(|e| e.added).min();
+    let earliest = archive
+        .entries
+        .iter()
+        .map(|e| datestamp(e.added))
+        .min()
+        .unwrap_or_else(|| datestamp(None));
     let mut out = String::with_capacity(8192);
     out.push_str(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
@@ -309,11 +330,11 @@ pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) 
     );
     out.push_str(&format!(
         "    <oai:repositoryName>{}</oai:repositoryName>\n",
-        escape_html(&config.title)
+        xml_text(&config.title)
     ));
     out.push_str(&format!(
         "    <oai:baseURL>{}oai-pmh.xml</oai:baseURL>\n",
-        escape_html(base_url.unwrap_or(""))
+        xml_text(base_url.unwrap_or(""))
     ));
     out.push_str("    <oai:protocolVersion>2.0</oai:protocolVersion>\n");
     // The catalog configuration has no contact address; the static-repository schema requires one.
@@ -327,11 +348,10 @@ pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) 
         .unwrap_or("editors@example.invalid");
     out.push_str(&format!(
         "    <oai:adminEmail>{}</oai:adminEmail>\n",
-        escape_html(contact)
+        xml_text(contact)
     ));
     out.push_str(&format!(
-        "    <oai:earliestDatestamp>{}</oai:earliestDatestamp>\n",
-        datestamp(earliest)
+        "    <oai:earliestDatestamp>{earliest}</oai:earliestDatestamp>\n"
     ));
     out.push_str("    <oai:deletedRecord>no</oai:deletedRecord>\n    <oai:granularity>YYYY-MM-DD</oai:granularity>\n  </Identify>\n");
     out.push_str(
@@ -379,6 +399,17 @@ mod tests {
         assert_eq!(oai_element("accrualMethod").0, "description");
         assert_eq!(oai_element("bibliographicCitation"), ("identifier", None));
         assert_eq!(oai_element("license"), ("rights", None));
+    }
+
+    #[test]
+    fn oai_text_and_datestamps_stay_valid() {
+        assert_eq!(
+            xml_text("a\u{1}b <c> & \u{FFFF}\td"),
+            "ab &lt;c&gt; &amp; \td"
+        );
+        assert_eq!(datestamp(Some((2021, 3, 4))), "2021-03-04");
+        // Year 0000 is a W3CDTF date but not an xs:date: the default datestamp instead.
+        assert_eq!(datestamp(Some((0, 1, 1))), datestamp(None));
     }
 
     #[test]
