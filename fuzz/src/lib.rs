@@ -220,7 +220,8 @@ fn shipped() -> &'static [Vec<CompiledRuleset>] {
 /// then replayed, as `check` replays it, under each shipped rules file that has the ruleset its `Ruleset` tag
 /// names (the first ruleset when it names none), with every error turned into a diagnostic at its line and
 /// column. A record that replays is replayed again keeping its positions, as the site does, and must end in
-/// the same place. The same text is also read as bare move text, as `moves --after` reads it.
+/// the same place, as must its moves written out again as move text. The same text is also read as bare move
+/// text, as `moves --after` reads it.
 pub fn game_record(data: &[u8]) {
     let Some(text) = text_of(data) else { return };
     let mut files = SourceMap::default();
@@ -253,6 +254,22 @@ pub fn game_record(data: &[u8]) {
                 assert_eq!(replayed.positions.last(), Some(&checked.end));
                 assert_eq!(replayed.moves.len(), checked.plies);
                 assert_eq!(replayed.outcome, checked.outcome);
+                // The moves written out again, as the engine writes move text, replay to the same end.
+                let text = record::write_moves(game, &replayed.positions[0], &replayed.moves);
+                let mut again = Record::parse_moves(&text)
+                    .unwrap_or_else(|e| panic!("the move text `{text}` does not read back: {e}"));
+                again.tags = record
+                    .tags
+                    .iter()
+                    .filter(|t| t.name == "Position")
+                    .cloned()
+                    .collect();
+                let again = record::check(game, &again)
+                    .unwrap_or_else(|e| panic!("the move text `{text}` does not replay: {e}"));
+                assert_eq!(
+                    again.end, checked.end,
+                    "`{text}` replays to the record's end"
+                );
             }
             Err(err) => {
                 let length = record
