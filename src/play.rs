@@ -114,7 +114,7 @@ impl fmt::Display for PlayError {
                     err.line, err.column, err.message, err.help
                 )?;
                 if !err.legal.is_empty() {
-                    write!(f, "\nlegal moves here: {}", err.legal.join(" "))?;
+                    write!(f, "\nlegal moves here: {}", err.legal_note())?;
                 }
                 Ok(())
             }

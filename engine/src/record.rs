@@ -72,8 +72,30 @@ pub struct RecordError {
     pub column: u32,
     pub message: String,
     pub help: String,
-    /// For an illegal move: the legal moves of the position, in notation.
+    /// For an illegal move: the first [`LEGAL_LISTED`] legal moves of the position, in notation.
     pub legal: Vec<String>,
+    /// For an illegal move: how many legal moves the position has, listed or not.
+    pub legal_count: usize,
+}
+
+/// The most legal moves a [`RecordError`] writes out. A position may offer hundreds of thousands (4 x 40
+/// Tchouba has 120,160 at the start), and writing each in notation costs a hundred times more than listing
+/// them: an error that wrote them all would make one bad move in a record cost more than replaying thousands of
+/// good ones, to explain it with a list nobody reads to the end.
+pub const LEGAL_LISTED: usize = 40;
+
+impl RecordError {
+    /// The legal moves listed, and how many more there are, for a note: `a1-a2 b1-b2 (and 3 more)`.
+    pub fn legal_note(&self) -> String {
+        let mut note = self.legal.join(" ");
+        if self.legal_count > self.legal.len() {
+            note.push_str(&format!(
+                " (and {} more)",
+                self.legal_count - self.legal.len()
+            ));
+        }
+        note
+    }
 }
 
 impl fmt::Display for RecordError {
@@ -84,7 +106,7 @@ impl fmt::Display for RecordError {
             self.line, self.column, self.message, self.help
         )?;
         if !self.legal.is_empty() {
-            write!(f, "; legal moves: {}", self.legal.join(" "))?;
+            write!(f, "; legal moves: {}", self.legal_note())?;
         }
         Ok(())
     }
@@ -99,6 +121,7 @@ fn err(line: u32, column: u32, message: impl Into<String>, help: impl Into<Strin
         message: message.into(),
         help: help.into(),
         legal: vec![],
+        legal_count: 0,
     }
 }
 
@@ -483,7 +506,14 @@ fn play_through<G: Game>(
                 let mut e = err(m.line, m.column, message, help);
                 let mut legal = Vec::new();
                 match game.legal_moves(&pos, &mut legal) {
-                    Ok(()) => e.legal = legal.iter().map(|mv| game.format_move(&pos, mv)).collect(),
+                    Ok(()) => {
+                        e.legal_count = legal.len();
+                        e.legal = legal
+                            .iter()
+                            .take(LEGAL_LISTED)
+                            .map(|mv| game.format_move(&pos, mv))
+                            .collect();
+                    }
                     Err(too_many) => e.message = format!("{}; {too_many}", e.message),
                 }
                 return Err(e);

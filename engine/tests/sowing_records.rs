@@ -3,7 +3,7 @@
 //! records (every width has its ruleset, every ruleset its illustrative game, the constructed puzzle is sound).
 
 use ludotheca_engine::game::{Game, Outcome};
-use ludotheca_engine::record::{Record, RecordKind, replay, write_moves};
+use ludotheca_engine::record::{LEGAL_LISTED, Record, RecordKind, replay, write_moves};
 use ludotheca_engine::ruleset::RulesetType;
 use ludotheca_engine::sowing::{NORTH, SOUTH, SowingGame, SowingPosition, SowingRules};
 use ludotheca_engine::{AnyPosition, Compiled, RulesFile};
@@ -99,6 +99,27 @@ fn a_record_with_a_wrong_extra_hole_is_refused_at_the_move() {
     let err = replay(&g, &record).unwrap_err();
     assert_eq!((err.line, err.column), (6, 4));
     assert_eq!(err.legal, ["26", "28(x2+pit8&9)"]);
+    assert_eq!(err.legal_count, 2);
+}
+
+#[test]
+fn a_refused_move_lists_the_first_legal_moves_and_counts_the_rest() {
+    // 4 x 40 Tchouba offers 120,160 moves at the start: writing each in notation would cost far more than the
+    // replay, so the error writes out the first few and counts the others.
+    let g = sowing(TCHOUBA, "4x40");
+    let record = Record::parse("[Event \"x\"]\n[Kind \"demonstration\"]\n\n1. 99\n").unwrap();
+    let err = replay(&g, &record).unwrap_err();
+    assert_eq!(err.legal_count, 120_160);
+    assert_eq!(err.legal.len(), LEGAL_LISTED);
+    let start = g.start();
+    let mut moves = Vec::new();
+    g.legal_moves(&start, &mut moves).unwrap();
+    let first: Vec<String> = moves[..LEGAL_LISTED]
+        .iter()
+        .map(|mv| g.format_move(&start, mv))
+        .collect();
+    assert_eq!(err.legal, first);
+    assert!(err.to_string().ends_with(" (and 120120 more)"), "{err}");
 }
 
 #[test]

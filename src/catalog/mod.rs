@@ -270,6 +270,32 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// A catalog at `root` holding only `files`: no configuration, bibliography, About page, theme or items.
+    /// [`load`] starts from it and adds what it reads; a tool checking records it was handed rather than read
+    /// from a folder (the fuzz targets) builds one the same way, with [`Catalog::add_item`].
+    pub fn new(root: PathBuf, files: SourceMap) -> Catalog {
+        Catalog {
+            root,
+            config: Config::default(),
+            config_file: None,
+            sources: Bibliography::default(),
+            items: Vec::new(),
+            files,
+            about: None,
+            theme: ThemeFiles::default(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Adds an item after the others. An identifier given twice keeps finding its first item; the check
+    /// reports the second.
+    pub fn add_item(&mut self, item: Item) {
+        self.index
+            .entry(item.id.clone())
+            .or_insert(self.items.len());
+        self.items.push(item);
+    }
+
     /// The item with this identifier (the first one, if the identifier is duplicated).
     pub fn item(&self, id: &str) -> Option<&Item> {
         self.index.get(id).map(|&i| &self.items[i])
@@ -412,21 +438,16 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
     let folders = find_items(root, diagnostics)?;
     let items = load_items(&reader, folders, &mut files, diagnostics)?;
 
-    let mut index = HashMap::new();
-    for (i, item) in items.iter().enumerate() {
-        index.entry(item.id.clone()).or_insert(i);
+    let mut catalog = Catalog::new(root.to_path_buf(), files);
+    catalog.config = config;
+    catalog.config_file = config_file;
+    catalog.sources = sources;
+    catalog.about = about;
+    catalog.theme = theme;
+    for item in items {
+        catalog.add_item(item);
     }
-    Ok(Catalog {
-        index,
-        about,
-        root: root.to_path_buf(),
-        config,
-        config_file,
-        sources,
-        items,
-        files,
-        theme,
-    })
+    Ok(catalog)
 }
 
 /// Every folder holding a `record.xml` (whatever it is: the reader reports one that is not a file) is an item;
@@ -657,6 +678,39 @@ fn read_text(
         Found::Refused => return Ok(Found::Refused),
         Found::Absent => return Ok(Found::Absent),
     };
+    match decode(bytes) {
+        Ok(text) => Ok(Found::Read((files.add(path.to_path_buf(), text), true))),
+        Err(NotUtf8 {
+            offset,
+            byte,
+            lossy,
+        }) => {
+            let file = files.add(path.to_path_buf(), lossy);
+            diagnostics.push(
+                Diagnostic::error(
+                    "E004",
+                    format!("invalid UTF-8: byte 0x{byte:02X} at offset {offset}"),
+                )
+                .at(files, file, offset..offset + 1)
+                .with_help("save the file as UTF-8"),
+            );
+            Ok(Found::Read((file, false)))
+        }
+    }
+}
+
+/// Text that is not UTF-8: where the first bad byte is, and a lossy copy of the text for quoting.
+#[derive(Clone, Debug)]
+pub struct NotUtf8 {
+    pub offset: usize,
+    pub byte: u8,
+    /// Lossy decoding keeps the valid prefix byte for byte, so `offset` is right in this copy too.
+    pub lossy: String,
+}
+
+/// A file's bytes as the loader takes them for every text file of the catalog: UTF-8, with a leading byte
+/// order mark dropped.
+pub fn decode(bytes: Vec<u8>) -> Result<String, NotUtf8> {
     match String::from_utf8(bytes) {
         Ok(mut text) => {
             // A byte order mark is not text: left in, it would hide a heading's `#` from Markdown, a first
@@ -664,26 +718,16 @@ fn read_text(
             if text.starts_with('\u{feff}') {
                 text.drain(..'\u{feff}'.len_utf8());
             }
-            Ok(Found::Read((files.add(path.to_path_buf(), text), true)))
+            Ok(text)
         }
         Err(err) => {
-            let bad = err.utf8_error().valid_up_to();
+            let offset = err.utf8_error().valid_up_to();
             let bytes = err.into_bytes();
-            let byte = bytes[bad];
-            // Lossy decoding keeps the valid prefix byte for byte, so `bad` is still the right offset.
-            let file = files.add(
-                path.to_path_buf(),
-                String::from_utf8_lossy(&bytes).into_owned(),
-            );
-            diagnostics.push(
-                Diagnostic::error(
-                    "E004",
-                    format!("invalid UTF-8: byte 0x{byte:02X} at offset {bad}"),
-                )
-                .at(files, file, bad..bad + 1)
-                .with_help("save the file as UTF-8"),
-            );
-            Ok(Found::Read((file, false)))
+            Err(NotUtf8 {
+                offset,
+                byte: bytes[offset],
+                lossy: String::from_utf8_lossy(&bytes).into_owned(),
+            })
         }
     }
 }

@@ -123,6 +123,18 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
     check_with(catalog, diagnostics, &HashSet::new())
 }
 
+/// The checks of the records alone, the first that [`check_with`] runs: each item's root and kind, its
+/// elements, every value (empty, schemes, language tags, `ref` and `cite`), values given twice, the links to
+/// games, the confidence and the terms its kind requires; then the identifiers (unique, URL-safe). Needs
+/// nothing of the catalog but its items and bibliography (for `cite`). Diagnostics are left unsorted.
+pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
+    let ids = links::Identifiers::new(catalog);
+    for item in &catalog.items {
+        item::check_item(catalog, &ids, item, diagnostics);
+    }
+    links::check_identifiers(catalog, diagnostics);
+}
+
 /// Run every check over the catalog, adding to `diagnostics` (which may already hold the reader's), then sort.
 /// Returns the catalog as checked: with errors in `diagnostics` it is complete as far as it could be read.
 ///
@@ -134,11 +146,7 @@ pub fn check_with(
     diagnostics: &mut Diagnostics,
     replayed: &HashSet<Hash>,
 ) -> Checked {
-    let ids = links::Identifiers::new(&catalog);
-    for item in &catalog.items {
-        item::check_item(&catalog, &ids, item, diagnostics);
-    }
-    links::check_identifiers(&catalog, diagnostics);
+    check_records(&catalog, diagnostics);
     let mut cited: HashSet<String> = catalog
         .items
         .iter()

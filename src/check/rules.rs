@@ -20,10 +20,6 @@ use crate::fingerprint::{self, Hash};
 use crate::source::{FileId, SourceMap};
 use crate::suggest;
 
-/// How many legal moves a diagnostic lists before it says "and N more": enough to see the position's options,
-/// short enough to read.
-const LEGAL_MOVES_SHOWN: usize = 40;
-
 /// What checking one game gives: its diagnostics, the bibliography keys it cites, what its rules declare (none
 /// when they do not compile), and the game as checked.
 struct GameOutcome {
@@ -363,20 +359,11 @@ pub fn record_diagnostic(
         },
     )
     .at_line_column(files, file, err.line as usize, err.column as usize, length)
-    .with_help(err.help);
+    .with_help(&err.help);
     if illegal {
-        d = d.with_note(legal_moves_note(&err.legal));
+        d = d.with_note(format!("legal moves here: {}", err.legal_note()));
     }
     d
-}
-
-fn legal_moves_note(legal: &[String]) -> String {
-    let shown = &legal[..legal.len().min(LEGAL_MOVES_SHOWN)];
-    let mut note = format!("legal moves here: {}", shown.join(" "));
-    if legal.len() > shown.len() {
-        note.push_str(&format!(" (and {} more)", legal.len() - shown.len()));
-    }
-    note
 }
 
 /// A board's `playedWith ruleset="..."` must name a ruleset of that game.
