@@ -47,6 +47,21 @@ fn replay(target: &str) {
 }
 
 #[test]
+fn import_omeka_s() {
+    replay("import_omeka_s");
+}
+
+#[test]
+fn import_omeka_csv() {
+    replay("import_omeka_csv");
+}
+
+#[test]
+fn import_oai_pmh() {
+    replay("import_oai_pmh");
+}
+
+#[test]
 fn record() {
     replay("record");
 }

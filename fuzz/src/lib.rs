@@ -26,13 +26,16 @@ use ludotheca_engine::{Compiled, Game, RulesFile};
 pub type Target = fn(&[u8]);
 
 /// The targets, by name: what the fuzz binaries run and the replay test replays.
-pub const TARGETS: [(&str, Target); 6] = [
+pub const TARGETS: [(&str, Target); 9] = [
     ("record", record),
     ("rules", rules),
     ("game_record", game_record),
     ("bibliography", bibliography),
     ("config", config),
     ("markdown", markdown),
+    ("import_omeka_s", import_omeka_s),
+    ("import_omeka_csv", import_omeka_csv),
+    ("import_oai_pmh", import_oai_pmh),
 ];
 
 /// The most plies the `rules` target plays in one game. Each ply lists every legal move, which the engine caps
@@ -444,4 +447,80 @@ fn browser_scheme(href: &str) -> Option<String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     valid.then(|| scheme.to_ascii_lowercase())
+}
+
+/// What the importers made of one input file: every draft written as the record the import would write, and
+/// that record read back by the loader's reader. The import refuses to write a record that does not read back
+/// (E209), so a draft whose record has errors of the reader's own is a bug of the importer, not of the input.
+fn imported(files: &SourceMap, input: ludotheca::interop::Input, mut diagnostics: Diagnostics) {
+    for draft in &input.drafts {
+        let _ = draft.title();
+        let xml = ludotheca::interop::draft::record_xml(draft, ludotheca::catalog::Kind::Game);
+        let mut back = SourceMap::default();
+        let mut read_back = Diagnostics::new();
+        let _ = catalog::read_record("item", xml.clone(), &mut back, &mut read_back);
+        assert!(
+            !read_back
+                .iter()
+                .any(|d| matches!(d.code, "E001" | "E002" | "E003" | "E006" | "E009" | "E042")),
+            "an imported record that does not read back: {xml}"
+        );
+    }
+    let _ = files;
+    render(&mut diagnostics);
+}
+
+/// One input file of `ludotheca import FORMAT`, as text in a source map, the way the import reads it.
+fn import_input(data: &[u8]) -> Option<(SourceMap, FileId)> {
+    let text = text_of(data)?;
+    let mut files = SourceMap::default();
+    let id = files.add(PathBuf::from("input"), text);
+    Some((files, id))
+}
+
+/// `import omeka-s`: an Omeka S API response (an item, a page of items, resource templates, item sets).
+pub fn import_omeka_s(data: &[u8]) {
+    let Some((files, id)) = import_input(data) else {
+        return;
+    };
+    let mut input = ludotheca::interop::Input::default();
+    let mut diagnostics = Diagnostics::new();
+    ludotheca::interop::omeka_s::read(&files, &[id], &mut input, &mut diagnostics);
+    imported(&files, input, diagnostics);
+}
+
+/// `import omeka-csv`: a CSV file of either Omeka layout; the first byte, when it is printable and not a quote,
+/// is the separator of several values in one cell (`--separator`), else there is none.
+pub fn import_omeka_csv(data: &[u8]) {
+    let (separator, rest) = match data.split_first() {
+        Some((&b, rest)) if b.is_ascii_graphic() && b != b'"' => {
+            (Some((b as char).to_string()), rest)
+        }
+        Some((_, rest)) => (None, rest),
+        None => return,
+    };
+    let Some((files, id)) = import_input(rest) else {
+        return;
+    };
+    let mut input = ludotheca::interop::Input::default();
+    let mut diagnostics = Diagnostics::new();
+    ludotheca::interop::omeka_csv::read(
+        &files,
+        id,
+        separator.as_deref(),
+        &mut input,
+        &mut diagnostics,
+    );
+    imported(&files, input, diagnostics);
+}
+
+/// `import oai-pmh`: a saved ListRecords response (oai_dc or qualified DC), or a static repository.
+pub fn import_oai_pmh(data: &[u8]) {
+    let Some((files, id)) = import_input(data) else {
+        return;
+    };
+    let mut input = ludotheca::interop::Input::default();
+    let mut diagnostics = Diagnostics::new();
+    ludotheca::interop::oai_pmh::read(&files, id, &mut input, &mut diagnostics);
+    imported(&files, input, diagnostics);
 }
