@@ -61,28 +61,27 @@ enum Command {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum ImportFormatArg {
-    /// The JSON of Omeka S's REST API: an array of items (a page), or one item per file; resource templates and
-    /// item sets may be given too.
-    OmekaS,
-    /// Omeka Classic CSV Import (`Dublin Core:Title`...) or Omeka S CSV Import (`dcterms:title`...).
-    OmekaCsv,
-    /// Saved OAI-PMH ListRecords responses (oai_dc or qualified DC), one file per page, or a static repository.
-    OaiPmh,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
 enum KindArg {
     Game,
     Board,
     Evidence,
 }
 
+impl From<KindArg> for ludotheca::catalog::Kind {
+    fn from(kind: KindArg) -> Self {
+        match kind {
+            KindArg::Game => Self::Game,
+            KindArg::Board => Self::Board,
+            KindArg::Evidence => Self::Evidence,
+        }
+    }
+}
+
 #[derive(Args)]
 struct ImportArgs {
     /// The format of the input files.
     #[arg(value_enum)]
-    format: ImportFormatArg,
+    format: ludotheca::interop::ImportFormat,
     /// The files to read, in order (for OAI-PMH, the pages of a harvest).
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
@@ -114,30 +113,10 @@ struct ImportArgs {
     quiet: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum ExportFormatArg {
-    /// Omeka S API JSON, for Omeka S's importers.
-    OmekaS,
-    /// Omeka S CSV Import layout.
-    OmekaCsv,
-    /// The OAI-PMH static repository the site ships (oai_dc).
-    OaiPmh,
-    /// The site's catalog.json.
-    Json,
-    /// The site's catalog.csv.
-    Csv,
-    /// The bibliography (sources.bib) as normalised BibTeX; with --items, every item's citation.
-    Bibtex,
-    /// The bibliography as RIS; with --items, every item's citation.
-    Ris,
-    /// The bibliography as one CSL-JSON array; with --items, every item's citation.
-    CslJson,
-}
-
 #[derive(Args)]
 struct ExportArgs {
     #[arg(value_enum)]
-    format: ExportFormatArg,
+    format: ludotheca::interop::ExportFormat,
     /// The catalog folder.
     #[arg(long, value_name = "DIR", default_value = "catalog")]
     catalog: PathBuf,
@@ -495,22 +474,14 @@ fn check(args: CheckArgs) -> ExitCode {
 
 fn import(args: ImportArgs) -> ExitCode {
     use ludotheca::catalog::Kind;
-    use ludotheca::interop::{ImportError, ImportFormat, ImportOptions};
+    use ludotheca::interop::{ImportError, ImportOptions};
     let options = ImportOptions {
-        format: match args.format {
-            ImportFormatArg::OmekaS => ImportFormat::OmekaS,
-            ImportFormatArg::OmekaCsv => ImportFormat::OmekaCsv,
-            ImportFormatArg::OaiPmh => ImportFormat::OaiPmh,
-        },
+        format: args.format,
         inputs: args.inputs,
         catalog: args.catalog,
         dry_run: args.dry_run,
         update: args.update,
-        kind: args.kind.map(|k| match k {
-            KindArg::Game => Kind::Game,
-            KindArg::Board => Kind::Board,
-            KindArg::Evidence => Kind::Evidence,
-        }),
+        kind: args.kind.map(Kind::from),
         separator: args.separator,
         labels: args.labels,
         title: args.title,
@@ -544,16 +515,7 @@ fn import(args: ImportArgs) -> ExitCode {
 fn export(args: ExportArgs) -> ExitCode {
     use ludotheca::interop::{ExportFormat, ExportOptions, export::ExportError};
     let options = ExportOptions {
-        format: match args.format {
-            ExportFormatArg::OmekaS => ExportFormat::OmekaS,
-            ExportFormatArg::OmekaCsv => ExportFormat::OmekaCsv,
-            ExportFormatArg::OaiPmh => ExportFormat::OaiPmh,
-            ExportFormatArg::Json => ExportFormat::Json,
-            ExportFormatArg::Csv => ExportFormat::Csv,
-            ExportFormatArg::Bibtex => ExportFormat::Bibtex,
-            ExportFormatArg::Ris => ExportFormat::Ris,
-            ExportFormatArg::CslJson => ExportFormat::CslJson,
-        },
+        format: args.format,
         catalog: args.catalog,
         out: args.out,
         base_url: args.base_url,
@@ -661,14 +623,9 @@ fn open_browser(url: &str) {
 }
 
 fn new_item(args: NewArgs) -> ExitCode {
-    use ludotheca::catalog::Kind;
     use ludotheca::skeleton::{self, NewItem};
     let new = NewItem {
-        kind: match args.kind {
-            KindArg::Game => Kind::Game,
-            KindArg::Board => Kind::Board,
-            KindArg::Evidence => Kind::Evidence,
-        },
+        kind: args.kind.into(),
         id: args.id,
         title: args.title,
         catalog: args.catalog,

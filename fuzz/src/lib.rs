@@ -452,7 +452,7 @@ fn browser_scheme(href: &str) -> Option<String> {
 /// What the importers made of one input file: every draft written as the record the import would write, and
 /// that record read back by the loader's reader. The import refuses to write a record that does not read back
 /// (E209), so a draft whose record has errors of the reader's own is a bug of the importer, not of the input.
-fn imported(files: &SourceMap, input: ludotheca::interop::Input, mut diagnostics: Diagnostics) {
+fn imported(input: ludotheca::interop::Input, mut diagnostics: Diagnostics) {
     for draft in &input.drafts {
         let _ = draft.title();
         let xml = ludotheca::interop::draft::record_xml(draft, ludotheca::catalog::Kind::Game);
@@ -466,7 +466,6 @@ fn imported(files: &SourceMap, input: ludotheca::interop::Input, mut diagnostics
             "an imported record that does not read back: {xml}"
         );
     }
-    let _ = files;
     render(&mut diagnostics);
 }
 
@@ -486,7 +485,7 @@ pub fn import_omeka_s(data: &[u8]) {
     let mut input = ludotheca::interop::Input::default();
     let mut diagnostics = Diagnostics::new();
     ludotheca::interop::omeka_s::read(&files, &[id], &mut input, &mut diagnostics);
-    imported(&files, input, diagnostics);
+    imported(input, diagnostics);
 }
 
 /// `import omeka-csv`: a CSV file of either Omeka layout; the first byte, when it is printable and not a quote,
@@ -511,7 +510,7 @@ pub fn import_omeka_csv(data: &[u8]) {
         &mut input,
         &mut diagnostics,
     );
-    imported(&files, input, diagnostics);
+    imported(input, diagnostics);
 }
 
 /// `import oai-pmh`: a saved ListRecords response (oai_dc or qualified DC), or a static repository.
@@ -522,5 +521,5 @@ pub fn import_oai_pmh(data: &[u8]) {
     let mut input = ludotheca::interop::Input::default();
     let mut diagnostics = Diagnostics::new();
     ludotheca::interop::oai_pmh::read(&files, id, &mut input, &mut diagnostics);
-    imported(&files, input, diagnostics);
+    imported(input, diagnostics);
 }

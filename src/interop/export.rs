@@ -14,15 +14,24 @@ use crate::site::{cite, data};
 
 use super::{bibliography, omeka_csv, omeka_s};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The export formats (the command line takes them as they are, so their docs are its help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportFormat {
+    /// Omeka S API JSON, for Omeka S's importers.
     OmekaS,
+    /// Omeka S CSV Import layout.
     OmekaCsv,
+    /// The OAI-PMH static repository the site ships (oai_dc).
     OaiPmh,
+    /// The site's catalog.json.
     Json,
+    /// The site's catalog.csv.
     Csv,
+    /// The bibliography (sources.bib) as normalised BibTeX; with --items, every item's citation.
     Bibtex,
+    /// The bibliography as RIS; with --items, every item's citation.
     Ris,
+    /// The bibliography as one CSL-JSON array; with --items, every item's citation.
     CslJson,
 }
 

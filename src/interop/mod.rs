@@ -47,11 +47,15 @@ pub const W_LINK: &str = "W201";
 /// The last OAI-PMH page given has a resumption token: more records follow.
 pub const W_MORE: &str = "W202";
 
-/// The import formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The import formats (the command line takes them as they are, so their docs are its help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ImportFormat {
+    /// The JSON of Omeka S's REST API: an array of items (a page), or one item per file; resource templates and
+    /// item sets may be given too.
     OmekaS,
+    /// Omeka Classic CSV Import (`Dublin Core:Title`...) or Omeka S CSV Import (`dcterms:title`...).
     OmekaCsv,
+    /// Saved OAI-PMH ListRecords responses (oai_dc or qualified DC), one file per page, or a static repository.
     OaiPmh,
 }
 
