@@ -133,7 +133,7 @@ impl Diagnostic {
 }
 
 /// The diagnostics of one run.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
 }

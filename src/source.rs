@@ -15,7 +15,7 @@ pub type Span = Range<usize>;
 pub struct FileId(pub u32);
 
 /// One file's path (as it will be printed) and text.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
     pub text: String,
@@ -126,7 +126,7 @@ impl SourceFile {
 }
 
 /// Every file read while loading a catalog.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
 }

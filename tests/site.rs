@@ -20,13 +20,7 @@ use ludotheca::site::{BuildError, BuildOptions, build};
 const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
 
 fn options(catalog: &Path, out: &Path) -> BuildOptions {
-    BuildOptions {
-        catalog: catalog.to_path_buf(),
-        out: out.to_path_buf(),
-        force: false,
-        progress: false,
-        base_url: None,
-    }
+    common::build_options(catalog, out)
 }
 
 fn squash(text: &str) -> String {

@@ -380,6 +380,55 @@ fn is_hidden(entry: &DirEntry) -> bool {
 /// Read the catalog at `root`. Problems in its files become diagnostics; only a folder or file that cannot be
 /// read at all is an error.
 pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadError> {
+    load_with(root, diagnostics, None)
+}
+
+/// What a process that loads the same catalog again and again (the preview server) keeps of each load: every
+/// item folder as it was read, with its diagnostics, so that the next load reads only the folders where
+/// something changed. The process tells it what changed ([`LoadCache::changed`]); the catalog-wide files (the
+/// configuration, the bibliography, the About page, the theme) are few and always read again.
+#[derive(Default)]
+pub struct LoadCache {
+    folders: HashMap<PathBuf, LoadedItem>,
+}
+
+impl LoadCache {
+    /// Forget every item folder that holds `path` or lies inside it (a file edited, added or removed there; the
+    /// folder itself moved or deleted).
+    pub fn changed(&mut self, path: &Path) {
+        self.folders
+            .retain(|folder, _| !path.starts_with(folder) && !folder.starts_with(path));
+    }
+
+    /// Forget everything: a change may have been missed.
+    pub fn clear(&mut self) {
+        self.folders.clear();
+    }
+
+    /// How many item folders are known.
+    pub fn len(&self) -> usize {
+        self.folders.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.folders.is_empty()
+    }
+}
+
+/// One item folder as read: the item, the files it read (with ids local to `files`) and what was reported.
+#[derive(Clone)]
+struct LoadedItem {
+    item: Item,
+    files: SourceMap,
+    diagnostics: Diagnostics,
+}
+
+/// [`load`], reading again only the item folders `cache` does not know, and leaving in it every folder read.
+pub fn load_with(
+    root: &Path,
+    diagnostics: &mut Diagnostics,
+    cache: Option<&mut LoadCache>,
+) -> Result<Catalog, LoadError> {
     if !root.is_dir() {
         return Err(LoadError::NotADirectory(root.to_path_buf()));
     }
@@ -436,7 +485,7 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
 
     let theme = load_theme(&reader, root, &mut files, diagnostics)?;
     let folders = find_items(root, diagnostics)?;
-    let items = load_items(&reader, folders, &mut files, diagnostics)?;
+    let items = load_items(&reader, folders, &mut files, diagnostics, cache)?;
 
     let mut catalog = Catalog::new(root.to_path_buf(), files);
     catalog.config = config;
@@ -552,25 +601,55 @@ fn load_theme(
 }
 
 /// Read every item folder. Items are independent, so they are read in parallel, each into its own source map
-/// and diagnostics, then gathered in path order so that file ids and output do not depend on scheduling.
+/// and diagnostics, then gathered in path order so that file ids and output do not depend on scheduling. A
+/// folder `cache` knows is taken from it instead of read.
 fn load_items(
     reader: &Reader,
     folders: Vec<(String, PathBuf)>,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
+    cache: Option<&mut LoadCache>,
 ) -> Result<Vec<Item>, LoadError> {
-    let loaded: Vec<Result<(Item, SourceMap, Diagnostics), LoadError>> = folders
+    let keep = cache.is_some();
+    let known = cache
+        .as_ref()
+        .map(|c| &c.folders)
+        .filter(|known| !known.is_empty());
+    // Each folder once into the catalog and, when it was read now, once more into the cache.
+    type Read = (LoadedItem, Option<(PathBuf, LoadedItem)>);
+    let loaded: Vec<Result<Read, LoadError>> = folders
         .into_par_iter()
         .map(|(id, folder)| {
+            if let Some(hit) = known.and_then(|k| k.get(&folder)) {
+                return Ok((hit.clone(), None));
+            }
             let mut own_files = SourceMap::default();
             let mut own_diagnostics = Diagnostics::new();
             let item = load_item(reader, id, &folder, &mut own_files, &mut own_diagnostics)?;
-            Ok((item, own_files, own_diagnostics))
+            let loaded = LoadedItem {
+                item,
+                files: own_files,
+                diagnostics: own_diagnostics,
+            };
+            // A file reached through a link may change without any change in this folder: never kept.
+            let kept = (keep && !reads_links(&loaded.item)).then(|| (folder, loaded.clone()));
+            Ok((loaded, kept))
         })
         .collect();
     let mut items = Vec::with_capacity(loaded.len());
+    let mut fresh = Vec::new();
+    let mut present = std::collections::HashSet::new();
     for result in loaded {
-        let (mut item, own_files, own_diagnostics) = result?;
+        let (loaded, kept) = result?;
+        let LoadedItem {
+            mut item,
+            files: own_files,
+            diagnostics: own_diagnostics,
+        } = loaded;
+        if keep {
+            present.insert(item.folder.clone());
+        }
+        fresh.extend(kept);
         let renumber = files.append(own_files);
         item.file = renumber(item.file);
         item.rules_file = item.rules_file.map(&renumber);
@@ -580,7 +659,21 @@ fn load_items(
         }
         items.push(item);
     }
+    if let Some(cache) = cache {
+        // Folders gone from the catalog are forgotten with the rest of what changed.
+        cache.folders.retain(|folder, _| present.contains(folder));
+        cache.folders.extend(fresh);
+    }
     Ok(items)
+}
+
+/// Whether any file the item read is a link.
+fn reads_links(item: &Item) -> bool {
+    let folder = &item.folder;
+    [folder.join("record.xml"), folder.join("rules.txt")]
+        .iter()
+        .chain(&item.game_record_files)
+        .any(|path| fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()))
 }
 
 fn load_item(

@@ -10,6 +10,7 @@ mod theme;
 mod value;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 pub use item::required_terms;
 pub use links::{UncataloguedName, is_url_safe, uncatalogued_names};
@@ -27,10 +28,20 @@ use crate::site::theme::Theme;
 pub struct Checked {
     pub catalog: Catalog,
     /// One slot per item of `catalog.items` (same index): a game's rules and records as checked.
-    games: Vec<Option<CheckedGame>>,
+    games: Vec<Option<Arc<CheckedGame>>>,
     /// The theme (the default templates with the catalog's laid over them), compiled; `None` when it does not
     /// compile, which the diagnostics report.
-    pub theme: Option<Theme>,
+    pub theme: Option<Arc<Theme>>,
+}
+
+/// What a long-running process (the preview server) keeps of each check for the next one: every game as
+/// checked and the theme as compiled, each by what it was made from, so that an edit of one record compiles
+/// and replays nothing else.
+#[derive(Default)]
+pub struct CheckCache {
+    games: rules::GameCache,
+    /// The theme's templates and static files, hashed, and the theme they compiled to without a diagnostic.
+    theme: Option<(Hash, Arc<Theme>)>,
 }
 
 /// A game's rules as compiled (each ruleset once) and its records as parsed and replayed.
@@ -105,7 +116,7 @@ impl RecordSummary {
 impl Checked {
     /// The checked rules and records of the item at `index` of `catalog.items`, if it is a game with rules.
     pub fn game(&self, index: usize) -> Option<&CheckedGame> {
-        self.games.get(index).and_then(Option::as_ref)
+        self.games.get(index).and_then(Option::as_deref)
     }
 
     /// The keys of the games that checked cleanly, for the next run's [`check_with`].
@@ -120,7 +131,7 @@ impl Checked {
 
 /// Run every check over the catalog; see [`check_with`].
 pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
-    check_with(catalog, diagnostics, &HashSet::new())
+    check_with(catalog, diagnostics, &HashSet::new(), None)
 }
 
 /// The checks of the records alone, the first that [`check_with`] runs: each item's root and kind, its
@@ -141,10 +152,14 @@ pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
 /// `replayed` holds the keys of games an earlier run found clean (see [`Checked::clean_games`]): their records
 /// are not replayed again, as the same program replays the same records the same way. Everything else about
 /// them (citations, ruleset names) is still checked, since it depends on more than the game's own files.
+///
+/// `cache`, kept by a long-running process between runs, gives the games and theme that did not change since
+/// the previous run without checking them again, and is left holding this run's.
 pub fn check_with(
     catalog: Catalog,
     diagnostics: &mut Diagnostics,
     replayed: &HashSet<Hash>,
+    mut cache: Option<&mut CheckCache>,
 ) -> Checked {
     check_records(&catalog, diagnostics);
     let mut cited: HashSet<String> = catalog
@@ -154,13 +169,36 @@ pub fn check_with(
         .filter_map(|v| v.cite.as_ref())
         .map(|c| c.value.to_ascii_lowercase())
         .collect();
-    let rules = rules::check_rules(&catalog, replayed, diagnostics);
+    let rules = rules::check_rules(
+        &catalog,
+        replayed,
+        cache.as_deref_mut().map(|c| &mut c.games),
+        diagnostics,
+    );
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
-    let theme = theme::check_theme(&catalog, diagnostics);
+    let theme = match cache {
+        Some(cache) => {
+            let key = theme::theme_key(&catalog);
+            match &cache.theme {
+                Some((known, theme)) if *known == key => Some(Arc::clone(theme)),
+                _ => {
+                    let before = diagnostics.len();
+                    let theme = theme::check_theme(&catalog, diagnostics).map(Arc::new);
+                    // Only a theme that compiled without a word is kept: a warning must be given again.
+                    cache.theme = theme
+                        .as_ref()
+                        .filter(|_| diagnostics.len() == before)
+                        .map(|t| (key, Arc::clone(t)));
+                    theme
+                }
+            }
+        }
+        None => theme::check_theme(&catalog, diagnostics).map(Arc::new),
+    };
     placeholder::check_placeholders(&catalog, diagnostics);
     diagnostics.sort();
-    let mut games: Vec<Option<CheckedGame>> = catalog.items.iter().map(|_| None).collect();
+    let mut games: Vec<Option<Arc<CheckedGame>>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {
         games[i] = Some(game);
     }

@@ -4,6 +4,7 @@
 //! loaded files here, so these diagnostics look like every other.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -26,28 +27,47 @@ struct GameOutcome {
     diagnostics: Diagnostics,
     cited: HashSet<String>,
     info: Option<RulesInfo>,
-    game: CheckedGame,
+    game: Arc<CheckedGame>,
+}
+
+/// Every game as checked by the previous run of a long-running process (the preview server), by what its
+/// check depends on: the program, its rules and records, and the bibliography its rulesets and records cite.
+/// A game found here is not compiled or replayed again.
+#[derive(Default)]
+pub struct GameCache {
+    games: HashMap<Hash, Arc<GameOutcome>>,
 }
 
 /// What checking every game gives: the bibliography keys cited from rules files and game records (lowercase),
 /// so the bibliography check does not call them uncited, and each game as checked, by item index.
 pub struct RulesChecked {
     pub cited: HashSet<String>,
-    pub games: Vec<(usize, CheckedGame)>,
+    pub games: Vec<(usize, Arc<CheckedGame>)>,
 }
 
-/// Check the rules and game records of every game, and the rulesets boards name.
+/// Check the rules and game records of every game, and the rulesets boards name. Games `cache` holds are
+/// taken from it; it is left holding every game of this catalog.
 pub fn check_rules(
     catalog: &Catalog,
     replayed: &HashSet<Hash>,
+    cache: Option<&mut GameCache>,
     diagnostics: &mut Diagnostics,
 ) -> RulesChecked {
     let program = fingerprint::program();
     let diagrams = Diagrams::default();
+    let bibliography = fingerprint::texts(
+        &program,
+        catalog
+            .sources
+            .file
+            .iter()
+            .map(|&f| catalog.files.get(f).text.as_str()),
+    );
+    let known = cache.as_ref().map(|c| &c.games);
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
     // sorts them, so the output never depends on scheduling).
-    let checked: Vec<(usize, GameOutcome)> = catalog
+    let checked: Vec<(usize, Hash, Arc<GameOutcome>)> = catalog
         .items
         .par_iter()
         .enumerate()
@@ -55,30 +75,43 @@ pub fn check_rules(
         .filter_map(|(i, item)| item.rules_file.map(|file| (i, item, file)))
         .map(|(i, item, rules_file)| {
             let key = game_key(catalog, item, rules_file, &program);
+            // Diagnostics name the files: equal files in two folders are two entries.
+            let paths = std::iter::once(rules_file)
+                .chain(item.game_records.iter().copied())
+                .map(|f| catalog.files.path(f).as_os_str().as_encoded_bytes());
+            let cached = fingerprint::bytes(&key, std::iter::once(&bibliography[..]).chain(paths));
+            if let Some(outcome) = known.and_then(|k| k.get(&cached)) {
+                return (i, cached, Arc::clone(outcome));
+            }
             let replay = !replayed.contains(&key);
-            (
-                i,
-                check_game(catalog, item, rules_file, (key, replay), &diagrams),
-            )
+            let outcome = check_game(catalog, item, rules_file, (key, replay), &diagrams);
+            (i, cached, Arc::new(outcome))
         })
         .collect();
     let mut cited = HashSet::new();
-    let mut rulesets: HashMap<&str, RulesInfo> = HashMap::new();
+    let mut rulesets: HashMap<&str, &RulesInfo> = HashMap::new();
     let mut games = Vec::with_capacity(checked.len());
-    for (i, outcome) in checked {
-        for diagnostic in outcome.diagnostics.into_vec() {
-            diagnostics.push(diagnostic);
+    for (i, _, outcome) in &checked {
+        for diagnostic in outcome.diagnostics.iter() {
+            diagnostics.push(diagnostic.clone());
         }
-        cited.extend(outcome.cited);
-        if let Some(info) = outcome.info {
-            rulesets.insert(catalog.items[i].id.as_str(), info);
+        cited.extend(outcome.cited.iter().cloned());
+        if let Some(info) = &outcome.info {
+            rulesets.insert(catalog.items[*i].id.as_str(), info);
         }
-        games.push((i, outcome.game));
+        games.push((*i, Arc::clone(&outcome.game)));
     }
     for item in &catalog.items {
         if item.kind == Some(Kind::Board) {
             check_played_with(catalog, item, &rulesets, diagnostics);
         }
+    }
+    if let Some(cache) = cache {
+        // Only this catalog's games: the cache never grows past the catalog.
+        cache.games = checked
+            .into_iter()
+            .map(|(_, key, outcome)| (key, outcome))
+            .collect();
     }
     RulesChecked { cited, games }
 }
@@ -123,12 +156,12 @@ fn check_game(
                 diagnostics,
                 cited,
                 info: None,
-                game: CheckedGame {
+                game: Arc::new(CheckedGame {
                     rules,
                     records,
                     key,
                     clean: false,
-                },
+                }),
             };
         }
     };
@@ -160,12 +193,12 @@ fn check_game(
         diagnostics,
         cited,
         info: Some(info),
-        game: CheckedGame {
+        game: Arc::new(CheckedGame {
             rules,
             records,
             key,
             clean,
-        },
+        }),
     }
 }
 
@@ -370,7 +403,7 @@ pub fn record_diagnostic(
 fn check_played_with(
     catalog: &Catalog,
     item: &Item,
-    rulesets: &HashMap<&str, RulesInfo>,
+    rulesets: &HashMap<&str, &RulesInfo>,
     diagnostics: &mut Diagnostics,
 ) {
     for link in &item.played_with {

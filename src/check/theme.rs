@@ -7,6 +7,26 @@ use crate::site::theme::{Theme, describe};
 
 const HELP: &str = "fix the template; docs/site.md describes the theme and its templates";
 
+/// What the theme is made from, hashed: every template's name and text, every static file's name and bytes.
+pub fn theme_key(catalog: &Catalog) -> crate::fingerprint::Hash {
+    let templates = catalog.theme.templates.iter().flat_map(|t| {
+        [
+            t.name.as_bytes(),
+            catalog.files.get(t.file).text.as_bytes(),
+            if t.utf8 { b"1" } else { b"0" },
+        ]
+    });
+    let statics = catalog
+        .theme
+        .statics
+        .iter()
+        .flat_map(|(name, bytes)| [name.as_bytes(), &bytes[..]]);
+    // The count first, so that no template can pass for a static file.
+    let count = (catalog.theme.templates.len() as u64).to_le_bytes();
+    let parts = std::iter::once(&count[..]).chain(templates).chain(statics);
+    crate::fingerprint::bytes(&crate::fingerprint::program(), parts)
+}
+
 /// The theme, compiled, or `None` when it does not compile (and the diagnostics say why).
 pub fn check_theme(catalog: &Catalog, diagnostics: &mut Diagnostics) -> Option<Theme> {
     let templates = &catalog.theme.templates;

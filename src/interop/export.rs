@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use crate::archive::Archive;
 use crate::catalog::{LoadError, Value};
 use crate::diagnostic::Diagnostics;
+use crate::site::memo::Items;
 use crate::site::{cite, data};
 
 use super::{bibliography, omeka_csv, omeka_s};
@@ -102,9 +103,9 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
     let mut note = None;
     let mut write = |sink: &mut dyn Write| -> io::Result<()> {
         match options.format {
-            ExportFormat::Json => data::catalog_json(&archive, sink),
-            ExportFormat::Csv => data::catalog_csv(&archive, sink),
-            ExportFormat::OaiPmh => data::oai_pmh(&archive, base.as_deref(), sink),
+            ExportFormat::Json => data::catalog_json(&archive, &Items::fresh(), sink),
+            ExportFormat::Csv => data::catalog_csv(&archive, &Items::fresh(), sink),
+            ExportFormat::OaiPmh => data::oai_pmh(&archive, base.as_deref(), &Items::fresh(), sink),
             ExportFormat::OmekaS => omeka_s::write(&archive, sink),
             ExportFormat::OmekaCsv => {
                 let separator = omeka_csv::write(&archive, sink)?;

@@ -24,7 +24,7 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::diagnostic::Diagnostics;
 use crate::report::{self, Format};
-use crate::site::{self, BuildError, BuildOptions, Built};
+use crate::site::{self, BuildError, BuildOptions, Built, Kept};
 use live::Live;
 
 /// Workers answering requests. Page loads fetch a handful of files at once; eight keep a page and a slow
@@ -75,7 +75,10 @@ impl std::error::Error for ServeError {}
 
 /// What wakes the rebuild thread.
 enum Wake {
-    Changed,
+    /// These files or folders of the catalog changed.
+    Changed(Vec<PathBuf>),
+    /// The watcher lost track: anything may have changed.
+    Lost,
     Stop,
 }
 
@@ -138,7 +141,9 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
     };
     let live = Arc::new(Live::new());
     let started = Instant::now();
-    match site::build(&build_options) {
+    // What each build made, for the next: a rebuild reads, checks and renders only what an edit touched.
+    let mut kept = Kept::default();
+    match site::build_with(&build_options, Some(&mut kept)) {
         Err(err @ (BuildError::Load(_) | BuildError::Output(_))) => {
             return Err(ServeError::Build(err));
         }
@@ -177,7 +182,7 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let rebuilder = {
         let live = Arc::clone(&live);
         thread::spawn(move || {
-            rebuild_loop(&options, &build_options, &live, woken);
+            rebuild_loop(&options, &build_options, &live, woken, kept);
             drop(watcher);
         })
     };
@@ -197,16 +202,20 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
 /// catalog reader skips too.
 fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, ServeError> {
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        let relevant = match event {
+        let wake_with = match event {
+            Ok(event) if matches!(event.kind, EventKind::Access(_)) => None,
+            // The backend could not keep up: changes may be missing from what it reports.
+            Ok(event) if event.need_rescan() => Some(Wake::Lost),
             Ok(event) => {
-                !matches!(event.kind, EventKind::Access(_))
-                    && event.paths.iter().any(|p| !is_hidden(p))
+                let paths: Vec<PathBuf> =
+                    event.paths.into_iter().filter(|p| !is_hidden(p)).collect();
+                (!paths.is_empty()).then_some(Wake::Changed(paths))
             }
-            // A lost event may be a lost edit: rebuild to be sure.
-            Err(_) => true,
+            // A lost event may be a lost edit: rebuild everything to be sure.
+            Err(_) => Some(Wake::Lost),
         };
-        if relevant {
-            let _ = wake.send(Wake::Changed);
+        if let Some(wake_with) = wake_with {
+            let _ = wake.send(wake_with);
         }
     })
     .map_err(|e| ServeError::Watch(e.to_string()))?;
@@ -226,25 +235,57 @@ fn rebuild_loop(
     build_options: &BuildOptions,
     live: &Live,
     woken: Receiver<Wake>,
+    mut kept: Kept,
 ) {
+    let root = Root::of(&options.catalog);
     loop {
         match woken.recv() {
-            Ok(Wake::Changed) => {}
+            Ok(Wake::Changed(paths)) => root.tell(&mut kept, paths),
+            Ok(Wake::Lost) => kept.forget(),
             Ok(Wake::Stop) | Err(_) => return,
         }
         // A save is several events (write, close, rename); the build starts once they stop coming, and takes in
         // every change that arrived meanwhile.
         loop {
             match woken.recv_timeout(DEBOUNCE) {
-                Ok(Wake::Changed) => continue,
+                Ok(Wake::Changed(paths)) => root.tell(&mut kept, paths),
+                Ok(Wake::Lost) => kept.forget(),
                 Ok(Wake::Stop) => return,
                 Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
         let started = Instant::now();
-        let outcome = site::build(build_options);
+        let outcome = site::build_with(build_options, Some(&mut kept));
         report_build(options, live, outcome, started);
+    }
+}
+
+/// The catalog folder as the build names its files, and as the watcher may name them: the two differ when the
+/// watcher resolves links (or the platform reports real paths).
+struct Root {
+    given: PathBuf,
+    resolved: Option<PathBuf>,
+}
+
+impl Root {
+    fn of(catalog: &Path) -> Root {
+        Root {
+            given: catalog.to_path_buf(),
+            resolved: std::fs::canonicalize(catalog).ok(),
+        }
+    }
+
+    /// Tell `kept` of changed paths, named as the build names them.
+    fn tell(&self, kept: &mut Kept, paths: Vec<PathBuf>) {
+        for path in paths {
+            match self.resolved.as_ref().map(|r| path.strip_prefix(r)) {
+                Some(Ok(inside)) if !path.starts_with(&self.given) => {
+                    kept.changed(&self.given.join(inside))
+                }
+                _ => kept.changed(&path),
+            }
+        }
     }
 }
 

@@ -6,12 +6,13 @@ use std::io::{self, Write};
 
 use serde_json::{Value as Json, json};
 
+use super::memo::Items;
 use super::meta::value_text;
 use super::theme::escape_html;
 use crate::archive::{Archive, Day, Entry, Target};
 use crate::catalog::terms::TERMS;
 
-pub fn catalog_json(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
+pub fn catalog_json(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
     // Written item by item rather than built as one document first: at 100,000 items the whole document as a
     // JSON tree would take gigabytes. Keys are in the order serde_json sorts an object's keys.
@@ -22,101 +23,8 @@ pub fn catalog_json(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
         if n > 0 {
             out.push(',');
         }
-        let item = {
-            let values: Vec<Json> = entry
-                .item
-                .values
-                .iter()
-                .map(|v| {
-                    let mut o = json!({
-                        "term": format!("dcterms:{}", v.term.name),
-                        "label": config.label(v.term),
-                        "text": v.text,
-                    });
-                    if let Some(l) = &v.lang {
-                        o["lang"] = json!(l.value);
-                    }
-                    if let Some(s) = &v.scheme {
-                        o["scheme"] = json!(s.value);
-                    }
-                    if let Some(r) = &v.ref_ {
-                        o["ref"] = json!(r.value);
-                    }
-                    if let Some(c) = &v.cite {
-                        o["cite"] = json!(c.value);
-                    }
-                    if let Some(p) = &v.pages {
-                        o["pages"] = json!(p.value);
-                    }
-                    o
-                })
-                .collect();
-            let computed: Vec<Json> = entry
-                .inverse
-                .iter()
-                .filter_map(|r| match r.target {
-                    Target::Item(i, _) => Some(json!({
-                        "term": format!("dcterms:{}", r.term),
-                        "ref": archive.entries[i].item.id,
-                    })),
-                    Target::Name(_) => None,
-                })
-                .collect();
-            let mut o = json!({
-                "id": entry.item.id,
-                "kind": entry.kind.as_str(),
-                "title": entry.title,
-                "page": entry.url,
-                "values": values,
-                "computed": computed,
-            });
-            if !entry.played_with.is_empty() {
-                o["playedWith"] = entry
-                    .played_with
-                    .iter()
-                    .map(|(g, r)| json!({ "game": archive.entries[*g].item.id, "ruleset": r }))
-                    .collect();
-            }
-            if !entry.attests.is_empty() {
-                o["attests"] = entry
-                    .attests
-                    .iter()
-                    .map(|g| json!(archive.entries[*g].item.id))
-                    .collect();
-            }
-            if let Some(c) = entry.item.confidence_value() {
-                o["confidence"] = json!(c);
-            }
-            if let Some(rules) = &entry.rules {
-                o["rulesets"] = rules
-                    .rulesets
-                    .iter()
-                    .map(|r| {
-                        let mut rs = json!({
-                            "name": r.name,
-                            "title": r.title,
-                            "type": r.kind.map(|k| k.as_str()),
-                            "source": r.source,
-                            "pages": r.pages,
-                        });
-                        if let Some(f) = &r.facts {
-                            rs["facts"] = json!({
-                                "players": f.players,
-                                "points": f.points,
-                                "piecesPerSide": f.pieces_per_side,
-                                "moves": f.move_kinds,
-                                "captures": f.capture_rules,
-                                "ends": f.end_conditions,
-                            });
-                        }
-                        rs
-                    })
-                    .collect();
-            }
-            o
-        };
         // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
-        out.push_str(&item.to_string());
+        out.push_str(&items.text(|p| &p.json, n, &[], || item_json(archive, entry)));
         sink.write_all(out.as_bytes())?;
         out.clear();
     }
@@ -124,6 +32,105 @@ pub fn catalog_json(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
     out.push_str(&Json::from(config.title.as_str()).to_string());
     out.push_str("}\n");
     sink.write_all(out.as_bytes())
+}
+
+/// One item's object in catalog.json.
+fn item_json(archive: &Archive, entry: &Entry) -> String {
+    let config = &archive.catalog.config;
+    let item = {
+        let values: Vec<Json> = entry
+            .item
+            .values
+            .iter()
+            .map(|v| {
+                let mut o = json!({
+                    "term": format!("dcterms:{}", v.term.name),
+                    "label": config.label(v.term),
+                    "text": v.text,
+                });
+                if let Some(l) = &v.lang {
+                    o["lang"] = json!(l.value);
+                }
+                if let Some(s) = &v.scheme {
+                    o["scheme"] = json!(s.value);
+                }
+                if let Some(r) = &v.ref_ {
+                    o["ref"] = json!(r.value);
+                }
+                if let Some(c) = &v.cite {
+                    o["cite"] = json!(c.value);
+                }
+                if let Some(p) = &v.pages {
+                    o["pages"] = json!(p.value);
+                }
+                o
+            })
+            .collect();
+        let computed: Vec<Json> = entry
+            .inverse
+            .iter()
+            .filter_map(|r| match r.target {
+                Target::Item(i, _) => Some(json!({
+                    "term": format!("dcterms:{}", r.term),
+                    "ref": archive.entries[i].item.id,
+                })),
+                Target::Name(_) => None,
+            })
+            .collect();
+        let mut o = json!({
+            "id": entry.item.id,
+            "kind": entry.kind.as_str(),
+            "title": entry.title,
+            "page": entry.url,
+            "values": values,
+            "computed": computed,
+        });
+        if !entry.played_with.is_empty() {
+            o["playedWith"] = entry
+                .played_with
+                .iter()
+                .map(|(g, r)| json!({ "game": archive.entries[*g].item.id, "ruleset": r }))
+                .collect();
+        }
+        if !entry.attests.is_empty() {
+            o["attests"] = entry
+                .attests
+                .iter()
+                .map(|g| json!(archive.entries[*g].item.id))
+                .collect();
+        }
+        if let Some(c) = entry.item.confidence_value() {
+            o["confidence"] = json!(c);
+        }
+        if let Some(rules) = &entry.rules {
+            o["rulesets"] = rules
+                .rulesets
+                .iter()
+                .map(|r| {
+                    let mut rs = json!({
+                        "name": r.name,
+                        "title": r.title,
+                        "type": r.kind.map(|k| k.as_str()),
+                        "source": r.source,
+                        "pages": r.pages,
+                    });
+                    if let Some(f) = &r.facts {
+                        rs["facts"] = json!({
+                            "players": f.players,
+                            "points": f.points,
+                            "piecesPerSide": f.pieces_per_side,
+                            "moves": f.move_kinds,
+                            "captures": f.capture_rules,
+                            "ends": f.end_conditions,
+                        });
+                    }
+                    rs
+                })
+                .collect();
+        }
+        o
+    };
+    item.to_string()
 }
 
 fn csv_field(text: &str) -> String {
@@ -146,7 +153,7 @@ fn csv_field(text: &str) -> String {
 
 /// One row per item; one column per term any record uses, in the configured order; repeated values joined by
 /// ` | `. References and citations are written as the text a reader sees.
-pub fn catalog_csv(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
+pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
     let used: Vec<&'static str> = config
         .labels
@@ -165,26 +172,39 @@ pub fn catalog_csv(archive: &Archive, sink: &mut dyn Write) -> io::Result<()> {
         out.push_str(&csv_field(&format!("dcterms:{name}")));
     }
     out.push_str("\r\n");
-    for entry in &archive.entries {
-        out.push_str(&csv_field(&entry.item.id));
-        out.push(',');
-        out.push_str(entry.kind.as_str());
-        out.push(',');
-        out.push_str(&csv_field(&entry.url));
-        for name in &used {
-            let values: Vec<String> = entry
-                .item
-                .values_of(name)
-                .map(|v| value_text(archive, v))
-                .collect();
-            out.push(',');
-            out.push_str(&csv_field(&values.join(" | ")));
-        }
-        out.push_str("\r\n");
+    // A row has a cell for each column in use, which depends on every record.
+    let columns = used.join(",");
+    for (n, entry) in archive.entries.iter().enumerate() {
+        out.push_str(&items.text(
+            |p| &p.csv,
+            n,
+            columns.as_bytes(),
+            || csv_row(archive, entry, &used),
+        ));
         sink.write_all(out.as_bytes())?;
         out.clear();
     }
     sink.write_all(out.as_bytes())
+}
+
+/// One item's row in catalog.csv, with its line ending.
+fn csv_row(archive: &Archive, entry: &Entry, used: &[&str]) -> String {
+    let mut out = csv_field(&entry.item.id);
+    out.push(',');
+    out.push_str(entry.kind.as_str());
+    out.push(',');
+    out.push_str(&csv_field(&entry.url));
+    for name in used {
+        let values: Vec<String> = entry
+            .item
+            .values_of(name)
+            .map(|v| value_text(archive, v))
+            .collect();
+        out.push(',');
+        out.push_str(&csv_field(&values.join(" | ")));
+    }
+    out.push_str("\r\n");
+    out
 }
 
 pub fn sitemap(pages: &[String], base_url: Option<&str>) -> String {
@@ -262,7 +282,8 @@ fn datestamp(day: Option<Day>) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mut String) {
+fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> String {
+    let mut out = String::with_capacity(4096);
     out.push_str("    <oai:record>\n      <oai:header>\n");
     out.push_str(&format!(
         "        <oai:identifier>oai:ludotheca:{}</oai:identifier>\n        <oai:datestamp>{}</oai:datestamp>\n",
@@ -309,9 +330,15 @@ fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>, out: &mu
         element("identifier", &format!("{base}{}", entry.url), None);
     }
     out.push_str("        </oai_dc:dc>\n      </oai:metadata>\n    </oai:record>\n");
+    out
 }
 
-pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) -> io::Result<()> {
+pub fn oai_pmh(
+    archive: &Archive,
+    base_url: Option<&str>,
+    items: &Items,
+    sink: &mut dyn Write,
+) -> io::Result<()> {
     let config = &archive.catalog.config;
     let earliest = archive
         .entries
@@ -360,10 +387,11 @@ pub fn oai_pmh(archive: &Archive, base_url: Option<&str>, sink: &mut dyn Write) 
          \x20     <oai:metadataNamespace>http://www.openarchives.org/OAI/2.0/oai_dc/</oai:metadataNamespace>\n\
          \x20   </oai:metadataFormat>\n  </ListMetadataFormats>\n  <ListRecords metadataPrefix=\"oai_dc\">\n",
     );
-    for entry in &archive.entries {
-        oai_record(archive, entry, base_url, &mut out);
-        sink.write_all(out.as_bytes())?;
-        out.clear();
+    sink.write_all(out.as_bytes())?;
+    out.clear();
+    for (n, entry) in archive.entries.iter().enumerate() {
+        let record = items.text(|p| &p.oai, n, &[], || oai_record(archive, entry, base_url));
+        sink.write_all(record.as_bytes())?;
     }
     out.push_str("  </ListRecords>\n</Repository>\n");
     sink.write_all(out.as_bytes())

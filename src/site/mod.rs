@@ -17,6 +17,7 @@ pub mod cite;
 pub mod data;
 pub mod graph;
 pub mod markdown;
+pub mod memo;
 pub mod meta;
 pub mod output;
 pub mod pages;
@@ -31,7 +32,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::archive::Archive;
-use crate::catalog::LoadError;
+use crate::catalog::{LoadCache, LoadError};
+use crate::check::CheckCache;
 use crate::diagnostic::Diagnostics;
 
 /// What `build` is asked to do.
@@ -90,10 +92,41 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
+/// What a long-running process (the preview server) keeps between builds of one catalog, so that a rebuild
+/// after an edit reads, checks and renders again only what the edit touched. It must be told of every change
+/// to the catalog's files ([`Kept::changed`]); a process that cannot be sure of that builds without it.
+#[derive(Default)]
+pub struct Kept {
+    load: LoadCache,
+    check: CheckCache,
+    parts: memo::Parts,
+}
+
+impl Kept {
+    /// A file or folder of the catalog changed (written, created, removed or renamed).
+    pub fn changed(&mut self, path: &std::path::Path) {
+        self.load.changed(path);
+    }
+
+    /// A change may have been missed: read everything again at the next build.
+    pub fn forget(&mut self) {
+        self.load.clear();
+    }
+}
+
 /// Build the site: load, check, resolve, then render and write together (each page is written to the staging
 /// folder as soon as it is rendered, and a page or file the previous site already has is linked rather than
 /// written). On any failure the output folder is left as it was.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
+    build_with(options, None)
+}
+
+/// [`build`], taking from `kept` what the previous build of the same catalog made and did not change, and
+/// leaving in it what this one made.
+pub fn build_with(
+    options: &BuildOptions,
+    mut kept: Option<&mut Kept>,
+) -> Result<Built, BuildError> {
     let mut timings = Vec::new();
     let mut step = |name: &'static str, since: Instant| timings.push((name, since.elapsed()));
 
@@ -103,13 +136,22 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
 
     let started = Instant::now();
     let mut diagnostics = Diagnostics::new();
-    let catalog =
-        crate::catalog::load(&options.catalog, &mut diagnostics).map_err(BuildError::Load)?;
+    let catalog = crate::catalog::load_with(
+        &options.catalog,
+        &mut diagnostics,
+        kept.as_deref_mut().map(|k| &mut k.load),
+    )
+    .map_err(BuildError::Load)?;
     step("load", started);
 
     let started = Instant::now();
     let replayed = target.replayed();
-    let checked = crate::check::check_with(catalog, &mut diagnostics, &replayed);
+    let checked = crate::check::check_with(
+        catalog,
+        &mut diagnostics,
+        &replayed,
+        kept.as_deref_mut().map(|k| &mut k.check),
+    );
     step("check", started);
     if diagnostics.has_errors() {
         return Err(BuildError::CatalogErrors(diagnostics));
@@ -136,11 +178,21 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     // Compiled by check, which stops the build with a diagnostic when it does not compile.
     let theme = checked
         .theme
-        .as_ref()
+        .as_deref()
         .ok_or_else(|| BuildError::Template("the theme does not compile".to_string()))?;
     let staging = target.stage().map_err(BuildError::Output)?;
-    let rendered =
-        pages::render_site(&archive, theme, options, &staging).map_err(BuildError::Template)?;
+    let rendered = pages::render_site(
+        &archive,
+        theme,
+        options,
+        &staging,
+        kept.as_deref().map(|k| &k.parts),
+    );
+    if let Some(kept) = kept {
+        // Whatever was made is right for its key, even when the build failed later on.
+        kept.parts.settle();
+    }
+    let rendered = rendered.map_err(BuildError::Template)?;
     let mut replayed: Vec<String> = checked
         .clean_games()
         .map(crate::fingerprint::to_hex)

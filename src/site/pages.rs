@@ -14,6 +14,7 @@ use serde_json::json;
 use tera::Context;
 
 use super::cite;
+use super::memo::{Items, Parts};
 use super::meta::{self, MetaTag};
 use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
@@ -99,6 +100,10 @@ struct Site<'a, 'c> {
     accessed: Option<(i64, u32, u32)>,
     /// The picture file of each distinct diagram, by the address of its shared copy.
     diagrams: HashMap<usize, DiagramFile>,
+    /// Each item's page key ([`item_key`]), in the order of the archive's entries.
+    keys: Vec<Hash>,
+    /// What every page is made from besides the items ([`catalog_key`]).
+    catalog_key: Hash,
 }
 
 /// A diagram's picture file (`diagrams/<hash>.svg`, named by its bytes) and its size in pixels.
@@ -114,6 +119,19 @@ fn diagram_id(diagram: &Arc<Diagram>) -> usize {
 }
 
 impl<'a, 'c> Site<'a, 'c> {
+    /// A list page's key: what it is made from besides the catalog-wide files (`parts`: which list, which of
+    /// its pages, how many, and whatever the list shares between its pages) and the keys of the items it shows.
+    fn list_key(&self, parts: &[&[u8]], items: impl Iterator<Item = usize>) -> Hash {
+        let count = (parts.len() as u64).to_le_bytes();
+        let keys: Vec<&[u8]> = items.map(|i| &self.keys[i][..]).collect();
+        crate::fingerprint::bytes(
+            &self.catalog_key,
+            std::iter::once(&count[..])
+                .chain(parts.iter().copied())
+                .chain(keys),
+        )
+    }
+
     fn layout(&self, path: &str, title: &str, description: &str, section: &'static str) -> Layout {
         let config = &self.archive.catalog.config;
         Layout {
@@ -209,19 +227,16 @@ pub struct Rendered {
 /// Render every page and data file of the site into `staging`, each page written as soon as it is rendered (so
 /// memory holds a few pages at a time, not the site). A page whose template data hashes the same as when the
 /// previous site's copy was rendered, with the same templates and the same binary, is kept without rendering.
+/// `parts`, kept by a long-running process between builds, gives each item's part of the site-wide files
+/// when the item's page key is the same as when it was made.
 pub fn render_site(
     archive: &Archive,
     theme: &Theme,
     options: &BuildOptions,
     staging: &Staging,
+    parts: Option<&Parts>,
 ) -> Result<Rendered, String> {
     let diagrams = diagram_files(archive, staging)?;
-    let site = Site {
-        archive,
-        options,
-        accessed: cite::accessed(),
-        diagrams,
-    };
     let program = crate::fingerprint::program();
     let renderer = Renderer {
         theme,
@@ -230,32 +245,55 @@ pub fn render_site(
         rendered: AtomicUsize::new(0),
         kept: AtomicUsize::new(0),
     };
-    let paths: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let progress = Progress::new(archive.entries.len(), options.progress);
-    // Pages are rendered and written as they are made, so that memory holds a few pages' data at a time
-    // rather than the site's; their paths are kept for the sitemap.
-    let emit = |job: Job| -> Result<(), String> {
-        paths
-            .lock()
-            .expect("no thread panics while holding the page list")
-            .push(job.path.clone());
-        renderer.render(job)
+    let mut site = Site {
+        archive,
+        options,
+        accessed: cite::accessed(),
+        diagrams,
+        keys: Vec::new(),
+        catalog_key: Hash::default(),
     };
-    let emit_all = |jobs: Vec<Job>| jobs.into_par_iter().try_for_each(emit);
+    // An item page is keyed by what it is made from, so an unchanged one is not even built; the same key
+    // finds the item's parts of the site-wide files, and the list pages are keyed by the items they list.
+    site.catalog_key = catalog_key(&site, &renderer.key);
+    site.keys = archive
+        .entries
+        .par_iter()
+        .enumerate()
+        .map(|(i, entry)| item_key(&site, &site.catalog_key, i, entry))
+        .collect();
+    let site = site;
+    let keys = &site.keys;
+    let items = Items::new(keys, parts);
+    let progress = Progress::new(archive.entries.len(), options.progress);
+    let out = Out {
+        renderer: &renderer,
+        paths: Mutex::new(Vec::new()),
+    };
+    let emit_all = |jobs: Vec<Job>| jobs.into_par_iter().try_for_each(|job| out.page(job));
 
     // The site-wide files are made alongside the pages: each is one thread's work.
     let base = options.base_url.as_deref();
     let exports = || -> Result<(), String> {
         // Written as they are made: at 100,000 items each is hundreds of megabytes.
         let files: Vec<(&str, Export)> = vec![
-            ("catalog.json", Box::new(|w| data::catalog_json(archive, w))),
-            ("catalog.csv", Box::new(|w| data::catalog_csv(archive, w))),
-            ("oai-pmh.xml", Box::new(|w| data::oai_pmh(archive, base, w))),
+            (
+                "catalog.json",
+                Box::new(|w| data::catalog_json(archive, &items, w)),
+            ),
+            (
+                "catalog.csv",
+                Box::new(|w| data::catalog_csv(archive, &items, w)),
+            ),
+            (
+                "oai-pmh.xml",
+                Box::new(|w| data::oai_pmh(archive, base, &items, w)),
+            ),
         ];
         files
             .par_iter()
             .try_for_each(|(path, write)| staging.put_with(path, write))?;
-        for (path, contents) in search::index_files(archive) {
+        for (path, contents) in search::index_files(archive, &items) {
             staging.put(&path, contents.as_bytes(), None)?;
         }
         for (name, bytes) in &theme.statics {
@@ -265,8 +303,8 @@ pub fn render_site(
     };
     let pages_done = || -> Result<(), String> {
         emit_all(vec![home(&site), search_page(&site), about(&site)])?;
-        browse(&site, &emit)?;
-        rules_page(&site, &emit)?;
+        browse(&site, &out)?;
+        rules_page(&site, &out)?;
         emit_all(variants(&site))?;
         emit_all(uncatalogued(&site))?;
         emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
@@ -278,12 +316,8 @@ pub fn render_site(
             .par_iter()
             .enumerate()
             .try_for_each(|(i, entry)| {
-                // An item page is keyed by what it is made from, so an unchanged one is not even built.
-                let key = item_key(&site, &renderer.key, i, entry);
-                paths
-                    .lock()
-                    .expect("no thread panics while holding the page list")
-                    .push(entry.url.clone());
+                let key = keys[i];
+                out.listed(&entry.url);
                 let files = if staging.keep_if_unchanged(&entry.url, key)? {
                     renderer.kept.fetch_add(1, Ordering::Relaxed);
                     item_files(&site, entry)
@@ -314,7 +348,8 @@ pub fn render_site(
     rendered?;
     progress.finish();
     // Pages finish in any order; the sitemap lists them in one.
-    let mut pages = paths
+    let mut pages = out
+        .paths
         .into_inner()
         .expect("no thread panics while holding the page list");
     pages.sort();
@@ -334,8 +369,38 @@ enum Download<'a> {
     Folder(String, &'a crate::catalog::Item),
 }
 
-/// Renders one page as soon as it is made.
-type Emit<'a> = dyn Fn(Job) -> Result<(), String> + Sync + 'a;
+/// Where pages go: each rendered and written as soon as it is made, so that memory holds a few pages' data at
+/// a time rather than the site's, and its path kept for the sitemap.
+struct Out<'a> {
+    renderer: &'a Renderer<'a>,
+    paths: Mutex<Vec<String>>,
+}
+
+impl Out<'_> {
+    fn listed(&self, path: &str) {
+        self.paths
+            .lock()
+            .expect("no thread panics while holding the page list")
+            .push(path.to_string());
+    }
+
+    /// A page whose data decides whether it needs rendering.
+    fn page(&self, job: Job) -> Result<(), String> {
+        self.listed(&job.path);
+        self.renderer.render(job)
+    }
+
+    /// A page keyed by what it is made from (see [`Site::list_key`]): not even built when the previous site
+    /// has it under the same key.
+    fn keyed(&self, path: &str, key: Hash, make: impl FnOnce() -> Job) -> Result<(), String> {
+        self.listed(path);
+        if self.renderer.staging.keep_if_unchanged(path, key)? {
+            self.renderer.kept.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        self.renderer.render_as(make(), key)
+    }
+}
 
 /// A site-wide file's maker.
 type Export<'a> = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()> + Sync + 'a>;
@@ -440,31 +505,42 @@ fn diagram_files(
         .collect())
 }
 
+/// What every item page is made from besides the items themselves: the program and templates, the
+/// configuration, the bibliography, the published address and the citation date.
+fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
+    let catalog = site.archive.catalog;
+    let files = catalog
+        .config_file
+        .iter()
+        .chain(catalog.sources.file.iter())
+        .map(|&file| catalog.files.get(file).text.as_bytes());
+    let count = (catalog.config_file.iter().count() as u64).to_le_bytes();
+    let accessed = format!("{:?}", site.accessed);
+    let rest = [
+        site.options.base_url.as_deref().unwrap_or("").as_bytes(),
+        accessed.as_bytes(),
+    ];
+    crate::fingerprint::bytes(
+        renderer_key,
+        std::iter::once(&count[..]).chain(files).chain(rest),
+    )
+}
+
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
 /// every item it links to or is linked from (their titles, kinds and rules appear on it), the names and page
-/// names of its tags, places and people, the configuration, the bibliography, the published address, the
-/// citation date, its place in the catalog, and the program and templates. When this is the hash the previous
-/// site recorded for the page, the page cannot have changed, and neither its data nor the page is made again.
-fn item_key(site: &Site, renderer_key: &Hash, index: usize, entry: &Entry) -> Hash {
+/// names of its tags, places and people, its place in the catalog, and everything of [`catalog_key`]. When
+/// this is the hash the previous site recorded for the page, the page cannot have changed, and neither its
+/// data nor the page is made again.
+fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Hash {
     let archive = site.archive;
-    let catalog = archive.catalog;
     let mut hasher = blake3::Hasher::new();
     let mut part = |bytes: &[u8]| {
         hasher.update(&(bytes.len() as u64).to_le_bytes());
         hasher.update(bytes);
     };
-    part(renderer_key);
+    part(catalog_key);
     part(&(index as u64).to_le_bytes());
     part(entry.url.as_bytes());
-    for file in catalog
-        .config_file
-        .iter()
-        .chain(catalog.sources.file.iter())
-    {
-        part(catalog.files.get(*file).text.as_bytes());
-    }
-    part(site.options.base_url.as_deref().unwrap_or("").as_bytes());
-    part(format!("{:?}", site.accessed).as_bytes());
     let mut linked: Vec<usize> = vec![index];
     for relation in entry.relations.iter().chain(&entry.inverse) {
         if let Target::Item(t, _) = relation.target {
@@ -696,7 +772,7 @@ const LISTED_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "siz
 /// browser. When there is more than one page, filters alone would only ever see one page, so every value of the
 /// small facets (kind, game family, moves, players, board size) also gets a list of every item with it, paged
 /// the same way, and every browse page links to those lists and to the tag and place indexes.
-fn browse(site: &Site, emit: &Emit) -> Result<(), String> {
+fn browse(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let facets: Vec<RowFacets> = archive
@@ -760,7 +836,24 @@ fn browse(site: &Site, emit: &Emit) -> Result<(), String> {
         }
     }
 
-    browse_pages(site, "browse", None, &order, (&facets, &lists), emit)?;
+    // What every browse page shows of the lists: their values, where they are and how long.
+    let mut shared = format!(
+        "{}|{}|{}",
+        sizes.rows,
+        archive.tags.len(),
+        archive.places.len()
+    );
+    for (key, label, values) in &lists {
+        for (value, folder, items) in values {
+            shared.push_str(&format!(
+                "\u{0}{key}\u{0}{label}\u{0}{value}\u{0}{folder}\u{0}{}",
+                items.len()
+            ));
+        }
+    }
+    let shared = crate::fingerprint::to_hex(&output::hash_bytes(shared.as_bytes()));
+    let lists_of = (&facets[..], &lists[..], shared.as_str());
+    browse_pages(site, "browse", None, &order, lists_of, out)?;
     let each: Vec<(&str, &str, &FacetList)> = lists
         .iter()
         .flat_map(|(key, label, values)| values.iter().map(move |v| (*key, *label, v)))
@@ -772,8 +865,8 @@ fn browse(site: &Site, emit: &Emit) -> Result<(), String> {
                 folder,
                 Some((key, label, value)),
                 items,
-                (&facets, &lists),
-                emit,
+                lists_of,
+                out,
             )
         })
 }
@@ -784,8 +877,8 @@ fn browse_pages(
     folder: &str,
     only: Option<(&str, &str, &str)>,
     items: &[usize],
-    (facets, lists): (&[RowFacets], &FacetLists),
-    emit: &Emit,
+    (facets, lists, shared): (&[RowFacets], &FacetLists, &str),
+    out: &Out,
 ) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
@@ -808,6 +901,20 @@ fn browse_pages(
             pager,
             items: chunk,
         } = slot;
+        let numbers = format!("{number}/{pages}");
+        let key = site.list_key(
+            &[
+                b"browse",
+                path.as_bytes(),
+                heading.as_bytes(),
+                description.as_bytes(),
+                numbers.as_bytes(),
+                shared.as_bytes(),
+            ],
+            chunk.iter().copied(),
+        );
+        let page_path = path.clone();
+        out.keyed(&page_path, key, || {
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
         layout.json_ld = meta::script_json(&json!({
@@ -886,7 +993,8 @@ fn browse_pages(
             "pager": pager,
             "lists": list_groups,
         });
-        emit(site.job(path, "browse.html", layout, page))?;
+        site.job(path, "browse.html", layout, page)
+        })?;
     }
     Ok(())
 }
@@ -1065,7 +1173,7 @@ fn variants(site: &Site) -> Vec<Job> {
 
 /// The rules at a glance: one row per ruleset with facts, the rulesets of a game together, games by title.
 /// Paged by game (a game's rulesets never straddle two pages); each page filters and sorts its own rows.
-fn rules_page(site: &Site, emit: &Emit) -> Result<(), String> {
+fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let mut games: Vec<(String, usize)> = archive
@@ -1115,19 +1223,33 @@ fn rules_page(site: &Site, emit: &Emit) -> Result<(), String> {
                 pager,
                 items: chunk,
             } = slot;
-            let layout = site.layout(
-                &path,
-                &page_title("Rules at a glance", number, pages),
-                "Facts derived from the executable rules of every ruleset.",
-                "rules",
+            let numbers = format!("{number}/{pages}");
+            let rulesets: String = chunk.iter().map(|(_, r)| format!("{r},")).collect();
+            let key = site.list_key(
+                &[
+                    b"rules",
+                    path.as_bytes(),
+                    numbers.as_bytes(),
+                    rulesets.as_bytes(),
+                ],
+                chunk.iter().map(|&(i, _)| i),
             );
-            let (rows, facets) = facts_rows(site, &root, &chunk);
-            let page = json!({
-                "groups": facet_groups(&facets, &labels),
-                "rows": rows,
-                "pager": pager,
-            });
-            emit(site.job(path, "rules.html", layout, page))
+            let page_path = path.clone();
+            out.keyed(&page_path, key, || {
+                let layout = site.layout(
+                    &path,
+                    &page_title("Rules at a glance", number, pages),
+                    "Facts derived from the executable rules of every ruleset.",
+                    "rules",
+                );
+                let (rows, facets) = facts_rows(site, &root, &chunk);
+                let page = json!({
+                    "groups": facet_groups(&facets, &labels),
+                    "rows": rows,
+                    "pager": pager,
+                });
+                site.job(path, "rules.html", layout, page)
+            })
         })
 }
 

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use serde_json::json;
 
+use super::memo::Items;
 use super::meta::script_json;
 use crate::archive::text::{self, one_line};
 use crate::archive::{Archive, Target};
@@ -69,6 +70,8 @@ struct Doc {
     summary: String,
     /// Shown when a query matched one of them rather than the title.
     alternatives: Vec<String>,
+    /// The archive entry this document is, for an item.
+    entry: Option<usize>,
 }
 
 /// Where a word was found in a document, best last; the search script scores them 4, 20 and 30.
@@ -77,13 +80,13 @@ const NAME: usize = 1;
 const TITLE: usize = 2;
 
 /// Every file of the search index, by path relative to the site's root, in a stable order.
-pub fn index_files(archive: &Archive) -> Vec<(String, String)> {
-    shard(documents(archive), SHARD_BYTES)
+pub fn index_files(archive: &Archive, items: &Items) -> Vec<(String, String)> {
+    shard(documents(archive), SHARD_BYTES, items)
 }
 
 fn documents(archive: &Archive) -> Vec<Doc> {
     let mut docs = Vec::new();
-    for entry in &archive.entries {
+    for (index, entry) in archive.entries.iter().enumerate() {
         let item = entry.item;
         let alternatives: Vec<String> = item
             .values_of("alternative")
@@ -123,6 +126,7 @@ fn documents(archive: &Archive) -> Vec<Doc> {
             other,
             summary,
             alternatives,
+            entry: Some(index),
         });
     }
     let facets = [
@@ -140,6 +144,7 @@ fn documents(archive: &Archive) -> Vec<Doc> {
                 other: Vec::new(),
                 summary: format!("{} item(s)", facet.items.len()),
                 alternatives: Vec::new(),
+                entry: None,
             });
         }
     }
@@ -153,6 +158,7 @@ fn documents(archive: &Archive) -> Vec<Doc> {
             other: Vec::new(),
             summary: String::new(),
             alternatives: Vec::new(),
+            entry: None,
         });
     }
     for source in &archive.sources {
@@ -166,6 +172,7 @@ fn documents(archive: &Archive) -> Vec<Doc> {
             other: vec![full.clone()],
             summary: full,
             alternatives: Vec::new(),
+            entry: None,
         });
     }
     docs
@@ -209,17 +216,28 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
 }
 
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
-fn postings(docs: &[Doc]) -> Vec<(String, Vec<(u32, usize)>)> {
+fn postings(docs: &[Doc], items: &Items) -> Vec<(String, Vec<(u32, usize)>)> {
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
     // time: every document's words at once would be tens of megabytes at 10,000 items.
     const BLOCK: usize = 1024;
     let mut index: HashMap<String, Vec<(u32, usize)>> = HashMap::new();
     for (block, chunk) in docs.chunks(BLOCK).enumerate() {
-        let per_doc: Vec<Vec<(String, usize)>> = chunk.par_iter().map(places).collect();
+        let per_doc: Vec<std::sync::Arc<[(String, usize)]>> = chunk
+            .par_iter()
+            .map(|doc| match doc.entry {
+                Some(entry) => items.words(entry, || places(doc)),
+                None => places(doc).into(),
+            })
+            .collect();
         for (i, words) in per_doc.into_iter().enumerate() {
             let id = (block * BLOCK + i) as u32;
-            for (word, at) in words {
-                index.entry(word).or_default().push((id, at));
+            for (word, at) in words.iter() {
+                match index.get_mut(word.as_str()) {
+                    Some(postings) => postings.push((id, *at)),
+                    None => {
+                        index.insert(word.clone(), vec![(id, *at)]);
+                    }
+                }
             }
         }
     }
@@ -398,9 +416,9 @@ fn children(prefix: &str, words: &[Word]) -> Vec<(String, std::ops::Range<usize>
 }
 
 /// The index of these documents, with word shards of about `limit` bytes.
-fn shard(docs: Vec<Doc>, limit: usize) -> Vec<(String, String)> {
+fn shard(docs: Vec<Doc>, limit: usize, items: &Items) -> Vec<(String, String)> {
     let docs = order(docs);
-    let words: Vec<Word> = postings(&docs)
+    let words: Vec<Word> = postings(&docs, items)
         .into_par_iter()
         .map(|(word, postings)| {
             let mut entry = vec![word.clone()];
@@ -654,6 +672,7 @@ mod tests {
                     kind: if i % 5 == 0 { "tag" } else { "game" },
                     item: i % 5 != 0,
                     alternatives: vec![alternative],
+                    entry: None,
                 }
             })
             .collect()
@@ -701,7 +720,7 @@ mod tests {
     #[test]
     fn every_word_and_prefix_finds_exactly_its_documents() {
         let docs = synthetic(700);
-        let index = Index::new(shard(docs.clone(), 1024));
+        let index = Index::new(shard(docs.clone(), 1024, &Items::fresh()));
         assert!(
             index.manifest["prefixes"].as_array().unwrap().len() > 5,
             "small shards split"
@@ -744,7 +763,7 @@ mod tests {
     #[test]
     fn documents_are_numbered_items_first_by_title() {
         let docs = synthetic(300);
-        let index = Index::new(shard(docs.clone(), 1024));
+        let index = Index::new(shard(docs.clone(), 1024, &Items::fresh()));
         let items = index.manifest["items"].as_u64().unwrap() as u32;
         assert_eq!(items as usize, docs.iter().filter(|d| d.item).count());
         let shown: Vec<Value> = (0..docs.len() as u32).map(|id| index.doc(id)).collect();
@@ -761,17 +780,17 @@ mod tests {
     #[test]
     fn the_same_documents_give_the_same_bytes_in_any_order() {
         let docs = synthetic(400);
-        let once = shard(docs.clone(), 2048);
-        assert_eq!(once, shard(docs.clone(), 2048));
+        let once = shard(docs.clone(), 2048, &Items::fresh());
+        assert_eq!(once, shard(docs.clone(), 2048, &Items::fresh()));
         let mut reversed = docs;
         reversed.reverse();
-        assert_eq!(once, shard(reversed, 2048));
+        assert_eq!(once, shard(reversed, 2048, &Items::fresh()));
     }
 
     #[test]
     fn shards_stay_within_their_size_and_have_safe_names() {
         let limit = 2048;
-        let files = shard(synthetic(1500), limit);
+        let files = shard(synthetic(1500), limit, &Items::fresh());
         let index = Index::new(files.clone());
         let mut seen = BTreeSet::new();
         for (path, script) in &files {
@@ -825,8 +844,9 @@ mod tests {
             other: vec!["A hunt game of the Naga hills".into()],
             summary: String::new(),
             alternatives: vec!["Terhüchü".into()],
+            entry: None,
         });
-        let index = Index::new(shard(docs, SHARD_BYTES));
+        let index = Index::new(shard(docs, SHARD_BYTES, &Items::fresh()));
         let (ranked, files) = index.search("terh");
         let starts: Vec<bool> = ranked
             .iter()
@@ -864,7 +884,7 @@ mod tests {
         let archive = Archive::resolve(&checked);
         let loaded = started.elapsed();
         let started = std::time::Instant::now();
-        let files = index_files(&archive);
+        let files = index_files(&archive, &Items::fresh());
         let built = started.elapsed();
         // With LUDOTHECA_SEARCH_OUT, the index is also written there, to try in a browser beside a built site.
         if let Some(out) = std::env::var_os("LUDOTHECA_SEARCH_OUT") {

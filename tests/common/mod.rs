@@ -10,6 +10,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// What `ludotheca build --catalog CATALOG --out OUT` asks the library for.
+pub fn build_options(catalog: &Path, out: &Path) -> ludotheca::site::BuildOptions {
+    ludotheca::site::BuildOptions {
+        catalog: catalog.to_path_buf(),
+        out: out.to_path_buf(),
+        force: false,
+        progress: false,
+        base_url: None,
+    }
+}
+
 pub fn ludotheca(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ludotheca"))
         .args(args)
