@@ -164,7 +164,9 @@
     this.question = el('p', { class: 'lt-question', hidden: '' });
     // The ruleset's own section of the page (its facts, source and diagram), when the page has one.
     this.rulesLink = el('a', { class: 'lt-rules-link', hidden: '' });
-    top.append(this.rulesLink);
+    // Moves and comments name points and holes: this shows the names on the board.
+    this.labelsButton = button('', 'labels');
+    top.append(this.labelsButton, this.rulesLink);
 
     var main = el('div', { class: 'lt-main' });
     this.figure = el('div', { class: 'lt-figure' });
@@ -219,6 +221,7 @@
       'a capture chain is built one landing at a time. On the board outside the points: left and right arrows ' +
       'step through the moves, Home and End jump to the ends, space starts or stops autoplay.');
     root.append(top, this.question, main, nav, play, help, this.live);
+    this.setLabels(storedLabels(), false);
 
     root.addEventListener('click', function (e) { self.guard(function () { self.onClick(e); }); });
     root.addEventListener('keydown', function (e) { self.guard(function () { self.onKey(e); }); });
@@ -238,6 +241,18 @@
     if (note) note.hidden = true;
     var lists = this.slot.querySelector('.board-records');
     if (lists) lists.hidden = true;
+  };
+
+  // The labels' choice is kept across pages; storage may throw (a page from disk, storage off), and then the
+  // choice lasts the page.
+  function storedLabels() {
+    try { return localStorage.getItem('ludotheca-labels') === 'on'; } catch (e) { return false; }
+  }
+
+  Board.prototype.setLabels = function (on, keep) {
+    this.root.setAttribute('data-labels', on ? 'on' : 'off');
+    this.labelsButton.setAttribute('aria-pressed', String(on));
+    if (keep) try { localStorage.setItem('ludotheca-labels', on ? 'on' : 'off'); } catch (e) { /* this page only */ }
   };
 
   // The engine refuses bad input with errors, never traps; should it trap all the same (a bug), say so on the
@@ -263,6 +278,7 @@
     this.family = info.family;
     this.root.setAttribute('data-ruleset', info.ruleset);
     this.root.setAttribute('data-family', info.family);
+    this.labelsButton.textContent = info.family === 'sowing' ? 'Show hole numbers' : 'Show point names';
     var self = this;
     this.rulesetSelect.replaceChildren();
     info.rulesets.forEach(function (r) {
@@ -352,11 +368,32 @@
       svg.append(lines);
     }
     var group = svgEl('g', { class: 'points' });
+    // Names for the eye only (each point's aria-label names it): a hole's number inside it, above the seeds; a
+    // point's name in its first corner (up right, down left, up left, down right) inside the drawing and clear
+    // of the pieces and the names placed (on a grid: up right, between the lines), else the roomiest corner.
+    // Anchored on the point's side, so that a wide name grows away from its piece.
+    var labels = svgEl('g', { class: 'lt-labels', 'aria-hidden': 'true' });
+    var taken = pts.map(function (p) { var q = at(p); return [q[0], q[1], 16]; });
     this.pointEls = {};
     this.coords = {};
     var self = this;
     pts.forEach(function (p, i) {
-      var q = at(p);
+      var q = at(p), label = svgEl('text', { x: q[0], y: q[1] - 10 });
+      label.textContent = info.family === 'sowing' ? p.name.slice(1) : p.name;
+      labels.append(label);
+      if (info.family !== 'sowing') {
+        var wd = 8 * p.name.length, best = [1, -1], score = -Infinity;
+        [[1, -1], [-1, 1], [-1, -1], [1, 1]].forEach(function (d) {
+          var cx = q[0] + d[0] * (17 + wd / 2), cy = q[1] + d[1] * 10, near = Infinity;
+          if (score > 1 || cx < wd / 2 + 2 || cx > w - wd / 2 - 2 || cy < 9 || cy > h - 7) return;
+          taken.forEach(function (o, j) { if (j !== i) near = Math.min(near, Math.hypot(o[0] - cx, o[1] - cy) - o[2] - wd / 2); });
+          if (near > score) { score = near; best = d; }
+        });
+        taken.push([q[0] + best[0] * (17 + wd / 2), q[1] + best[1] * 10, wd / 2]);
+        label.setAttribute('x', q[0] + best[0] * 17);
+        label.setAttribute('y', q[1] + best[1] * 10 + 4);
+        if (best[0] < 0) label.setAttribute('class', 'lt-end');
+      }
       var g = svgEl('g', { 'data-point': p.name, role: 'button', tabindex: i === 0 ? '0' : '-1' });
       if (info.family === 'sowing') {
         var owner = p.name.charAt(0) === 'S' ? 0 : 1;
@@ -371,7 +408,7 @@
       self.pointEls[p.name] = g;
       self.coords[p.name] = q;
     });
-    svg.append(group);
+    svg.append(group, labels);
     this.svg = svg;
     this.figure.replaceChildren(svg);
     this.focusName = pts.length ? pts[0].name : null;
@@ -646,6 +683,8 @@
     if (!t || !this.root.contains(t)) return;
     if (t.hasAttribute('data-point')) { this.focusPoint(t.getAttribute('data-point'), false); this.clickPoint(t.getAttribute('data-point')); return; }
     var a = t.getAttribute('data-action'), st = this.st;
+    // Labels change nothing in the game: they may be toggled at any time, even in autoplay.
+    if (a === 'labels') { this.setLabels(t.getAttribute('aria-pressed') !== 'true', true); return; }
     // While seeds are being sown or the computer thinks, the line must not move under them.
     if (this.busy) return;
     if (a !== 'auto') this.stopAuto();

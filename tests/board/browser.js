@@ -254,6 +254,99 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
+  // The labels on the board: every point's name (lines) or hole's number (sowing), for the eye only.
+  const labels = (page) => page.$$eval(`${BOARD} .lt-labels text`, (ts) => ts.map((t) => {
+    const r = t.getBoundingClientRect();
+    return { text: t.textContent, shown: r.width > 0 && r.height > 0, box: [r.left, r.top, r.right, r.bottom] };
+  }));
+  const names = (page) => page.$$eval(`${BOARD} [data-point]`, (gs) => gs.map((g) => g.dataset.point));
+  const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  // Every point has one label, shown, with its name (a hole: its number), and none covers a piece or another label.
+  const expectLabels = async (page, what) => {
+    const ls = await labels(page), ns = await names(page), sowing = await attr(page, 'data-family') === 'sowing';
+    const want = ns.map((n) => (sowing ? n.slice(1) : n)).sort().join(' ');
+    expect(ls.length === ns.length, `${what}: ${ls.length} labels for ${ns.length} points`);
+    expect(ls.map((l) => l.text).sort().join(' ') === want, `${what}: the labels are the names: ${ls.map((l) => l.text).join(' ')}`);
+    expect(ls.every((l) => l.shown), `${what}: every label is shown`);
+    expect(await page.$eval(`${BOARD} .lt-labels`, (g) => g.getAttribute('aria-hidden')) === 'true', `${what}: the labels are hidden from screen readers`);
+    const solid = await page.$$eval(`${BOARD} .lt-piece, ${BOARD} [data-point] > text`, (es) => es.map((e) => {
+      const r = e.getBoundingClientRect();
+      return [r.left, r.top, r.right, r.bottom];
+    }));
+    ls.forEach((l, i) => {
+      const piece = solid.find((b) => overlap(l.box, b));
+      expect(!piece, `${what}: the label ${l.text} covers a piece or a seed count`);
+      const other = ls.find((m, j) => j !== i && overlap(l.box, m.box));
+      expect(!other, `${what}: the labels ${l.text} and ${other && other.text} overlap`);
+    });
+  };
+  const labelsButton = (page, name) => page.getByRole('button', { name });
+  const pressed = (page, name) => labelsButton(page, name).getAttribute('aria-pressed');
+
+  await test('the labels toggle: point names on and off by keyboard, through ruleset switches, replay and play', async () => {
+    const page = await open('terhuchu');
+    expect(await pressed(page, 'Show point names') === 'false', 'off by default');
+    expect((await labels(page)).every((l) => !l.shown), 'no label is shown');
+    await labelsButton(page, 'Show point names').focus();
+    await page.keyboard.press('Enter');
+    expect(await pressed(page, 'Show point names') === 'true', 'Enter turns the labels on');
+    await expectLabels(page, 'terhuchu ten');
+    await page.keyboard.press(' ');
+    expect(await pressed(page, 'Show point names') === 'false', 'space turns them off');
+    expect((await labels(page)).every((l) => !l.shown), 'and hides every label');
+    await page.keyboard.press(' ');
+    expect(await pressed(page, 'Show point names') === 'true', 'space turns them on again');
+    await page.selectOption(`${BOARD} select[id$="-ruleset"]`, 'large');
+    await expectLabels(page, 'terhuchu large');
+    await page.selectOption(`${BOARD} select[id$="-ruleset"]`, 'ten');
+    await page.selectOption(`${BOARD} select[id$="-record"]`, 'illustrative-ten');
+    await page.click(`${BOARD} [data-action="forward"]`);
+    await page.fill(`${BOARD} .lt-scrubber`, '10');
+    await expectLabels(page, 'terhuchu ten, replay at ply 10');
+    await page.selectOption(`${BOARD} select[id$="-record"]`, '');
+    await clickPoint(page, 'b2');
+    await clickPoint(page, 'b3');
+    expect(await attr(page, 'data-ply') === '1', 'a move is played with the labels on');
+    await expectLabels(page, 'terhuchu ten, after a move');
+    await page.reload();
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`);
+    expect(await pressed(page, 'Show point names') === 'true', 'the choice is kept across a reload');
+    await expectLabels(page, 'terhuchu after a reload');
+    await page.close();
+  });
+
+  await test('the labels toggle on a sowing board: hole numbers, the choice kept from another page', async () => {
+    const page = await open('shimunana');
+    expect(await pressed(page, 'Show hole numbers') === 'true', 'the choice made on Terhuchu\'s page holds');
+    await expectLabels(page, 'shimunana');
+    await page.click(`${BOARD} [data-action="labels"]`);
+    expect(await pressed(page, 'Show hole numbers') === 'false', 'a click turns them off');
+    await page.goto(url('tchouba'));
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`);
+    expect(await pressed(page, 'Show hole numbers') === 'false', 'and that is kept too');
+    await labelsButton(page, 'Show hole numbers').click();
+    await clickPoint(page, 'S1');
+    for (let i = 0; i < 5 && (await attr(page, 'data-route')); i++) await page.click(`${BOARD} .lt-target`);
+    expect(await attr(page, 'data-ply') === '1', 'a sowing is played with the numbers on');
+    await expectLabels(page, 'tchouba after a sowing');
+    await page.click(`${BOARD} [data-action="labels"]`);
+    await page.close();
+  });
+
+  await test('the labels toggle works where storage throws (a page from disk with storage refused)', async () => {
+    const page = watch(await browser.newPage());
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('refused', 'SecurityError'); } });
+    });
+    await page.goto(url('bagh-chal'));
+    await page.waitForSelector(`${BOARD}[data-ready="true"]`, { timeout: 10000 });
+    expect(await pressed(page, 'Show point names') === 'false', 'off');
+    await labelsButton(page, 'Show point names').click();
+    expect(await pressed(page, 'Show point names') === 'true', 'on for this page');
+    await expectLabels(page, 'bagh-chal');
+    await page.close();
+  });
+
   await test('without JavaScript the static diagram and the move lists remain', async () => {
     const html = fs.readFileSync(path.join(SITE, 'games', 'terhuchu', 'index.html'), 'utf8');
     expect(/<section id="board"[^>]*data-widget-slot="board"/.test(html), 'the slot');
