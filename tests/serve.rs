@@ -3,7 +3,8 @@
 //! diagnostics over every page, and the fix brings the page back; open pages hear of each change on the event
 //! stream; Ctrl-C stops it with exit code 0. Also: nothing outside the site is ever served (traversal in every
 //! spelling is a 404), content types, methods, folders; and thousands of requests from several threads at once
-//! are all answered correctly.
+//! are all answered correctly; idle connections and open event streams hold up no other request; requests that
+//! are too large or not HTTP are refused.
 
 mod common;
 
@@ -94,22 +95,41 @@ impl Reply {
 
 /// One request on its own connection, written as given (so that a path reaches the server unnormalised).
 fn request(address: SocketAddr, method: &str, target: &str) -> Reply {
-    let mut stream = TcpStream::connect(address).expect("the server accepts");
+    exchange(
+        address,
+        format!("{method} {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
+    )
+}
+
+/// Bytes sent as they are on a connection of their own, and the one response the server sends before it closes.
+fn exchange(address: SocketAddr, sent: &[u8]) -> Reply {
+    exchange_on(
+        TcpStream::connect(address).expect("the server accepts"),
+        sent,
+    )
+}
+
+fn exchange_on(mut stream: TcpStream, sent: &[u8]) -> Reply {
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
-    write!(
-        stream,
-        "{method} {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    stream.write_all(sent).unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).expect("a whole response");
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
         .expect("a response head");
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let (status, headers) = parse_head(&String::from_utf8_lossy(&raw[..split]));
+    Reply {
+        status,
+        headers,
+        body: raw[split + 4..].to_vec(),
+    }
+}
+
+fn parse_head(head: &str) -> (u16, BTreeMap<String, String>) {
     let mut lines = head.lines();
     let status = lines
         .next()
@@ -120,10 +140,33 @@ fn request(address: SocketAddr, method: &str, target: &str) -> Reply {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
+    (status, headers)
+}
+
+/// The next response on a connection kept open, framed by its length (a HEAD's has no body).
+fn next_reply(reader: &mut BufReader<TcpStream>, head_only: bool) -> Reply {
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a response head");
+        assert!(!line.is_empty(), "the connection closed before a response");
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
+    let (status, headers) = parse_head(&head);
+    let length = if head_only {
+        0
+    } else {
+        headers["content-length"].parse().expect("a length")
+    };
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).expect("the whole body");
     Reply {
         status,
         headers,
-        body: raw[split + 4..].to_vec(),
+        body,
     }
 }
 
@@ -138,6 +181,35 @@ fn shipped_catalog(into: &Path) -> PathBuf {
         &catalog,
     );
     catalog
+}
+
+/// A server on a copy of the shipped catalog, in a folder of its own that holds the site too.
+fn serve_shipped() -> (tempfile::TempDir, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = shipped_catalog(dir.path());
+    let server = Server::start(&catalog, &dir.path().join("site"));
+    (dir, server)
+}
+
+/// Ask for the event stream on `stream`, as an open page does. Each version it names arrives on the channel,
+/// and `None` once the server ends the stream.
+fn follow_events(mut stream: TcpStream, address: SocketAddr) -> mpsc::Receiver<Option<String>> {
+    write!(
+        stream,
+        "GET /__ludotheca/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .unwrap();
+    let (events_tx, events) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { break };
+            if let Some(data) = line.strip_prefix("data: ") {
+                let _ = events_tx.send(Some(data.to_string()));
+            }
+        }
+        let _ = events_tx.send(None);
+    });
+    events
 }
 
 /// Poll `target` until `done` holds for its reply; how long that took.
@@ -185,22 +257,14 @@ fn edits_are_served_rebuilt_broken_ones_show_their_diagnostics_and_ctrl_c_stops(
     assert!(!on_disk.contains("__ludotheca"));
 
     // An open page's event stream: the current version first, then one per change.
-    let (events_tx, events) = mpsc::channel();
-    let mut stream = TcpStream::connect(address).unwrap();
-    write!(
-        stream,
-        "GET /__ludotheca/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
-    )
-    .unwrap();
-    thread::spawn(move || {
-        for line in BufReader::new(stream).lines() {
-            let Ok(line) = line else { break };
-            if let Some(data) = line.strip_prefix("data: ") {
-                let _ = events_tx.send(data.to_string());
-            }
-        }
-    });
-    let version = events.recv_timeout(Duration::from_secs(5)).unwrap();
+    let events = follow_events(TcpStream::connect(address).unwrap(), address);
+    let next_event = || {
+        events
+            .recv_timeout(Duration::from_secs(5))
+            .unwrap()
+            .expect("a version")
+    };
+    let version = next_event();
 
     let record = catalog.join("games/bagh-chal/record.xml");
     let original = fs::read_to_string(&record).unwrap();
@@ -213,7 +277,7 @@ fn edits_are_served_rebuilt_broken_ones_show_their_diagnostics_and_ctrl_c_stops(
     wait_for(address, page, Duration::from_secs(1), |r| {
         r.text().contains("<h1>Bagh-Chal of the valley</h1>")
     });
-    let next = events.recv_timeout(Duration::from_secs(5)).unwrap();
+    let next = next_event();
     assert_ne!(next, version, "the stream names the new build");
 
     // Broken: the last good page is still served, with the diagnostics over it, as `check` prints them.
@@ -247,7 +311,7 @@ fn edits_are_served_rebuilt_broken_ones_show_their_diagnostics_and_ctrl_c_stops(
     );
     // Every page carries it, even one the edit does not touch.
     assert!(get(address, "/index.html").text().contains("error[E009]"));
-    assert!(events.recv_timeout(Duration::from_secs(5)).is_ok());
+    next_event();
 
     // Fixed: the overlay goes and the page is the new one.
     fs::write(&record, &original).unwrap();
@@ -255,7 +319,7 @@ fn edits_are_served_rebuilt_broken_ones_show_their_diagnostics_and_ctrl_c_stops(
         let text = r.text();
         !text.contains("ludotheca-overlay") && text.contains("<h1>Bagh-Chal</h1>")
     });
-    assert!(events.recv_timeout(Duration::from_secs(5)).is_ok());
+    next_event();
 
     // The site on disk is the one `ludotheca build` writes from the same catalog.
     let built = dir.path().join("built");
@@ -412,5 +476,210 @@ fn only_the_site_is_served_with_its_types_and_thousands_of_requests_all_answered
         threads * per_thread,
         started.elapsed()
     );
+    assert_eq!(server.interrupt(), Some(0));
+}
+
+/// Right after it starts, the server is sent what a browser sends: several connections at once, some of them
+/// speculative ones that send nothing for a while, and a page's event stream, held open. Every page asked for
+/// meanwhile is answered at once; idle connections are closed after a few seconds; connections are kept alive
+/// between requests (pipelined ones too); and Ctrl-C ends every connection still open, promptly.
+#[test]
+fn idle_connections_and_event_streams_hold_up_no_request() {
+    let (dir, server) = serve_shipped();
+    let address = server.address;
+
+    // As a browser does, all at once: the connections are made back to back before any sends a byte, the
+    // silent ones around those that will ask for pages and (the first time) the event stream. Three times, as
+    // a few pages opened one after the other would, each finding the server with other connections open.
+    let connect = || TcpStream::connect(address).expect("the server accepts");
+    let mut idle: Vec<TcpStream> = Vec::new();
+    let mut events = None;
+    for round in 0..3 {
+        idle.extend((0..4).map(|_| connect()));
+        let pages: Vec<(&str, TcpStream)> = [
+            "/",
+            "/games/bagh-chal/index.html",
+            "/static/style.css",
+            "/static/search.js",
+            "/static/engine.js",
+            "/__ludotheca/live.js",
+        ]
+        .into_iter()
+        .map(|target| (target, connect()))
+        .collect();
+        let stream = (round == 0).then(connect);
+        idle.extend((0..4).map(|_| connect()));
+
+        let started = Instant::now();
+        if let Some(stream) = stream {
+            events = Some(follow_events(stream, address));
+        }
+        let fetches: Vec<_> = pages
+            .into_iter()
+            .map(|(target, stream)| {
+                thread::spawn(move || {
+                    let sent = format!(
+                        "GET {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+                    );
+                    (target, exchange_on(stream, sent.as_bytes()).status)
+                })
+            })
+            .collect();
+        for fetch in fetches {
+            let (target, status) = fetch.join().unwrap();
+            assert_eq!(status, 200, "{target}");
+        }
+        if let (0, Some(events)) = (round, &events) {
+            let version = events.recv_timeout(Duration::from_secs(5)).unwrap();
+            assert!(version.is_some(), "the event stream names the version");
+        }
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_secs(5),
+            "round {round}: six pages took {took:?} beside silent connections"
+        );
+    }
+    let events = events.expect("the event stream was asked for");
+
+    // Kept alive: two requests on one connection, then two more sent at once.
+    let mut kept = TcpStream::connect(address).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut reader = BufReader::new(kept.try_clone().unwrap());
+    let style = fs::read(dir.path().join("site/static/style.css")).unwrap();
+    write!(
+        kept,
+        "HEAD /static/style.css HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .unwrap();
+    let head = next_reply(&mut reader, true);
+    assert_eq!(head.status, 200);
+    assert_eq!(head.headers["content-length"], style.len().to_string());
+    assert!(!head.headers.contains_key("connection"));
+    write!(
+        kept,
+        "GET /static/style.css HTTP/1.1\r\nHost: {address}\r\n\r\n"
+    )
+    .unwrap();
+    assert!(next_reply(&mut reader, false).body == style);
+    write!(
+        kept,
+        "GET /no-such-page HTTP/1.1\r\nHost: {address}\r\n\r\n\
+         GET /static/style.css HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    assert_eq!(next_reply(&mut reader, false).status, 404);
+    let last = next_reply(&mut reader, false);
+    assert_eq!(last.headers["connection"], "close");
+    assert!(last.body == style);
+    let mut rest = Vec::new();
+    reader.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty(), "the connection closes after the last");
+
+    // The speculative connections, still silent, are closed by the server after a few seconds.
+    let mut silent = &idle[0];
+    silent
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let waited = Instant::now();
+    assert_eq!(silent.read(&mut [0; 16]).unwrap_or(0), 0);
+    assert!(waited.elapsed() < Duration::from_secs(15));
+
+    // Ctrl-C with an event stream, a connection waiting for its next request and fresh silent ones open.
+    let mut waiting = TcpStream::connect(address).unwrap();
+    waiting
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(waiting, "GET / HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    assert_eq!(
+        next_reply(&mut BufReader::new(waiting.try_clone().unwrap()), false).status,
+        200
+    );
+    let _silent: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(address).unwrap())
+        .collect();
+    thread::sleep(Duration::from_millis(100));
+    let stopping = Instant::now();
+    assert_eq!(server.interrupt(), Some(0));
+    let took = stopping.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the stop took {took:?} with connections open"
+    );
+    assert_eq!(
+        events.recv_timeout(Duration::from_secs(5)).unwrap(),
+        None,
+        "the event stream ends"
+    );
+    assert_eq!(waiting.read(&mut [0; 16]).unwrap_or(0), 0);
+}
+
+/// Requests that are not HTTP get 400, a head over 16 KiB or with too many fields 431, a request with a body
+/// its answer before its connection closes; and the server goes on answering.
+#[test]
+fn oversized_and_malformed_requests_are_refused() {
+    let (_dir, server) = serve_shipped();
+    let address = server.address;
+
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: {address}\r\nX-Padding: {}\r\n\r\n",
+        "a".repeat(20 * 1024)
+    );
+    let reply = exchange(address, big.as_bytes());
+    assert_eq!(reply.status, 431);
+    assert_eq!(reply.headers["connection"], "close");
+    // Just under the limit is a request like any other.
+    let fits = format!(
+        "GET / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nX-Padding: {}\r\n\r\n",
+        "a".repeat(15 * 1024)
+    );
+    assert_eq!(exchange(address, fits.as_bytes()).status, 200);
+    let many: String = (0..100).map(|i| format!("X-Field-{i}: {i}\r\n")).collect();
+    let reply = exchange(
+        address,
+        format!("GET / HTTP/1.1\r\nHost: {address}\r\n{many}\r\n").as_bytes(),
+    );
+    assert_eq!(reply.status, 431);
+
+    // The last is the start of a TLS handshake, sent to the plain port.
+    let malformed: [&[u8]; 9] = [
+        b"GARBAGE\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"GET / SPDY/3\r\n\r\n",
+        b"GET /a b HTTP/1.1\r\n\r\n",
+        b"GET / HTTP/1.1\r\nNo colon here\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHo st: x\r\n\r\n",
+        b"GET / HTTP/1.1\r\nContent-Length: twelve\r\n\r\n",
+        b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+        b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",
+    ];
+    for sent in malformed {
+        let reply = exchange(address, sent);
+        let sent = String::from_utf8_lossy(sent);
+        assert_eq!(reply.status, 400, "{sent:?}");
+        assert_eq!(reply.headers["connection"], "close", "{sent:?}");
+    }
+
+    // A body, which no method served has a use for: the answer, whole, then the connection closes.
+    let reply = exchange(
+        address,
+        format!("POST /index.html HTTP/1.1\r\nHost: {address}\r\nContent-Length: 5\r\n\r\nhello")
+            .as_bytes(),
+    );
+    assert_eq!(reply.status, 405);
+    assert_eq!(reply.headers["connection"], "close");
+    assert_eq!(reply.text(), "Only GET and HEAD are served.\n");
+    let reply = exchange(
+        address,
+        format!("GET / HTTP/1.1\r\nHost: {address}\r\nContent-Length: 3\r\n\r\nabc").as_bytes(),
+    );
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.headers["connection"], "close");
+    // HTTP/1.0 closes after the answer.
+    let reply = exchange(address, b"GET /static/style.css HTTP/1.0\r\n\r\n");
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.headers["content-type"], "text/css; charset=utf-8");
+
+    assert_eq!(get(address, "/").status, 200);
     assert_eq!(server.interrupt(), Some(0));
 }

@@ -1,4 +1,5 @@
-//! Answering one request: a file of the site, the live-reload script or its event stream, or 404.
+//! Answering one request: a file of the site, the live-reload script or its event stream, or 404. How the
+//! request is read and the answer sent is the connection's business (`server.rs`).
 //!
 //! Only files inside the output folder are ever sent. A request path is decoded first and then taken apart, so
 //! an encoded `%2e%2e` or `%2f` is judged like the plain one; any `..`, `.`, empty or hidden segment, a
@@ -9,24 +10,55 @@
 use std::fs::{self, File};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
-use std::thread;
 
 use percent_encoding::percent_decode_str;
-use tiny_http::{Header, Method, Request, Response, StatusCode};
 
-use super::live::{Live, SCRIPT};
+use super::live::{Live, SCRIPT, Stream};
 
 /// Addresses the server answers itself; the site has no folder of this name (it would be hidden behind them).
 const EVENTS: &str = "/__ludotheca/events";
 const LIVE_SCRIPT: &str = "/__ludotheca/live.js";
 
-/// The output folder, found again at every request: each build swaps a new folder in under the same name.
+/// What is served: the output folder, found again at every request (each build swaps a new folder in under the
+/// same name), and the state of the builds that pages follow.
 #[derive(Clone)]
-pub struct Root(Arc<PathBuf>);
+pub struct Site {
+    root: Arc<PathBuf>,
+    live: Arc<Live>,
+}
 
-impl Root {
-    pub fn new(out: &Path) -> Root {
-        Root(Arc::new(out.to_path_buf()))
+/// What a request is answered with.
+pub enum Reply {
+    Response(Response),
+    /// The event stream: its head, then the versions for as long as the page stays open.
+    Events(Stream),
+}
+
+/// A whole response; the connection adds the framing (length, date, connection) when it sends it.
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    fn new(status: u16, body: Vec<u8>) -> Response {
+        Response {
+            status,
+            headers: Vec::new(),
+            body,
+        }
+    }
+
+    /// A short message as plain text, for what is refused.
+    pub fn text(status: u16, message: &str) -> Response {
+        Response::new(status, message.as_bytes().to_vec())
+            .with("Content-Type", "text/plain; charset=utf-8")
+    }
+
+    fn with(mut self, name: &'static str, value: &str) -> Response {
+        self.headers.push((name, value.to_string()));
+        self
     }
 }
 
@@ -39,73 +71,51 @@ enum Found {
     Missing,
 }
 
-pub fn answer(request: Request, root: &Root, live: &Arc<Live>) {
-    let method = request.method().clone();
-    if method != Method::Get && method != Method::Head {
-        let response = Response::from_string("Only GET and HEAD are served.\n")
-            .with_status_code(405)
-            .with_header(header("Allow", "GET, HEAD"))
-            .with_header(header("Content-Type", "text/plain; charset=utf-8"));
-        let _ = request.respond(response);
-        return;
-    }
-    let url = request.url().to_string();
-    let (path, query) = match url.find(['?', '#']) {
-        Some(at) => url.split_at(at),
-        None => (url.as_str(), ""),
-    };
-    if path == EVENTS && method == Method::Get {
-        events(request, live);
-        return;
-    }
-    if path == LIVE_SCRIPT {
-        let response = Response::from_string(SCRIPT)
-            .with_header(header("Content-Type", "text/javascript; charset=utf-8"))
-            .with_header(header("Cache-Control", "no-cache"));
-        let _ = request.respond(response);
-        return;
-    }
-    let response = match find(&root.0, path) {
-        Found::File(file) => file_response(&file, live),
-        Found::Folder(_) => Some(
-            Response::from_data(Vec::new())
-                .with_status_code(301)
-                .with_header(header("Location", &format!("{path}/{query}"))),
-        ),
-        Found::Missing => None,
-    };
-    let response = response.unwrap_or_else(|| not_found(live));
-    let _ = request.respond(response);
-}
-
-fn header(name: &str, value: &str) -> Header {
-    // Names are ours and values are ASCII without line breaks (paths come decoded from a valid request line).
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
-/// The stream of versions, on a thread of its own for as long as the page stays open.
-fn events(request: Request, live: &Arc<Live>) {
-    if !live.open_stream() {
-        let _ =
-            request.respond(Response::from_string("Too many open pages.\n").with_status_code(503));
-        return;
-    }
-    let live = Arc::clone(live);
-    thread::spawn(move || {
-        let mut out = request.into_writer();
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
-                    Connection: close\r\n\r\n";
-        if out.write_all(head.as_bytes()).is_ok() {
-            live.stream(&mut out);
-        } else {
-            live.stream(&mut std::io::sink());
+impl Site {
+    pub fn new(out: &Path, live: Arc<Live>) -> Site {
+        Site {
+            root: Arc::new(out.to_path_buf()),
+            live,
         }
-    });
+    }
+
+    /// The answer to a request whose head was read whole; `target` is the request target as sent.
+    pub fn answer(&self, method: &str, target: &str) -> Reply {
+        let live = &self.live;
+        if method != "GET" && method != "HEAD" {
+            return Reply::Response(
+                Response::text(405, "Only GET and HEAD are served.\n").with("Allow", "GET, HEAD"),
+            );
+        }
+        let (path, query) = match target.find(['?', '#']) {
+            Some(at) => target.split_at(at),
+            None => (target, ""),
+        };
+        if path == EVENTS && method == "GET" {
+            return match live.open_stream() {
+                Some(stream) => Reply::Events(stream),
+                None => Reply::Response(Response::text(503, "Too many open pages.\n")),
+            };
+        }
+        if path == LIVE_SCRIPT {
+            return Reply::Response(
+                Response::new(200, SCRIPT.as_bytes().to_vec())
+                    .with("Content-Type", "text/javascript; charset=utf-8")
+                    .with("Cache-Control", "no-cache"),
+            );
+        }
+        let response = match find(&self.root, path) {
+            Found::File(file) => file_response(&file, live),
+            Found::Folder(_) => {
+                Some(Response::new(301, Vec::new()).with("Location", &format!("{path}/{query}")))
+            }
+            Found::Missing => None,
+        };
+        Reply::Response(response.unwrap_or_else(|| not_found(live)))
+    }
 }
 
-use std::io::Write as _;
-
-fn file_response(file: &Path, live: &Live) -> Option<Response<std::io::Cursor<Vec<u8>>>> {
+fn file_response(file: &Path, live: &Live) -> Option<Response> {
     let kind = content_type(file);
     let bytes = fs::read(file).ok()?;
     let bytes = if kind.starts_with("text/html") {
@@ -114,20 +124,19 @@ fn file_response(file: &Path, live: &Live) -> Option<Response<std::io::Cursor<Ve
         bytes
     };
     Some(
-        Response::from_data(bytes)
-            .with_header(header("Content-Type", kind))
-            .with_header(header("Cache-Control", "no-cache"))
-            .with_header(header("X-Content-Type-Options", "nosniff")),
+        Response::new(200, bytes)
+            .with("Content-Type", kind)
+            .with("Cache-Control", "no-cache")
+            .with("X-Content-Type-Options", "nosniff"),
     )
 }
 
-fn not_found(live: &Live) -> Response<std::io::Cursor<Vec<u8>>> {
+fn not_found(live: &Live) -> Response {
     let page = b"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found</title></head>\n\
 <body><h1>Not found</h1><p>The site has no page at this address.</p></body></html>\n";
-    Response::from_data(inject(page.to_vec(), live))
-        .with_status_code(StatusCode(404))
-        .with_header(header("Content-Type", "text/html; charset=utf-8"))
-        .with_header(header("Cache-Control", "no-cache"))
+    Response::new(404, inject(page.to_vec(), live))
+        .with("Content-Type", "text/html; charset=utf-8")
+        .with("Cache-Control", "no-cache")
 }
 
 /// The page with the live-reload script added before its `</body>`, and the diagnostics overlay when the last

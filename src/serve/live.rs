@@ -6,7 +6,7 @@
 //! new failure all reach the page the same way, and the overlay is made in one place, the server.
 
 use std::io::Write;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Event streams open at once. Each holds a thread; a local preview needs a few, one per open tab.
@@ -103,31 +103,37 @@ impl Live {
         self.changed.notify_all();
     }
 
-    pub fn stopping(&self) -> bool {
-        self.lock().stopping
-    }
-
-    /// Take a place for an event stream; false when too many are open.
-    pub fn open_stream(&self) -> bool {
+    /// Take a place for an event stream; none when too many are open or the server is stopping.
+    pub fn open_stream(self: &Arc<Live>) -> Option<Stream> {
         let mut state = self.lock();
         if state.streams >= MAX_STREAMS || state.stopping {
-            return false;
+            return None;
         }
         state.streams += 1;
-        true
+        Some(Stream {
+            live: Arc::clone(self),
+        })
     }
+}
 
+/// An open page's place among the event streams, given back when dropped, whether or not it was ever sent.
+pub struct Stream {
+    live: Arc<Live>,
+}
+
+impl Stream {
     /// Send the version now and at every change, until the page goes away or the server stops.
-    pub fn stream(&self, out: &mut dyn Write) {
+    pub fn send(self, out: &mut dyn Write) {
+        let live = &self.live;
         let mut sent = None;
-        let mut state = self.lock();
+        let mut state = live.lock();
         loop {
             if state.stopping {
                 break;
             }
             let message = if sent != Some(state.version) {
                 sent = Some(state.version);
-                format!("data: {}\n\n", self.tag(state.version))
+                format!("data: {}\n\n", live.tag(state.version))
             } else {
                 ": idle\n\n".to_string()
             };
@@ -137,18 +143,22 @@ impl Live {
                 .and_then(|()| out.flush())
                 .is_err()
             {
-                state = self.lock();
                 break;
             }
-            state = self.lock();
+            state = live.lock();
             if sent == Some(state.version) && !state.stopping {
-                state = self
+                state = live
                     .changed
                     .wait_timeout(state, KEEPALIVE)
                     .unwrap_or_else(|e| e.into_inner())
                     .0;
             }
         }
-        state.streams -= 1;
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.live.lock().streams -= 1;
     }
 }

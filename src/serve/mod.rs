@@ -6,11 +6,12 @@
 //! in an overlay. The overlay and the script are added to pages as they are sent, never to the files on disk,
 //! so the built site stays the one `ludotheca build` writes.
 //!
-//! Threads: a fixed pool answers requests (so one slow client holds one worker, not the server), each event
-//! stream has a thread of its own (it lives as long as its page), and one thread rebuilds, fed by the watcher.
+//! Threads: one accepts connections, each connection has a thread of its own for as long as it is open (an event
+//! stream as long as its page; `server.rs`), and one thread rebuilds, fed by the watcher.
 
 mod http;
 mod live;
+mod server;
 
 use std::fmt;
 use std::net::{IpAddr, SocketAddr};
@@ -26,10 +27,6 @@ use crate::diagnostic::Diagnostics;
 use crate::report::{self, Format};
 use crate::site::{self, BuildError, BuildOptions, Built, Kept};
 use live::Live;
-
-/// Workers answering requests. Page loads fetch a handful of files at once; eight keep a page and a slow
-/// download from waiting on each other without holding many threads.
-const WORKERS: usize = 8;
 
 /// How long the rebuild waits for a burst of changes (an editor's save, a `git checkout`) to end before it
 /// starts. Short, since the rebuild is what the archivist waits for.
@@ -98,8 +95,7 @@ pub struct Running {
     address: SocketAddr,
     wake: Sender<Wake>,
     rebuilder: JoinHandle<()>,
-    workers: Vec<JoinHandle<()>>,
-    http: Arc<tiny_http::Server>,
+    server: server::Listening,
     live: Arc<Live>,
 }
 
@@ -119,12 +115,7 @@ impl Running {
         // The rebuild thread ends on Stop, after the build it may be in; the watcher goes with it.
         let _ = self.rebuilder.join();
         self.live.stop();
-        for _ in &self.workers {
-            self.http.unblock();
-        }
-        for worker in self.workers {
-            let _ = worker.join();
-        }
+        self.server.stop();
     }
 }
 
@@ -150,34 +141,13 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
         outcome => report_build(&options, &live, outcome, started),
     }
 
-    let http = tiny_http::Server::http(SocketAddr::new(options.bind, options.port))
-        .map_err(|e| ServeError::Listen(e.to_string()))?;
-    let address = http
-        .server_addr()
-        .to_ip()
-        .ok_or_else(|| ServeError::Listen("not an IP address".to_string()))?;
-    let http = Arc::new(http);
-
     let (wake, woken) = mpsc::channel();
     let watcher = watch(&options.catalog, wake.clone())?;
 
-    let root = http::Root::new(&options.out);
-    let workers = (0..WORKERS)
-        .map(|_| {
-            let http = Arc::clone(&http);
-            let live = Arc::clone(&live);
-            let root = root.clone();
-            thread::spawn(move || {
-                // `recv` fails only once the server is unblocked to stop.
-                while let Ok(request) = http.recv() {
-                    if live.stopping() {
-                        break;
-                    }
-                    http::answer(request, &root, &live);
-                }
-            })
-        })
-        .collect();
+    let site = http::Site::new(&options.out, Arc::clone(&live));
+    let server = server::listen(SocketAddr::new(options.bind, options.port), site)
+        .map_err(|e| ServeError::Listen(e.to_string()))?;
+    let address = server.address();
 
     let rebuilder = {
         let live = Arc::clone(&live);
@@ -190,8 +160,7 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
         address,
         wake,
         rebuilder,
-        workers,
-        http,
+        server,
         live,
     })
 }
