@@ -153,6 +153,22 @@ fn builds_that_keep_what_they_made_give_the_site_a_fresh_build_gives() {
             }),
         ),
         (
+            "the record that makes a folder an item removed",
+            Box::new(|| {
+                let record = at("games/dam-pursi/record.xml");
+                fs::rename(&record, scratch.0.join("dam-pursi.xml")).unwrap();
+                vec![record]
+            }),
+        ),
+        (
+            "the record put back",
+            Box::new(|| {
+                let record = at("games/dam-pursi/record.xml");
+                fs::rename(scratch.0.join("dam-pursi.xml"), &record).unwrap();
+                vec![record]
+            }),
+        ),
+        (
             "a label of the configuration",
             Box::new(|| {
                 edit(

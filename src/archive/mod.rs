@@ -342,7 +342,7 @@ fn new_entry<'c>(
         people: Vec::new(),
         rules,
         game,
-        files_hash: files_hash(catalog, item),
+        files_hash: item.files_hash,
         boards: Vec::new(),
         evidence: Vec::new(),
         played_with: Vec::new(),
@@ -352,19 +352,6 @@ fn new_entry<'c>(
         added,
         game_records,
     }
-}
-
-fn files_hash(catalog: &Catalog, item: &Item) -> crate::fingerprint::Hash {
-    let mut parts = Vec::new();
-    let files = std::iter::once(item.file)
-        .chain(item.rules_file)
-        .chain(item.game_records.iter().copied())
-        .map(|f| catalog.files.get(f));
-    for file in files {
-        parts.push(file.path.to_string_lossy());
-        parts.push(std::borrow::Cow::Borrowed(file.text.as_str()));
-    }
-    crate::fingerprint::texts(&[0; 32], parts.iter().map(|p| p.as_ref()))
 }
 
 /// A game record's tags for its listing, from the record as `check` parsed it; a record that does not parse is

@@ -183,6 +183,10 @@ pub struct Item {
     pub unknown_attributes: Vec<Unknown>,
     /// Text or elements where a record allows none.
     pub stray_content: Vec<Stray>,
+    /// A hash of the item's files as read (record, rules, game records: paths and texts), taken once when
+    /// they are read: every later key that depends on the item's files (the replay of its games, its page,
+    /// its download) combines it instead of hashing the texts again.
+    pub files_hash: crate::fingerprint::Hash,
 }
 
 /// Content a record does not allow, kept for [`crate::check`] to report.
@@ -216,7 +220,22 @@ impl Item {
             unknown_elements: Vec::new(),
             unknown_attributes: Vec::new(),
             stray_content: Vec::new(),
+            files_hash: [0; 32],
         }
+    }
+
+    /// Hash the item's files as read (record, rules, game records: paths and texts) into `files_hash`.
+    fn hash_files(&mut self, files: &SourceMap) {
+        let mut parts = Vec::new();
+        let read = std::iter::once(self.file)
+            .chain(self.rules_file)
+            .chain(self.game_records.iter().copied())
+            .map(|f| files.get(f));
+        for file in read {
+            parts.push(file.path.to_string_lossy());
+            parts.push(std::borrow::Cow::Borrowed(file.text.as_str()));
+        }
+        self.files_hash = crate::fingerprint::texts(&[0; 32], parts.iter().map(|p| p.as_ref()));
     }
 
     /// Values of one term (by local name, whichever namespace).
@@ -390,6 +409,19 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
 #[derive(Default)]
 pub struct LoadCache {
     folders: HashMap<PathBuf, LoadedItem>,
+    /// The item folders the last walk of the catalog found, with what it reported, while no change can have
+    /// added or removed one.
+    walked: Option<Walked>,
+}
+
+/// What a walk of the catalog found: the item folders (identifier and path), the same as a set, and the
+/// diagnostics of the walk.
+struct Walked {
+    found: Vec<(String, PathBuf)>,
+    folders: std::collections::HashSet<PathBuf>,
+    diagnostics: Diagnostics,
+    /// Records changed since: their folders are items only while they are there.
+    records: Vec<PathBuf>,
 }
 
 impl LoadCache {
@@ -398,11 +430,28 @@ impl LoadCache {
     pub fn changed(&mut self, path: &Path) {
         self.folders
             .retain(|folder, _| !path.starts_with(folder) && !folder.starts_with(path));
+        // A change inside an item folder leaves the list of items as it was, as long as the record that makes
+        // the folder an item is still there (the next load looks); anything else may add or remove items.
+        let Some(walked) = &mut self.walked else {
+            return;
+        };
+        match path
+            .ancestors()
+            .skip(1)
+            .find(|a| walked.folders.contains(*a))
+        {
+            Some(folder) if path == folder.join("record.xml") => {
+                walked.records.push(path.to_path_buf());
+            }
+            Some(_) => {}
+            None => self.walked = None,
+        }
     }
 
     /// Forget everything: a change may have been missed.
     pub fn clear(&mut self) {
         self.folders.clear();
+        self.walked = None;
     }
 
     /// How many item folders are known.
@@ -427,7 +476,7 @@ struct LoadedItem {
 pub fn load_with(
     root: &Path,
     diagnostics: &mut Diagnostics,
-    cache: Option<&mut LoadCache>,
+    mut cache: Option<&mut LoadCache>,
 ) -> Result<Catalog, LoadError> {
     if !root.is_dir() {
         return Err(LoadError::NotADirectory(root.to_path_buf()));
@@ -484,7 +533,38 @@ pub fn load_with(
     }
 
     let theme = load_theme(&reader, root, &mut files, diagnostics)?;
-    let folders = find_items(root, diagnostics)?;
+    if let Some(cache) = cache.as_deref_mut()
+        && let Some(walked) = &cache.walked
+        && !walked.records.iter().all(|record| exists(record))
+    {
+        cache.walked = None;
+    }
+    let folders = match cache.as_deref_mut() {
+        Some(LoadCache {
+            walked: Some(walked),
+            ..
+        }) => {
+            for diagnostic in walked.diagnostics.iter() {
+                diagnostics.push(diagnostic.clone());
+            }
+            walked.found.clone()
+        }
+        Some(cache) => {
+            let mut own = Diagnostics::new();
+            let found = find_items(root, &mut own)?;
+            for diagnostic in own.iter() {
+                diagnostics.push(diagnostic.clone());
+            }
+            cache.walked = Some(Walked {
+                folders: found.iter().map(|(_, f)| f.clone()).collect(),
+                found: found.clone(),
+                diagnostics: own,
+                records: Vec::new(),
+            });
+            found
+        }
+        None => find_items(root, diagnostics)?,
+    };
     let items = load_items(&reader, folders, &mut files, diagnostics, cache)?;
 
     let mut catalog = Catalog::new(root.to_path_buf(), files);
@@ -738,6 +818,7 @@ fn load_item(
         }
         _ => {}
     }
+    item.hash_files(files);
     Ok(item)
 }
 
@@ -753,6 +834,7 @@ pub fn read_record(
     let file = files.add(folder.join("record.xml"), text);
     let mut item = Item::new(id.to_string(), folder, file);
     record::parse(files, file, &mut item, diagnostics);
+    item.hash_files(files);
     item
 }
 

@@ -12,6 +12,8 @@ mod value;
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 pub use item::required_terms;
 pub use links::{UncataloguedName, is_url_safe, uncatalogued_names};
 
@@ -140,8 +142,20 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
 /// nothing of the catalog but its items and bibliography (for `cite`). Diagnostics are left unsorted.
 pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
     let ids = links::Identifiers::new(catalog);
-    for item in &catalog.items {
-        item::check_item(catalog, &ids, item, diagnostics);
+    // Items are checked in parallel, each into its own diagnostics, gathered in catalog order.
+    let each: Vec<Diagnostics> = catalog
+        .items
+        .par_iter()
+        .map(|item| {
+            let mut own = Diagnostics::new();
+            item::check_item(catalog, &ids, item, &mut own);
+            own
+        })
+        .collect();
+    for own in each {
+        for diagnostic in own.into_vec() {
+            diagnostics.push(diagnostic);
+        }
     }
     links::check_identifiers(catalog, diagnostics);
 }

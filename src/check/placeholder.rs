@@ -10,6 +10,8 @@
 
 use std::path::PathBuf;
 
+use rayon::prelude::*;
+
 use crate::catalog::{Catalog, Item, Spanned};
 use crate::diagnostic::Diagnostics;
 use crate::source::{FileId, Span};
@@ -27,16 +29,22 @@ struct Place {
 }
 
 pub(super) fn check_placeholders(catalog: &Catalog, diagnostics: &mut Diagnostics) {
-    let mut found: Found = Vec::new();
-    for item in &catalog.items {
-        record_placeholders(item, &mut found);
-        if let Some(file) = item.rules_file {
-            rules_placeholders(file, &catalog.files.get(file).text, &mut found);
-        }
-        for &file in &item.game_records {
-            game_record_placeholders(file, &catalog.files.get(file).text, &mut found);
-        }
-    }
+    // Every file of every item is read through: in parallel, gathered in catalog order.
+    let found: Found = catalog
+        .items
+        .par_iter()
+        .flat_map_iter(|item| {
+            let mut found: Found = Vec::new();
+            record_placeholders(item, &mut found);
+            if let Some(file) = item.rules_file {
+                rules_placeholders(file, &catalog.files.get(file).text, &mut found);
+            }
+            for &file in &item.game_records {
+                game_record_placeholders(file, &catalog.files.get(file).text, &mut found);
+            }
+            found
+        })
+        .collect();
     if found.is_empty() {
         return;
     }
