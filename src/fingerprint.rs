@@ -7,6 +7,13 @@ pub type Hash = [u8; 32];
 /// A hash of this program: its version and, for builds of the same version (as while developing), the
 /// executable's size and time, so that a rebuilt binary reuses nothing of its predecessor's work.
 pub fn program() -> Hash {
+    // Taken once: the running code is what did the work, even when its file is replaced while it runs (a
+    // preview server outlives many compilations).
+    static PROGRAM: std::sync::OnceLock<Hash> = std::sync::OnceLock::new();
+    *PROGRAM.get_or_init(hash_program)
+}
+
+fn hash_program() -> Hash {
     let mut hasher = blake3::Hasher::new();
     hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
     if let Some(meta) = std::env::current_exe()

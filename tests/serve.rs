@@ -683,3 +683,48 @@ fn oversized_and_malformed_requests_are_refused() {
     assert_eq!(get(address, "/").status, 200);
     assert_eq!(server.interrupt(), Some(0));
 }
+
+/// Reading the catalog is not a change: tens of thousands of files opened (more than the kernel's queue of
+/// file events holds by default, as a build of a large catalog opens) start no build, and an edit afterwards
+/// still does.
+#[test]
+fn reading_the_catalog_starts_no_build() {
+    let (dir, server) = serve_shipped();
+    let address = server.address;
+    let events = follow_events(TcpStream::connect(address).unwrap(), address);
+    let first = events
+        .recv_timeout(Duration::from_secs(10))
+        .unwrap()
+        .expect("the current version");
+    let catalog = dir.path().join("catalog");
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(&catalog)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    for n in 0..40_000 {
+        let mut text = Vec::new();
+        fs::File::open(&files[n % files.len()])
+            .unwrap()
+            .read_to_end(&mut text)
+            .unwrap();
+    }
+    assert_eq!(
+        events.recv_timeout(Duration::from_secs(2)),
+        Err(mpsc::RecvTimeoutError::Timeout),
+        "reading files started a build (the current version was {first})"
+    );
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replacen("</dcterms:title>", " again</dcterms:title>", 1),
+    )
+    .unwrap();
+    let next = events
+        .recv_timeout(Duration::from_secs(10))
+        .unwrap()
+        .expect("a version after the edit");
+    assert_ne!(next, first);
+}

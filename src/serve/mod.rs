@@ -21,6 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use notify::event::EventKindMask;
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::diagnostic::Diagnostics;
@@ -166,11 +167,18 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
 }
 
 /// Watch the whole catalog folder (records, rules, game records, the bibliography, the configuration, the
-/// theme's templates and static files). Only changes count: a build reading the catalog makes events too (files
-/// opened), which must not start another build. Hidden files are editors' swap and backup files, which the
-/// catalog reader skips too.
+/// theme's templates and static files). Only changes count: a build reading the catalog must not start another
+/// build. Hidden files are editors' swap and backup files, which the catalog reader skips too.
 fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, ServeError> {
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+    // Only changes: the kernel is not even asked for the opening and reading of files, which every build
+    // does by the thousand (and which, reported, would overflow its queue on a large catalog, each overflow
+    // costing a full rebuild).
+    let kinds = EventKindMask::CREATE
+        | EventKindMask::REMOVE
+        | EventKindMask::MODIFY_DATA
+        | EventKindMask::MODIFY_NAME;
+    let config = notify::Config::default().with_event_kinds(kinds);
+    let handler = move |event: notify::Result<notify::Event>| {
         let wake_with = match event {
             Ok(event) if matches!(event.kind, EventKind::Access(_)) => None,
             // The backend could not keep up: changes may be missing from what it reports.
@@ -186,8 +194,9 @@ fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, Serve
         if let Some(wake_with) = wake_with {
             let _ = wake.send(wake_with);
         }
-    })
-    .map_err(|e| ServeError::Watch(e.to_string()))?;
+    };
+    let mut watcher =
+        RecommendedWatcher::new(handler, config).map_err(|e| ServeError::Watch(e.to_string()))?;
     watcher
         .watch(catalog, RecursiveMode::Recursive)
         .map_err(|e| ServeError::Watch(e.to_string()))?;
