@@ -1628,6 +1628,11 @@ fn source_pages(site: &Site) -> Vec<Job> {
             .get("url")
             .filter(|u| markdown::is_safe_url(u))
             .map(str::to_string);
+        // When the address was read, in words; a urldate that is not a date is shown as written.
+        let accessed = entry.get("urldate").map(|d| {
+            crate::scheme::date::parse_w3cdtf(d.trim())
+                .map_or_else(|_| d.to_string(), |d| values::date_words(&d))
+        });
         jobs.extend(paged(
             site,
             &format!("sources/{}", source.slug),
@@ -1654,6 +1659,8 @@ fn source_pages(site: &Site) -> Vec<Job> {
                     "kind": entry.kind,
                     "fields": fields,
                     "url": url,
+                    "accessed": accessed,
+                    "note": entry.get("note"),
                     "list_href": format!("{root}sources/index.html"),
                     "groups": shown.into_iter().map(|(g, l)| json!({ "name": GROUPS[g], "links": l })).collect::<Vec<_>>(),
                     "pager": pager,
