@@ -407,7 +407,7 @@ const REGIONS: &[(&str, &str)] = &[
     ("CN", "China"),
     ("DE", "Germany"),
     ("FR", "France"),
-    ("GB", "United Kingdom"),
+    ("GB", "the United Kingdom"),
     ("ID", "Indonesia"),
     ("IN", "India"),
     ("IR", "Iran"),
@@ -415,11 +415,11 @@ const REGIONS: &[(&str, &str)] = &[
     ("MM", "Myanmar"),
     ("MY", "Malaysia"),
     ("MZ", "Mozambique"),
-    ("NL", "Netherlands"),
+    ("NL", "the Netherlands"),
     ("NP", "Nepal"),
     ("PK", "Pakistan"),
     ("PT", "Portugal"),
-    ("US", "United States"),
+    ("US", "the United States"),
     ("ZA", "South Africa"),
 ];
 
@@ -430,32 +430,33 @@ fn lookup(table: &[(&str, &'static str)], code: &str) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
-/// A language tag by name: `njm` is "Angami Naga", `ne-Latn` "Nepali (Latin script)", `pt-MZ` "Portuguese
-/// (Mozambique)". A tag whose language is not in the table is shown as written, so nothing is guessed.
+/// A language tag by name: `njm` is "Angami Naga", `ne-Latn` "Nepali in Latin script", `pt-MZ` "Portuguese as
+/// used in Mozambique". Pages put the name of a value's language in parentheses, so the name has none of its
+/// own. A tag whose language is not in the table is shown as written, so nothing is guessed; a subtag not in
+/// the tables follows the name as written.
 pub fn language_name(tag: &str) -> String {
-    let mut subtags = tag.split('-');
-    let Some(name) = subtags.next().and_then(|l| lookup(LANGUAGES, l)) else {
+    let subtags: Vec<&str> = tag.split('-').collect();
+    let Some(language) = lookup(LANGUAGES, subtags[0]) else {
         return tag.to_string();
     };
-    let mut details = Vec::new();
-    for subtag in subtags {
+    let mut name = language.to_string();
+    for (i, subtag) in subtags.iter().enumerate().skip(1) {
         if subtag.len() == 1 {
-            // An extension or private use: the rest is not a script or region.
-            details.push(tag[tag.find(subtag).unwrap_or(0)..].to_string());
+            // An extension or private use: the rest is not a script or a region.
+            name.push_str(&format!(", {}", subtags[i..].join("-")));
             break;
         }
-        let known = match subtag.len() {
-            4 => lookup(SCRIPTS, subtag),
-            2 | 3 => lookup(REGIONS, subtag),
-            _ => None,
-        };
-        details.push(known.map_or_else(|| subtag.to_string(), str::to_string));
+        match (
+            subtag.len(),
+            lookup(SCRIPTS, subtag),
+            lookup(REGIONS, subtag),
+        ) {
+            (4, Some(script), _) => name.push_str(&format!(" in {script}")),
+            (2 | 3, _, Some(region)) => name.push_str(&format!(" as used in {region}")),
+            _ => name.push_str(&format!(", {subtag}")),
+        }
     }
-    if details.is_empty() {
-        name.to_string()
-    } else {
-        format!("{name} ({})", details.join(", "))
-    }
+    name
 }
 
 #[cfg(test)]
@@ -548,17 +549,21 @@ mod tests {
     fn languages_by_name() {
         assert_eq!(language_name("njm"), "Angami Naga");
         assert_eq!(language_name("ts"), "Tsonga");
-        assert_eq!(language_name("ne-Latn"), "Nepali (Latin script)");
-        assert_eq!(language_name("bn-Latn"), "Bengali (Latin script)");
-        assert_eq!(language_name("pt-MZ"), "Portuguese (Mozambique)");
-        assert_eq!(language_name("EN-gb"), "English (United Kingdom)");
+        assert_eq!(language_name("ne-Latn"), "Nepali in Latin script");
+        assert_eq!(language_name("bn-Latn"), "Bengali in Latin script");
+        assert_eq!(language_name("pt-MZ"), "Portuguese as used in Mozambique");
+        assert_eq!(
+            language_name("EN-gb"),
+            "English as used in the United Kingdom"
+        );
         assert_eq!(
             language_name("hi-Deva-IN"),
-            "Hindi (Devanagari script, India)"
+            "Hindi in Devanagari script as used in India"
         );
         // Unknown codes are shown as written, never guessed.
         assert_eq!(language_name("qaa"), "qaa");
-        assert_eq!(language_name("en-x-hutton"), "English (x-hutton)");
+        assert_eq!(language_name("en-x-hutton"), "English, x-hutton");
+        assert_eq!(language_name("de-CH-1901"), "German, CH, 1901");
     }
 
     #[test]
