@@ -297,6 +297,10 @@ fn tchouba_names_its_sources_with_their_addresses() {
             "Mefuvha",
             "Nsolo",
             "The Life of a South African Tribe",
+            "Bao tournament",
+            "Lissberg",
+            "2010",
+            "Shimunana",
         ],
     );
 }
