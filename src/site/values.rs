@@ -24,8 +24,10 @@ pub struct Shown {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MapLink {
     pub href: String,
-    /// Says which place the link opens, for screen readers and tooltips.
+    /// Says which place the link opens, for tooltips.
     pub label: String,
+    /// The place's name, so that links to several places on one page are told apart by screen readers too.
+    pub place: String,
 }
 
 /// How a value of a record reads on a page, when its scheme (or its term, for `language`) gives it a form of
@@ -111,6 +113,7 @@ pub fn map_link(east: f64, north: f64, name: &str) -> MapLink {
     MapLink {
         href: format!("geo:{north},{east}"),
         label: format!("{name} on a map"),
+        place: name.to_string(),
     }
 }
 
