@@ -371,9 +371,13 @@ fn omeka_s_and_omeka_csv_round_trips_keep_every_value() {
     }
 }
 
-/// Text as oai_dc carries it: one line, without Markdown emphasis.
+/// Text as oai_dc carries it: one line, without Markdown emphasis or quotation marks (`> `).
 fn plain(text: &str) -> String {
-    one_line(&text.replace(['*', '_'], ""))
+    let unquoted: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim_start().trim_start_matches('>'))
+        .collect();
+    one_line(&unquoted.join("\n").replace(['*', '_'], ""))
 }
 
 #[test]
@@ -593,8 +597,8 @@ fn every_export_format_is_written() {
             .contains("url          = {https://example.org/games/games/terhuchu/index.html}")
     );
     // Without it, the bibliography.
-    assert_eq!(sizes["bibtex"].matches("\n@").count() + 1, 12);
-    assert_eq!(sizes["ris"].matches("ER  - ").count(), 12);
+    assert_eq!(sizes["bibtex"].matches("\n@").count() + 1, 14);
+    assert_eq!(sizes["ris"].matches("ER  - ").count(), 14);
     let out = ludotheca(&["export", "json", "--items"]);
     assert_eq!(out.status.code(), Some(2));
     let omeka: serde_json::Value = serde_json::from_str(&sizes["omeka-s"]).unwrap();

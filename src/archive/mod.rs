@@ -67,8 +67,6 @@ pub struct Entry<'c> {
     pub attests: Vec<usize>,
     /// The earliest year the item's dates mention, for sorting by date.
     pub year: Option<i64>,
-    /// The dates as written, for the browse table.
-    pub date_label: String,
     /// When the record was added or last changed, by its own dates (the latest of [`RECORD_DATE_TERMS`]), for
     /// "recently added". File times are never read: the same catalog must give the same site.
     pub added: Option<Day>,
@@ -318,7 +316,7 @@ fn new_entry<'c>(
     let dir = format!("{}/{}/", kind_folder(kind), item.id);
     let game = game.filter(|_| kind == Kind::Game);
     let rules = game.map(|g| &g.rules);
-    let (year, date_label) = dates(item);
+    let year = earliest_year(item);
     let added = record_date(item);
     let game_records = item
         .game_records
@@ -348,7 +346,6 @@ fn new_entry<'c>(
         played_with: Vec::new(),
         attests: Vec::new(),
         year,
-        date_label,
         added,
         game_records,
     }
@@ -394,21 +391,13 @@ fn record_date(item: &Item) -> Option<Day> {
         .max()
 }
 
-/// The earliest year among an item's dates, and the dates as written.
-fn dates(item: &Item) -> (Option<i64>, String) {
-    let mut year: Option<i64> = None;
-    let mut labels = Vec::new();
-    for value in item
-        .values
+/// The earliest year among an item's dates. (Pages show the dates themselves in words: `site::values`.)
+fn earliest_year(item: &Item) -> Option<i64> {
+    item.values
         .iter()
         .filter(|v| v.term.is_date() || v.term.name == "temporal")
-    {
-        labels.push(text::one_line(&value.text));
-        if let Some(y) = first_year(value) {
-            year = Some(year.map_or(y, |old: i64| old.min(y)));
-        }
-    }
-    (year, labels.join("; "))
+        .filter_map(first_year)
+        .min()
 }
 
 fn first_year(value: &Value) -> Option<i64> {

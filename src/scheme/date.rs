@@ -12,6 +12,8 @@ pub struct Date {
     pub day: Option<u8>,
     /// Some digits were `X` (unspecified), so the date cannot be compared exactly.
     pub unspecified: bool,
+    /// How many digits of the year were `X` (`192X` has one, `19XX` two), so that a page can say "the 1920s".
+    pub year_unspecified_digits: u8,
     /// `?` uncertain, `~` approximate, `%` both.
     pub qualifier: Option<char>,
 }
@@ -94,6 +96,7 @@ pub fn parse_w3cdtf(text: &str) -> Result<Date, String> {
         month: None,
         day: None,
         unspecified: false,
+        year_unspecified_digits: 0,
         qualifier: None,
     };
     if parts.len() > 3 {
@@ -208,6 +211,7 @@ pub fn parse_edtf_date(text: &str) -> Result<Date, String> {
             month: None,
             day: None,
             unspecified: false,
+            year_unspecified_digits: 0,
             qualifier,
         });
     }
@@ -237,6 +241,7 @@ pub fn parse_edtf_date(text: &str) -> Result<Date, String> {
         month: None,
         day: None,
         unspecified,
+        year_unspecified_digits: year_text.bytes().filter(|b| *b == b'X').count() as u8,
         qualifier,
     };
     if let Some(month) = parts.get(1) {

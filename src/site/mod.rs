@@ -25,6 +25,7 @@ pub mod paginate;
 pub mod progress;
 pub mod search;
 pub mod theme;
+pub mod values;
 pub mod widget;
 
 use std::fmt;

@@ -20,7 +20,7 @@ use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::theme::Theme;
-use super::{BuildOptions, board, bundle, data, graph, markdown, search};
+use super::{BuildOptions, board, bundle, data, graph, markdown, search, values};
 use crate::archive::rules::{family_name, point_word};
 use crate::archive::text::{one_line, summary};
 use crate::archive::{Archive, Diagram, Entry, Facet, Target};
@@ -937,7 +937,7 @@ fn browse_pages(
                     "title": e.title,
                     "kind": kind_label(e.kind),
                     "region": region,
-                    "date": e.date_label,
+                    "date": values::date_label(e.item),
                     "year": e.year.map(|y| y.to_string()).unwrap_or_default(),
                     "sort_title": crate::archive::text::fold(&e.title),
                     "sort_region": crate::archive::text::fold(&region),
@@ -1479,7 +1479,8 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
                 json!({
                     "kind": if folder == "tags" { "Tag" } else { "Place" },
                     "name": facet.name,
-                    "point": facet.point.map(|(e, n)| format!("{n:.2}° N, {e:.2}° E")),
+                    "point": facet.point.map(|(e, n)| values::coordinates(e, n)),
+                    "map": facet.point.map(|(e, n)| values::map_link(e, n, &facet.name)),
                     "items": items,
                     "list_href": format!("{root}{folder}/index.html"),
                     "list_title": title,
@@ -1627,6 +1628,11 @@ fn source_pages(site: &Site) -> Vec<Job> {
             .get("url")
             .filter(|u| markdown::is_safe_url(u))
             .map(str::to_string);
+        // When the address was read, in words; a urldate that is not a date is shown as written.
+        let accessed = entry.get("urldate").map(|d| {
+            crate::scheme::date::parse_w3cdtf(d.trim())
+                .map_or_else(|_| d.to_string(), |d| values::date_words(&d))
+        });
         jobs.extend(paged(
             site,
             &format!("sources/{}", source.slug),
@@ -1653,6 +1659,8 @@ fn source_pages(site: &Site) -> Vec<Job> {
                     "kind": entry.kind,
                     "fields": fields,
                     "url": url,
+                    "accessed": accessed,
+                    "note": entry.get("note"),
                     "list_href": format!("{root}sources/index.html"),
                     "groups": shown.into_iter().map(|(g, l)| json!({ "name": GROUPS[g], "links": l })).collect::<Vec<_>>(),
                     "pager": pager,
@@ -1780,10 +1788,15 @@ fn item_page<'a>(
         let term = label.term;
         let mut values = Vec::new();
         for v in item.values_of(term.name) {
+            // The scheme stays in the markup for machines (`data-scheme`); people read the value in words.
+            let shown = values::show(v);
             let mut value = json!({
-                "text": one_line(&v.text),
+                "text": shown.as_ref().map_or_else(|| one_line(&v.text), |s| s.text.clone()),
                 "lang": v.lang.as_ref().map(|l| l.value.clone()),
+                "lang_name": v.lang.as_ref().map(|l| values::language_name(&l.value)),
                 "scheme": v.scheme.as_ref().map(|s| s.value.clone()),
+                "map": shown.as_ref().and_then(|s| s.map.clone()),
+                "href": shown.as_ref().and_then(|s| s.href.clone()),
             });
             if is_markdown(term.name) {
                 value["html"] = json!(markdown::to_html(&v.text, 2));
@@ -2102,7 +2115,13 @@ fn item_page<'a>(
         .collect();
     let alternatives: Vec<serde_json::Value> = item
         .values_of("alternative")
-        .map(|v| json!({ "text": one_line(&v.text), "lang": v.lang.as_ref().map(|l| l.value.clone()) }))
+        .map(|v| {
+            json!({
+                "text": one_line(&v.text),
+                "lang": v.lang.as_ref().map(|l| l.value.clone()),
+                "lang_name": v.lang.as_ref().map(|l| values::language_name(&l.value)),
+            })
+        })
         .collect();
 
     let page = json!({
