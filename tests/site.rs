@@ -378,7 +378,7 @@ fn pages_carry_data_for_machines_and_search() {
     assert!(!oai.contains("<dc:alternative") && !oai.contains("<dcterms:"));
     let sitemap = String::from_utf8(site["sitemap.xml"].clone()).unwrap();
     // The shipped catalog sets its intended address, so the sitemap's addresses are absolute.
-    assert!(sitemap.contains("<loc>https://ludotheca.org/games/terhuchu/index.html</loc>"));
+    assert!(sitemap.contains("<loc>https://ludotheca.example.org/games/terhuchu/index.html</loc>"));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
