@@ -318,13 +318,12 @@ fn every_page_describes_itself_in_json_ld() {
                     assert!(ld.get("url").is_none(), "{path}");
                 }
             }
-            if path.starts_with("games/")
-                || path.starts_with("boards/")
-                || path.starts_with("evidence/")
-            {
-                if path.matches('/').count() == 2 {
-                    assert_eq!(fragment, "item", "{path}");
-                }
+            let item_page = ["games/", "boards/", "evidence/"]
+                .iter()
+                .any(|folder| path.starts_with(folder))
+                && path.matches('/').count() == 2;
+            if item_page {
+                assert_eq!(fragment, "item", "{path}");
             }
             if let Some(citations) = ld["citation"].as_array() {
                 let mut seen = Vec::new();
