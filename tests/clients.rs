@@ -177,15 +177,21 @@ fn the_oai_file_and_sitemap_validate_against_the_official_schemas() {
 #[test]
 fn without_a_base_url_the_build_warns_and_the_sitemap_is_not_one_a_crawler_takes() {
     let scratch = Scratch::new("no-address");
+    let build_into = |out: &Path, more: &[&str]| {
+        let mut args = vec![
+            "build",
+            "--catalog",
+            "catalog",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(more);
+        let output = common::ludotheca(&args);
+        assert!(output.status.success());
+        output
+    };
     let out = scratch.0.join("site");
-    let output = common::ludotheca(&[
-        "build",
-        "--catalog",
-        "catalog",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success());
+    let output = build_into(&out, &[]);
     let stderr = common::stderr(&output);
     assert!(
         stderr.starts_with(
@@ -195,16 +201,7 @@ fn without_a_base_url_the_build_warns_and_the_sitemap_is_not_one_a_crawler_takes
         "{stderr}"
     );
     // With an address, no warning.
-    let out2 = scratch.0.join("site2");
-    let output = common::ludotheca(&[
-        "build",
-        "--catalog",
-        "catalog",
-        "--out",
-        out2.to_str().unwrap(),
-        "--base-url",
-        BASE,
-    ]);
+    let output = build_into(&scratch.0.join("site2"), &["--base-url", BASE]);
     assert!(!common::stderr(&output).contains("W007"));
     // Still written, for a look at them, but not valid: which is what the warning says.
     if let Some((valid, _)) = xmllint("sitemap.xsd", &out.join("sitemap.xml")) {

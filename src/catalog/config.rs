@@ -179,88 +179,61 @@ pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -
         }
     }
     config.description = raw.description;
-    if let Some(url) = raw.base_url {
-        let text = url.get_ref().trim();
-        match site_address(text) {
-            Ok(address) => config.base_url = Some(address),
-            Err(_) => {
+    let mut key = |value: Option<toml::Spanned<String>>,
+                   read: &dyn Fn(&str) -> Result<String, String>,
+                   help: &str| {
+        let value = value?;
+        let text = value.get_ref().trim();
+        match read(text) {
+            Ok(read) => Some(read),
+            Err(message) => {
                 diagnostics
-                    .error_at(
-                        sources,
-                        file,
-                        url.span(),
-                        "E034",
-                        format!("`{text}` is not an http or https address"),
-                    )
-                    .help = Some(
-                    "give the address the site will be published at, e.g. `base_url = \"https://example.org/games/\"`"
-                        .into(),
-                );
+                    .error_at(sources, file, value.span(), "E034", message)
+                    .help = Some(help.to_string());
+                None
             }
         }
-    }
-    if let Some(contact) = raw.contact {
-        let text = contact.get_ref().trim();
-        // A plain check: one `@` with something on both sides and no spaces; mail servers decide the rest.
-        let plausible = text.split_once('@').is_some_and(|(user, host)| {
-            !user.is_empty() && host.contains('.') && !host.contains('@')
-        }) && !text.contains(char::is_whitespace);
-        if plausible {
-            config.contact = Some(text.to_string());
-        } else {
-            diagnostics
-                .error_at(
-                    sources,
-                    file,
-                    contact.span(),
-                    "E034",
-                    format!("`{text}` is not an e-mail address"),
-                )
-                .help =
-                Some("write the editors' address, e.g. `contact = \"editors@example.org\"`".into());
-        }
-    }
-
-    if let Some(gateway) = raw.oai_gateway {
-        let text = gateway.get_ref().trim();
-        match site_address(text) {
-            Ok(address) => config.oai_gateway = Some(address),
-            Err(_) => {
-                diagnostics
-                    .error_at(
-                        sources,
-                        file,
-                        gateway.span(),
-                        "E034",
-                        format!("`{text}` is not an http or https address"),
-                    )
-                    .help = Some(
-                    "give the address of a static repository gateway, e.g. `oai_gateway = \"https://gateway.example.org/oai/\"`"
-                        .into(),
-                );
+    };
+    let address = |text: &str| {
+        site_address(text).map_err(|_| format!("`{text}` is not an http or https address"))
+    };
+    config.base_url = key(
+        raw.base_url,
+        &address,
+        "give the address the site will be published at, e.g. `base_url = \"https://example.org/games/\"`",
+    );
+    config.contact = key(
+        raw.contact,
+        &|text| {
+            // A plain check: one `@` with something on both sides and no spaces; mail servers decide the rest.
+            let plausible = text.split_once('@').is_some_and(|(user, host)| {
+                !user.is_empty() && host.contains('.') && !host.contains('@')
+            }) && !text.contains(char::is_whitespace);
+            if plausible {
+                Ok(text.to_string())
+            } else {
+                Err(format!("`{text}` is not an e-mail address"))
             }
-        }
-    }
-    if let Some(identifier) = raw.oai_repository_identifier {
-        let text = identifier.get_ref().trim();
-        if is_repository_identifier(text) {
-            config.oai_repository_identifier = Some(text.to_string());
-        } else {
-            diagnostics
-                .error_at(
-                    sources,
-                    file,
-                    identifier.span(),
-                    "E034",
-                    format!("`{text}` is not a domain name"),
-                )
-                .help = Some(
-                "OAI identifiers name the repository by a domain name it controls, e.g. \
-                 `oai_repository_identifier = \"archive.example.org\"`"
-                    .into(),
-            );
-        }
-    }
+        },
+        "write the editors' address, e.g. `contact = \"editors@example.org\"`",
+    );
+    config.oai_gateway = key(
+        raw.oai_gateway,
+        &address,
+        "give the address of a static repository gateway, e.g. `oai_gateway = \"https://gateway.example.org/oai/\"`",
+    );
+    config.oai_repository_identifier = key(
+        raw.oai_repository_identifier,
+        &|text| {
+            if is_repository_identifier(text) {
+                Ok(text.to_string())
+            } else {
+                Err(format!("`{text}` is not a domain name"))
+            }
+        },
+        "OAI identifiers name the repository by a domain name it controls, e.g. \
+         `oai_repository_identifier = \"archive.example.org\"`",
+    );
 
     let mut listed: Vec<Label> = Vec::new();
     for raw_label in raw.labels {
