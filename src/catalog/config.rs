@@ -29,13 +29,15 @@ pub fn site_address(text: &str) -> Result<String, String> {
     })
 }
 
-/// Whether `text` is a repository identifier as the OAI identifier syntax allows: a domain name of at least two
-/// labels, each starting with a letter and holding letters, digits and hyphens.
+/// Whether `text` is a repository identifier as the OAI identifier syntax (and its schema's pattern) allows: a
+/// domain name of at least two labels, each starting with a letter and holding letters, digits and hyphens, every
+/// label after the first at least two characters long.
 pub fn is_repository_identifier(text: &str) -> bool {
     let labels: Vec<&str> = text.split('.').collect();
     labels.len() >= 2
-        && labels.iter().all(|label| {
-            label.starts_with(|c: char| c.is_ascii_alphabetic())
+        && labels.iter().enumerate().all(|(i, label)| {
+            label.len() >= if i == 0 { 1 } else { 2 }
+                && label.starts_with(|c: char| c.is_ascii_alphabetic())
                 && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
         })
 }
@@ -331,6 +333,9 @@ mod tests {
             "ludotheca.invalid"
         );
         assert_eq!(repository_identifier(&config, None), "ludotheca.invalid");
+        assert!(is_repository_identifier("a.example-2.org"));
+        assert!(!is_repository_identifier("example.o"));
+        assert!(!is_repository_identifier("2example.org"));
     }
 
     #[test]

@@ -404,7 +404,26 @@ pub fn oai_pmh(
     out.push_str(&format!(
         "    <oai:earliestDatestamp>{earliest}</oai:earliestDatestamp>\n"
     ));
-    out.push_str("    <oai:deletedRecord>no</oai:deletedRecord>\n    <oai:granularity>YYYY-MM-DD</oai:granularity>\n  </Identify>\n");
+    out.push_str("    <oai:deletedRecord>no</oai:deletedRecord>\n    <oai:granularity>YYYY-MM-DD</oai:granularity>\n");
+    // The identifiers follow the oai-identifier scheme, which the Identify response declares in this description.
+    let repository = crate::catalog::config::repository_identifier(config, base_url);
+    let sample = archive
+        .entries
+        .first()
+        .map_or("item", |e| e.item.id.as_str());
+    out.push_str(&format!(
+        "    <oai:description>\n\
+         \x20     <oai-identifier xmlns=\"http://www.openarchives.org/OAI/2.0/oai-identifier\"\n\
+         \x20                     xsi:schemaLocation=\"http://www.openarchives.org/OAI/2.0/oai-identifier \
+         http://www.openarchives.org/OAI/2.0/oai-identifier.xsd\">\n\
+         \x20       <scheme>oai</scheme>\n\
+         \x20       <repositoryIdentifier>{repo}</repositoryIdentifier>\n\
+         \x20       <delimiter>:</delimiter>\n\
+         \x20       <sampleIdentifier>oai:{repo}:{sample}</sampleIdentifier>\n\
+         \x20     </oai-identifier>\n    </oai:description>\n  </Identify>\n",
+        repo = xml_text(&repository),
+        sample = xml_text(sample),
+    ));
     out.push_str(
         "  <ListMetadataFormats>\n    <oai:metadataFormat>\n      <oai:metadataPrefix>oai_dc</oai:metadataPrefix>\n\
          \x20     <oai:schema>http://www.openarchives.org/OAI/2.0/oai_dc.xsd</oai:schema>\n\
@@ -413,7 +432,6 @@ pub fn oai_pmh(
     );
     sink.write_all(out.as_bytes())?;
     out.clear();
-    let repository = crate::catalog::config::repository_identifier(config, base_url);
     for (n, entry) in archive.entries.iter().enumerate() {
         // The repository identifier comes from the configuration file and the base URL, both in the page key.
         let record = items.text(
