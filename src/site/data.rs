@@ -432,12 +432,14 @@ pub fn oai_pmh(
     );
     sink.write_all(out.as_bytes())?;
     out.clear();
+    // The datestamp of an undated record comes from SOURCE_DATE_EPOCH, which no page key covers.
+    let undated = datestamp(None);
     for (n, entry) in archive.entries.iter().enumerate() {
         // The repository identifier comes from the configuration file and the base URL, both in the page key.
         let record = items.text(
             |p| &p.oai,
             n,
-            &[],
+            undated.as_bytes(),
             || oai_record(archive, entry, base_url, &repository),
         );
         sink.write_all(record.as_bytes())?;
