@@ -402,7 +402,10 @@ fn build(args: BuildArgs) -> ExitCode {
         let _ = report::write(diagnostics, Format::Human, color, &mut stderr.lock());
     };
     match site::build(&options) {
-        Ok(built) => {
+        Ok(mut built) => {
+            if built.base_url.is_none() {
+                built.diagnostics.push(site::no_address_warning());
+            }
             if !args.quiet && !built.diagnostics.is_empty() {
                 print(&built.diagnostics);
             }

@@ -902,12 +902,23 @@ fn the_oai_pmh_static_repository_has_the_schemas_structure() {
             "adminEmail",
             "earliestDatestamp",
             "deletedRecord",
-            "granularity"
+            "granularity",
+            "description"
         ]
     );
     assert_eq!(
         ns("Repository/Identify/baseURL"),
         BTreeSet::from([OAI.to_vec()])
+    );
+    // The identifiers' scheme, declared as the oai-identifier guidelines describe.
+    assert_eq!(
+        list("Repository/Identify/description/oai-identifier"),
+        [
+            "scheme",
+            "repositoryIdentifier",
+            "delimiter",
+            "sampleIdentifier"
+        ]
     );
     let records = list("Repository/ListRecords").len();
     assert_eq!(records, 10);

@@ -135,17 +135,28 @@ fn the_same_catalog_gives_the_same_bytes_and_dates_come_only_from_source_date_ep
     let page = String::from_utf8_lossy(&sa["games/terhuchu/index.html"]).into_owned();
     assert!(
         !page.contains("urldate"),
-        "no access date without SOURCE_DATE_EPOCH"
+        "no access date: the reader's to give"
     );
 
-    // 2026-11-29 12:00 UTC.
+    // 2026-11-29 12:00 UTC: the datestamp of a record without dates of its own, and nothing else.
     let c = scratch.0.join("c");
     build(catalog, &c, &[("SOURCE_DATE_EPOCH", "1795953600")]);
-    let page = fs::read_to_string(c.join("games/terhuchu/index.html")).unwrap();
+    let sc = snapshot(&c);
+    let oai = String::from_utf8_lossy(&sc["oai-pmh.xml"]).into_owned();
     assert!(
-        page.contains("urldate      = {2026-11-29}"),
-        "the access date is the given one"
+        oai.contains("<oai:datestamp>2026-11-29</oai:datestamp>"),
+        "the undated records' datestamp is the given day"
     );
+    let page = String::from_utf8_lossy(&sc["games/terhuchu/index.html"]).into_owned();
+    assert!(
+        !page.contains("2026-11-29") && !page.contains("urldate"),
+        "citations carry no build date"
+    );
+    for (path, bytes) in &sa {
+        if path != "oai-pmh.xml" && !path.ends_with(".ludotheca-manifest") {
+            assert!(sc[path] == *bytes, "{path} depends on SOURCE_DATE_EPOCH");
+        }
+    }
 }
 
 #[test]

@@ -697,7 +697,7 @@ fn recently_added_follows_record_dates_and_never_file_times() {
     assert_eq!(first_recent(&first), "games/terhuchu/index.html");
     let oai = String::from_utf8_lossy(&first["oai-pmh.xml"]).into_owned();
     assert!(
-        oai.contains("<oai:identifier>oai:ludotheca:terhuchu</oai:identifier>\n        <oai:datestamp>2026-03-01</oai:datestamp>"),
+        oai.contains("<oai:identifier>oai:ludotheca.invalid:terhuchu</oai:identifier>\n        <oai:datestamp>2026-03-01</oai:datestamp>"),
         "{oai}"
     );
 

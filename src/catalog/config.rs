@@ -29,6 +29,37 @@ pub fn site_address(text: &str) -> Result<String, String> {
     })
 }
 
+/// Whether `text` is a repository identifier as the OAI identifier syntax (and its schema's pattern) allows: a
+/// domain name of at least two labels, each starting with a letter and holding letters, digits and hyphens, every
+/// label after the first at least two characters long.
+pub fn is_repository_identifier(text: &str) -> bool {
+    let labels: Vec<&str> = text.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().enumerate().all(|(i, label)| {
+            label.len() >= if i == 0 { 1 } else { 2 }
+                && label.starts_with(|c: char| c.is_ascii_alphabetic())
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+/// The repository identifier of the OAI identifiers: the configured one, else the host of the site's address
+/// when it is a domain name the syntax allows. Without either, `ludotheca.invalid`, a name under the top-level
+/// domain reserved for names that can never resolve, so that the identifiers keep their syntax without claiming
+/// anyone's domain (the build warns that the site has no address: W007).
+pub fn repository_identifier(config: &Config, base_url: Option<&str>) -> String {
+    if let Some(configured) = &config.oai_repository_identifier {
+        return configured.clone();
+    }
+    base_url
+        .and_then(|url| url.split_once("://"))
+        .and_then(|(_, rest)| rest.split(['/', '?', '#']).next())
+        // No user information or port in a domain name.
+        .map(|host| host.rsplit('@').next().unwrap_or(host))
+        .map(|host| host.split(':').next().unwrap_or(host).to_ascii_lowercase())
+        .filter(|host| is_repository_identifier(host))
+        .unwrap_or_else(|| "ludotheca.invalid".to_string())
+}
+
 /// A term and the label a page shows for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
@@ -48,6 +79,11 @@ pub struct Config {
     pub base_url: Option<String>,
     /// An address for the archive's editors, given as the OAI-PMH repository's `adminEmail`.
     pub contact: Option<String>,
+    /// The static repository gateway that answers OAI-PMH requests for `oai-pmh.xml` (ending in `/`): the
+    /// file's `baseURL` is this address followed by the file's own address without its scheme.
+    pub oai_gateway: Option<String>,
+    /// The domain name in the records' OAI identifiers (`oai:<this>:<id>`); the base URL's host otherwise.
+    pub oai_repository_identifier: Option<String>,
 }
 
 impl Default for Config {
@@ -57,6 +93,8 @@ impl Default for Config {
             description: String::new(),
             base_url: None,
             contact: None,
+            oai_gateway: None,
+            oai_repository_identifier: None,
             labels: TERMS
                 .iter()
                 .map(|term| Label {
@@ -88,6 +126,8 @@ struct RawConfig {
     labels: Vec<RawLabel>,
     base_url: Option<toml::Spanned<String>>,
     contact: Option<toml::Spanned<String>>,
+    oai_gateway: Option<toml::Spanned<String>>,
+    oai_repository_identifier: Option<toml::Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -141,47 +181,61 @@ pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -
         }
     }
     config.description = raw.description;
-    if let Some(url) = raw.base_url {
-        let text = url.get_ref().trim();
-        match site_address(text) {
-            Ok(address) => config.base_url = Some(address),
-            Err(_) => {
+    let mut key = |value: Option<toml::Spanned<String>>,
+                   read: &dyn Fn(&str) -> Result<String, String>,
+                   help: &str| {
+        let value = value?;
+        let text = value.get_ref().trim();
+        match read(text) {
+            Ok(read) => Some(read),
+            Err(message) => {
                 diagnostics
-                    .error_at(
-                        sources,
-                        file,
-                        url.span(),
-                        "E034",
-                        format!("`{text}` is not an http or https address"),
-                    )
-                    .help = Some(
-                    "give the address the site will be published at, e.g. `base_url = \"https://example.org/games/\"`"
-                        .into(),
-                );
+                    .error_at(sources, file, value.span(), "E034", message)
+                    .help = Some(help.to_string());
+                None
             }
         }
-    }
-    if let Some(contact) = raw.contact {
-        let text = contact.get_ref().trim();
-        // A plain check: one `@` with something on both sides and no spaces; mail servers decide the rest.
-        let plausible = text.split_once('@').is_some_and(|(user, host)| {
-            !user.is_empty() && host.contains('.') && !host.contains('@')
-        }) && !text.contains(char::is_whitespace);
-        if plausible {
-            config.contact = Some(text.to_string());
-        } else {
-            diagnostics
-                .error_at(
-                    sources,
-                    file,
-                    contact.span(),
-                    "E034",
-                    format!("`{text}` is not an e-mail address"),
-                )
-                .help =
-                Some("write the editors' address, e.g. `contact = \"editors@example.org\"`".into());
-        }
-    }
+    };
+    let address = |text: &str| {
+        site_address(text).map_err(|_| format!("`{text}` is not an http or https address"))
+    };
+    config.base_url = key(
+        raw.base_url,
+        &address,
+        "give the address the site will be published at, e.g. `base_url = \"https://example.org/games/\"`",
+    );
+    config.contact = key(
+        raw.contact,
+        &|text| {
+            // A plain check: one `@` with something on both sides and no spaces; mail servers decide the rest.
+            let plausible = text.split_once('@').is_some_and(|(user, host)| {
+                !user.is_empty() && host.contains('.') && !host.contains('@')
+            }) && !text.contains(char::is_whitespace);
+            if plausible {
+                Ok(text.to_string())
+            } else {
+                Err(format!("`{text}` is not an e-mail address"))
+            }
+        },
+        "write the editors' address, e.g. `contact = \"editors@example.org\"`",
+    );
+    config.oai_gateway = key(
+        raw.oai_gateway,
+        &address,
+        "give the address of a static repository gateway, e.g. `oai_gateway = \"https://gateway.example.org/oai/\"`",
+    );
+    config.oai_repository_identifier = key(
+        raw.oai_repository_identifier,
+        &|text| {
+            if is_repository_identifier(text) {
+                Ok(text.to_string())
+            } else {
+                Err(format!("`{text}` is not a domain name"))
+            }
+        },
+        "OAI identifiers name the repository by a domain name it controls, e.g. \
+         `oai_repository_identifier = \"archive.example.org\"`",
+    );
 
     let mut listed: Vec<Label> = Vec::new();
     for raw_label in raw.labels {
@@ -246,6 +300,42 @@ mod tests {
         let mut diagnostics = Diagnostics::new();
         let config = parse(&sources, file, &mut diagnostics);
         (config, diagnostics)
+    }
+
+    #[test]
+    fn the_oai_gateway_and_repository_identifier() {
+        let (config, d) = parse_text(
+            "title = \"T\"\noai_gateway = \"http://gateway.example.org/oai\"\noai_repository_identifier = \"games.example.org\"\n",
+        );
+        assert!(d.is_empty());
+        assert_eq!(
+            config.oai_gateway.as_deref(),
+            Some("http://gateway.example.org/oai/")
+        );
+        assert_eq!(
+            repository_identifier(&config, Some("https://other.example.net/")),
+            "games.example.org"
+        );
+        let (config, d) = parse_text(
+            "title = \"T\"\noai_gateway = \"gateway\"\noai_repository_identifier = \"ludotheca\"\n",
+        );
+        assert_eq!(d.into_vec().len(), 2);
+        assert_eq!(config.oai_gateway, None);
+        assert_eq!(
+            repository_identifier(
+                &config,
+                Some("https://user@Archive.Example.org:8080/games/")
+            ),
+            "archive.example.org"
+        );
+        assert_eq!(
+            repository_identifier(&config, Some("http://127.0.0.1:8000/")),
+            "ludotheca.invalid"
+        );
+        assert_eq!(repository_identifier(&config, None), "ludotheca.invalid");
+        assert!(is_repository_identifier("a.example-2.org"));
+        assert!(!is_repository_identifier("example.o"));
+        assert!(!is_repository_identifier("2example.org"));
     }
 
     #[test]

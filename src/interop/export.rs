@@ -105,7 +105,17 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
         match options.format {
             ExportFormat::Json => data::catalog_json(&archive, &Items::fresh(), sink),
             ExportFormat::Csv => data::catalog_csv(&archive, &Items::fresh(), sink),
-            ExportFormat::OaiPmh => data::oai_pmh(&archive, base.as_deref(), &Items::fresh(), sink),
+            ExportFormat::OaiPmh => {
+                if base.is_none() {
+                    // As the build's W007 says: a harvester rejects the relative addresses written then.
+                    note = Some(
+                        "without a base URL (`--base-url` or `base_url` in ludotheca.toml) the file holds relative \
+                         addresses, which OAI-PMH harvesters reject"
+                            .to_string(),
+                    );
+                }
+                data::oai_pmh(&archive, base.as_deref(), &Items::fresh(), sink)
+            }
             ExportFormat::OmekaS => omeka_s::write(&archive, sink),
             ExportFormat::OmekaCsv => {
                 let separator = omeka_csv::write(&archive, sink)?;
@@ -185,11 +195,10 @@ fn citations(
     sink: &mut dyn Write,
 ) -> io::Result<()> {
     let site_title = &archive.catalog.config.title;
-    let accessed = cite::accessed();
     let mut csl = Vec::new();
     for (i, entry) in archive.entries.iter().enumerate() {
         let made = cite::ItemCitation::of(entry, base);
-        let page = made.page(&entry.title, site_title, accessed);
+        let page = made.page(&entry.title, site_title);
         match format {
             ExportFormat::Bibtex => {
                 if i > 0 {

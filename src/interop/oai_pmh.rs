@@ -34,6 +34,9 @@ pub fn read(files: &SourceMap, file: FileId, input: &mut Input, diagnostics: &mu
     let mut value: Option<(DraftValue, String)> = None;
     let mut unplaced: Option<(String, String, usize)> = None;
     let mut token: Option<String> = None;
+    // A static repository (ludotheca's own `oai-pmh.xml` among them) names records `oai:<domain>:<id>`, whose
+    // local part is kept as the item's id; a harvested response's identifiers are the provider's own numbering.
+    let mut static_repository = false;
     loop {
         let start = reader.buffer_position() as usize;
         let event = match reader.read_event() {
@@ -56,6 +59,12 @@ pub fn read(files: &SourceMap, file: FileId, input: &mut Input, diagnostics: &mu
                 let empty = matches!(event, Event::Empty(_));
                 let (ns, local) = name_of(&reader, e);
                 let in_oai = ns.as_deref() == Some(OAI_NS);
+                if local == "Repository"
+                    && ns.as_deref()
+                        == Some("http://www.openarchives.org/OAI/2.0/static-repository")
+                {
+                    static_repository = true;
+                }
                 match (&mut state, in_oai, local.as_str()) {
                     (State::Outside, true, "error") => {
                         let code = attribute(&reader, e, None, "code").unwrap_or_default();
@@ -108,8 +117,15 @@ pub fn read(files: &SourceMap, file: FileId, input: &mut Input, diagnostics: &mu
                         let name = local.clone();
                         let content = clean_text(&element_text(&mut reader, empty));
                         if name == "identifier" {
-                            draft.wanted_id =
-                                content.strip_prefix("oai:ludotheca:").map(str::to_string);
+                            draft.wanted_id = content
+                                .strip_prefix("oai:ludotheca:")
+                                .or_else(|| {
+                                    static_repository
+                                        .then(|| content.strip_prefix("oai:")?.split_once(':'))
+                                        .flatten()
+                                        .map(|(_, local)| local)
+                                })
+                                .map(str::to_string);
                             draft.source_id = Some(content);
                         } else {
                             let set = content;

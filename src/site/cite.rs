@@ -15,21 +15,10 @@ pub struct PageCitation<'a> {
     pub site_title: &'a str,
     /// The page's address, when the site's address is known.
     pub url: Option<String>,
-    /// The date the page was published, as the build was told it (`SOURCE_DATE_EPOCH`).
-    pub accessed: Option<(i64, u32, u32)>,
-}
-
-/// The build's date, for "accessed" and "year" fields: only when `SOURCE_DATE_EPOCH` (seconds since 1970, UTC)
-/// says it, because a date taken from the clock would make every build differ, and a reader who copies a
-/// citation next year would copy a wrong access date. Without it, those fields are left out for the reader's
-/// reference manager to fill in.
-pub fn accessed() -> Option<(i64, u32, u32)> {
-    let secs: i64 = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()?;
-    Some(civil_from_days(secs.div_euclid(86_400)))
+    /// When the record was last changed, by its own dates: the date of the page's content. The date the reader
+    /// accessed the page is theirs to give (their reference manager fills it in); the build's date would be
+    /// wrong for anyone who copies the citation later.
+    pub updated: Option<(i64, u32, u32)>,
 }
 
 /// Year, month and day of a count of days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -66,14 +55,13 @@ pub fn bibtex(c: &PageCitation) -> String {
         "  howpublished = {{{}}},\n",
         bib_value(c.site_title)
     ));
-    if let Some((y, _, _)) = c.accessed {
+    if let Some((y, m, d)) = c.updated {
         out.push_str(&format!("  year         = {{{y}}},\n"));
+        // biblatex reads the full date; BibTeX styles, which do not know the field, keep the year.
+        out.push_str(&format!("  date         = {{{y:04}-{m:02}-{d:02}}},\n"));
     }
     if let Some(url) = &c.url {
         out.push_str(&format!("  url          = {{{}}},\n", bib_value(url)));
-    }
-    if let Some((y, m, d)) = c.accessed {
-        out.push_str(&format!("  urldate      = {{{y:04}-{m:02}-{d:02}}},\n"));
     }
     out.push_str("}\n");
     out
@@ -91,9 +79,9 @@ pub fn ris(c: &PageCitation) -> String {
         out.push_str(&format!("AU  - {}\n", ris_value(a)));
     }
     out.push_str(&format!("T2  - {}\n", ris_value(c.site_title)));
-    if let Some((y, m, d)) = c.accessed {
+    if let Some((y, m, d)) = c.updated {
         out.push_str(&format!("PY  - {y}\n"));
-        out.push_str(&format!("Y2  - {y:04}/{m:02}/{d:02}\n"));
+        out.push_str(&format!("DA  - {y:04}/{m:02}/{d:02}\n"));
     }
     if let Some(url) = &c.url {
         out.push_str(&format!("UR  - {}\n", ris_value(url)));
@@ -114,9 +102,8 @@ pub fn csl_item(c: &PageCitation) -> serde_json::Value {
         "title": c.title,
         "container-title": c.site_title,
     });
-    if let Some((y, m, d)) = c.accessed {
-        item["issued"] = json!({ "date-parts": [[y]] });
-        item["accessed"] = json!({ "date-parts": [[y, m, d]] });
+    if let Some((y, m, d)) = c.updated {
+        item["issued"] = json!({ "date-parts": [[y, m, d]] });
     }
     if !c.authors.is_empty() {
         item["author"] = c.authors.iter().map(|a| json!({ "literal": a })).collect();
@@ -134,6 +121,7 @@ pub struct ItemCitation {
     pub key: String,
     pub authors: Vec<String>,
     pub url: Option<String>,
+    pub updated: Option<(i64, u32, u32)>,
 }
 
 impl ItemCitation {
@@ -146,22 +134,22 @@ impl ItemCitation {
                 .map(|v| crate::archive::text::one_line(&v.text))
                 .collect(),
             url: base_url.map(|b| format!("{b}{}", entry.url)),
+            // Year 0000 (which W3CDTF allows) is no year a reference manager takes.
+            updated: entry
+                .added
+                .filter(|(y, _, _)| *y >= 1)
+                .map(|(y, m, d)| (y, u32::from(m), u32::from(d))),
         }
     }
 
-    pub fn page<'a>(
-        &'a self,
-        title: &'a str,
-        site_title: &'a str,
-        accessed: Option<(i64, u32, u32)>,
-    ) -> PageCitation<'a> {
+    pub fn page<'a>(&'a self, title: &'a str, site_title: &'a str) -> PageCitation<'a> {
         PageCitation {
             key: &self.key,
             title,
             authors: &self.authors,
             site_title,
             url: self.url.clone(),
-            accessed,
+            updated: self.updated,
         }
     }
 }
@@ -274,13 +262,22 @@ mod tests {
             title: "Terhuchu {x}",
             authors: &authors,
             site_title: "Ludotheca",
-            url: None,
-            accessed: Some((2026, 11, 29)),
+            url: Some("https://example.org/games/terhuchu/index.html".into()),
+            updated: Some((2026, 11, 29)),
         };
         let bib = bibtex(&c);
         assert!(bib.starts_with("@misc{ludotheca-terhuchu,"));
         assert!(bib.contains("title        = {Terhuchu x},"));
+        assert!(bib.contains("url          = {https://example.org/games/terhuchu/index.html},"));
+        assert!(bib.contains("date         = {2026-11-29},"));
+        assert!(!bib.contains("urldate"));
         assert!(ris(&c).contains("AU  - ludotheca editors\n"));
+        assert!(ris(&c).contains("UR  - https://example.org/games/terhuchu/index.html\n"));
+        assert!(!ris(&c).contains("Y2  -"));
+        assert!(
+            csl_json(&c).contains("\"URL\": \"https://example.org/games/terhuchu/index.html\"")
+        );
+        assert!(!csl_json(&c).contains("accessed"));
         assert!(csl_json(&c).contains("\"type\": \"webpage\""));
         assert_eq!(pages("110-111"), "pp. 110–111");
         assert_eq!(pages("140"), "p. 140");

@@ -282,11 +282,34 @@ fn datestamp(day: Option<Day>) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-fn oai_record(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> String {
+/// The `baseURL` of the static repository at `file` (its own address): as the static repository specification
+/// has it, the gateway's address followed by the file's address without its scheme
+/// (`http://gateway.example.org/oai/archive.example.org/oai-pmh.xml`). Without a gateway, the file's own
+/// address, which is what a gateway is given to take the repository in.
+pub fn oai_base_url(gateway: Option<&str>, file: &str) -> String {
+    match gateway {
+        Some(gateway) => {
+            let bare = file.split_once("://").map_or(file, |(_, rest)| rest);
+            format!("{gateway}{bare}")
+        }
+        None => file.to_string(),
+    }
+}
+
+/// A record's part of the file. Everything it depends on besides the item's page key (which covers the
+/// configuration file, hence the gateway and repository identifier, and the base URL) is an argument.
+fn oai_record(
+    archive: &Archive,
+    entry: &Entry,
+    base_url: Option<&str>,
+    repository: &str,
+) -> String {
     let mut out = String::with_capacity(4096);
     out.push_str("    <oai:record>\n      <oai:header>\n");
+    // `oai:<domain>:<local>`, the OAI identifier syntax; item ids are already URL-safe (E016).
     out.push_str(&format!(
-        "        <oai:identifier>oai:ludotheca:{}</oai:identifier>\n        <oai:datestamp>{}</oai:datestamp>\n",
+        "        <oai:identifier>oai:{}:{}</oai:identifier>\n        <oai:datestamp>{}</oai:datestamp>\n",
+        xml_text(repository),
         xml_text(&entry.item.id),
         datestamp(entry.added)
     ));
@@ -359,9 +382,10 @@ pub fn oai_pmh(
         "    <oai:repositoryName>{}</oai:repositoryName>\n",
         xml_text(&config.title)
     ));
+    let file = format!("{}oai-pmh.xml", base_url.unwrap_or(""));
     out.push_str(&format!(
-        "    <oai:baseURL>{}oai-pmh.xml</oai:baseURL>\n",
-        xml_text(base_url.unwrap_or(""))
+        "    <oai:baseURL>{}</oai:baseURL>\n",
+        xml_text(&oai_base_url(config.oai_gateway.as_deref(), &file))
     ));
     out.push_str("    <oai:protocolVersion>2.0</oai:protocolVersion>\n");
     // The catalog configuration has no contact address; the static-repository schema requires one.
@@ -380,7 +404,26 @@ pub fn oai_pmh(
     out.push_str(&format!(
         "    <oai:earliestDatestamp>{earliest}</oai:earliestDatestamp>\n"
     ));
-    out.push_str("    <oai:deletedRecord>no</oai:deletedRecord>\n    <oai:granularity>YYYY-MM-DD</oai:granularity>\n  </Identify>\n");
+    out.push_str("    <oai:deletedRecord>no</oai:deletedRecord>\n    <oai:granularity>YYYY-MM-DD</oai:granularity>\n");
+    // The identifiers follow the oai-identifier scheme, which the Identify response declares in this description.
+    let repository = crate::catalog::config::repository_identifier(config, base_url);
+    let sample = archive
+        .entries
+        .first()
+        .map_or("item", |e| e.item.id.as_str());
+    out.push_str(&format!(
+        "    <oai:description>\n\
+         \x20     <oai-identifier xmlns=\"http://www.openarchives.org/OAI/2.0/oai-identifier\"\n\
+         \x20                     xsi:schemaLocation=\"http://www.openarchives.org/OAI/2.0/oai-identifier \
+         http://www.openarchives.org/OAI/2.0/oai-identifier.xsd\">\n\
+         \x20       <scheme>oai</scheme>\n\
+         \x20       <repositoryIdentifier>{repo}</repositoryIdentifier>\n\
+         \x20       <delimiter>:</delimiter>\n\
+         \x20       <sampleIdentifier>oai:{repo}:{sample}</sampleIdentifier>\n\
+         \x20     </oai-identifier>\n    </oai:description>\n  </Identify>\n",
+        repo = xml_text(&repository),
+        sample = xml_text(sample),
+    ));
     out.push_str(
         "  <ListMetadataFormats>\n    <oai:metadataFormat>\n      <oai:metadataPrefix>oai_dc</oai:metadataPrefix>\n\
          \x20     <oai:schema>http://www.openarchives.org/OAI/2.0/oai_dc.xsd</oai:schema>\n\
@@ -389,8 +432,16 @@ pub fn oai_pmh(
     );
     sink.write_all(out.as_bytes())?;
     out.clear();
+    // The datestamp of an undated record comes from SOURCE_DATE_EPOCH, which no page key covers.
+    let undated = datestamp(None);
     for (n, entry) in archive.entries.iter().enumerate() {
-        let record = items.text(|p| &p.oai, n, &[], || oai_record(archive, entry, base_url));
+        // The repository identifier comes from the configuration file and the base URL, both in the page key.
+        let record = items.text(
+            |p| &p.oai,
+            n,
+            undated.as_bytes(),
+            || oai_record(archive, entry, base_url, &repository),
+        );
         sink.write_all(record.as_bytes())?;
     }
     out.push_str("  </ListRecords>\n</Repository>\n");
@@ -438,6 +489,21 @@ mod tests {
         assert_eq!(datestamp(Some((2021, 3, 4))), "2021-03-04");
         // Year 0000 is a W3CDTF date but not an xs:date: the default datestamp instead.
         assert_eq!(datestamp(Some((0, 1, 1))), datestamp(None));
+    }
+
+    #[test]
+    fn the_base_url_goes_through_the_gateway() {
+        assert_eq!(
+            oai_base_url(
+                Some("http://gateway.example.org/oai/"),
+                "https://archive.example.org/games/oai-pmh.xml"
+            ),
+            "http://gateway.example.org/oai/archive.example.org/games/oai-pmh.xml"
+        );
+        assert_eq!(
+            oai_base_url(None, "https://archive.example.org/oai-pmh.xml"),
+            "https://archive.example.org/oai-pmh.xml"
+        );
     }
 
     #[test]

@@ -14,6 +14,66 @@ pub struct MetaTag {
     pub name: String,
     pub content: String,
     pub lang: Option<String>,
+    /// The encoding scheme of the value, as DC-HTML names it (`DCTERMS.W3CDTF`), for a value written in one.
+    pub scheme: Option<&'static str>,
+}
+
+/// A Dublin Core property whose value is a resource with an address (DC-HTML's `<link rel="DCTERMS.isVersionOf"
+/// href="...">`): a catalogued item a record links to, and the page's own address (`DC.identifier`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MetaLink {
+    pub rel: String,
+    pub href: String,
+    pub title: Option<String>,
+}
+
+/// The terms whose values are dates.
+const DATE_TERMS: [&str; 9] = [
+    "date",
+    "created",
+    "valid",
+    "available",
+    "issued",
+    "modified",
+    "dateAccepted",
+    "dateCopyrighted",
+    "dateSubmitted",
+];
+
+/// The DC-HTML `scheme` of a value: the DCMI encoding scheme its `xsi:type` names (EDTF, which DCMI does not
+/// define, has none), or the one its term always uses: RFC 5646 tags in `language`, DCMI types in `type`
+/// (when the value is one) and W3CDTF dates in the date terms (when the value is one).
+pub fn dc_scheme(value: &crate::catalog::Value) -> Option<&'static str> {
+    let named = value
+        .scheme
+        .as_ref()
+        .and_then(|s| Scheme::from_xsi_type(&s.value));
+    let scheme = match named {
+        Some(scheme) => Some(scheme),
+        None if value.term.name == "language" => Some(Scheme::Rfc5646),
+        None if value.term.name == "type"
+            && crate::scheme::parse_dcmi_type(&value.text).is_ok() =>
+        {
+            Some(Scheme::DcmiType)
+        }
+        None if DATE_TERMS.contains(&value.term.name)
+            && Scheme::W3cdtf.validate(value.text.trim()).is_ok() =>
+        {
+            Some(Scheme::W3cdtf)
+        }
+        None => None,
+    }?;
+    match scheme {
+        Scheme::W3cdtf => Some("DCTERMS.W3CDTF"),
+        Scheme::Edtf => None,
+        Scheme::Period => Some("DCTERMS.Period"),
+        Scheme::Point => Some("DCTERMS.Point"),
+        Scheme::Box => Some("DCTERMS.Box"),
+        Scheme::Uri => Some("DCTERMS.URI"),
+        Scheme::DcmiType => Some("DCTERMS.DCMIType"),
+        Scheme::Rfc5646 => Some("DCTERMS.RFC5646"),
+        Scheme::Imt => Some("DCTERMS.IMT"),
+    }
 }
 
 /// The text a value stands for outside the page: a referenced item's title, a cited work, or the text.
@@ -45,23 +105,52 @@ pub fn value_text(archive: &Archive, value: &crate::catalog::Value) -> String {
     }
 }
 
-/// `DC.*` for the fifteen elements, `DCTERMS.*` for the refinements.
-pub fn dc_meta(archive: &Archive, entry: &Entry) -> Vec<MetaTag> {
-    entry
-        .item
-        .values
-        .iter()
-        .map(|v| MetaTag {
-            name: if v.term.in_dc {
-                format!("DC.{}", v.term.name)
-            } else {
-                format!("DCTERMS.{}", v.term.name)
-            },
-            content: value_text(archive, v),
+/// `DC.*` for the fifteen elements, `DCTERMS.*` for the refinements: a `<meta>` for each value, with its
+/// encoding scheme, except a link to a catalogued item, which is a `<link>` to its page (absolute with a base
+/// URL, else relative to this page).
+pub fn dc_meta(
+    archive: &Archive,
+    entry: &Entry,
+    base_url: Option<&str>,
+) -> (Vec<MetaTag>, Vec<MetaLink>) {
+    let name = |v: &crate::catalog::Value| {
+        if v.term.in_dc {
+            format!("DC.{}", v.term.name)
+        } else {
+            format!("DCTERMS.{}", v.term.name)
+        }
+    };
+    let mut tags = Vec::new();
+    let mut links = Vec::new();
+    for v in &entry.item.values {
+        let linked = v
+            .ref_
+            .as_ref()
+            .filter(|_| v.cite.is_none())
+            .and_then(|r| archive.entry(&r.value));
+        if let Some(to) = linked {
+            links.push(MetaLink {
+                rel: name(v),
+                href: match base_url {
+                    Some(base) => format!("{base}{}", to.url),
+                    None => format!("{}{}", super::pages::root_of(&entry.url), to.url),
+                },
+                title: Some(value_text(archive, v)).filter(|t| !t.is_empty()),
+            });
+            continue;
+        }
+        let content = value_text(archive, v);
+        if content.is_empty() {
+            continue;
+        }
+        tags.push(MetaTag {
+            name: name(v),
+            content,
             lang: v.lang.as_ref().map(|l| l.value.clone()),
-        })
-        .filter(|m| !m.content.is_empty())
-        .collect()
+            scheme: dc_scheme(v),
+        });
+    }
+    (tags, links)
 }
 
 /// JSON for a `<script type="application/ld+json">`: `<`, `>` and `&` are written as escapes, so no value can
@@ -74,14 +163,74 @@ pub fn script_json(value: &Json) -> String {
         .replace('&', "\\u0026")
 }
 
-/// schema.org description of an item.
+/// Whether a value only says that something is not known ("Not recorded", "unknown"): shown on the page as the
+/// record has it, but not published as data, where a client would take it for the value.
+pub fn means_unknown(text: &str) -> bool {
+    let text = text.trim().trim_end_matches('.').trim().to_lowercase();
+    matches!(
+        text.as_str(),
+        "" | "not recorded"
+            | "unrecorded"
+            | "none recorded"
+            | "not known"
+            | "unknown"
+            | "n/a"
+            | "na"
+            | "none"
+            | "-"
+            | "?"
+    )
+}
+
+/// The address of another item's description from the page of `from`: absolute with a base URL, else relative
+/// to the page (JSON-LD resolves a relative `@id` against the page's address).
+pub fn item_id(from: &Entry, to: &Entry, base_url: Option<&str>) -> String {
+    match base_url {
+        Some(base) => format!("{base}{}#item", to.url),
+        None => format!("{}{}#item", super::pages::root_of(&from.url), to.url),
+    }
+}
+
+/// The works an item cites, each once: a bibliography entry named by `dcterms:source` and by
+/// `dcterms:references` (with or without pages) is one work, given by its full reference; other texts once each.
+fn citations(archive: &Archive, entry: &Entry) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    for term in ["source", "references", "bibliographicCitation"] {
+        for v in entry.item.values_of(term) {
+            let text = match (
+                &v.cite,
+                v.cite.as_ref().and_then(|k| archive.source(&k.value)),
+            ) {
+                (Some(key), Some(source)) => {
+                    let folded = key.value.to_ascii_lowercase();
+                    if keys.contains(&folded) {
+                        continue;
+                    }
+                    keys.push(folded);
+                    super::cite::full(source.entry)
+                }
+                _ => value_text(archive, v),
+            };
+            if !text.is_empty() && !means_unknown(&text) && !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// schema.org description of an item. Its `@id` and `url` are added with every page's (`pages::Site::job`).
 pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json {
     let item = entry.item;
     let texts = |name: &str| -> Vec<String> {
-        item.values_of(name)
-            .map(|v| value_text(archive, v))
-            .filter(|t| !t.is_empty())
-            .collect()
+        let mut out: Vec<String> = Vec::new();
+        for text in item.values_of(name).map(|v| value_text(archive, v)) {
+            if !means_unknown(&text) && !out.contains(&text) {
+                out.push(text);
+            }
+        }
+        out
     };
     let kind = match entry.kind {
         Kind::Game => "Game",
@@ -93,9 +242,6 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
         "name": entry.title,
         "identifier": item.id,
     });
-    if let Some(base) = base_url {
-        ld["url"] = json!(format!("{base}{}", entry.url));
-    }
     let mut put = |key: &str, values: Vec<String>| {
         if !values.is_empty() {
             ld[key] = json!(values);
@@ -105,19 +251,17 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
     put("keywords", texts("subject"));
     put("creator", texts("creator"));
     put("contributor", texts("contributor"));
-    put("citation", {
-        let mut c = texts("source");
-        c.extend(texts("references"));
-        c.extend(texts("bibliographicCitation"));
-        c.dedup();
-        c
-    });
+    put("citation", citations(archive, entry));
     put("temporalCoverage", texts("temporal"));
     put("inLanguage", texts("language"));
     put("copyrightNotice", texts("rights"));
     put("license", texts("license"));
-    if let Some(d) = item.values_of("description").next() {
-        ld["description"] = json!(strip_markdown(&d.text));
+    if let Some(d) = item
+        .values_of("description")
+        .map(|d| strip_markdown(&d.text))
+        .find(|d| !means_unknown(d))
+    {
+        ld["description"] = json!(d);
     }
     let places: Vec<Json> = item
         .values_of("spatial")
@@ -128,14 +272,20 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
                 .filter(|s| Scheme::from_xsi_type(&s.value) == Some(Scheme::Point))
                 .and_then(|_| place::parse_point(&v.text).ok());
             match point {
-                Some(p) => json!({
-                    "@type": "Place",
-                    "name": p.name.unwrap_or_default(),
-                    "geo": { "@type": "GeoCoordinates", "latitude": p.north, "longitude": p.east },
-                }),
+                Some(p) => {
+                    let mut place = json!({
+                        "@type": "Place",
+                        "geo": { "@type": "GeoCoordinates", "latitude": p.north, "longitude": p.east },
+                    });
+                    if let Some(name) = p.name.filter(|n| !n.trim().is_empty()) {
+                        place["name"] = json!(name);
+                    }
+                    place
+                }
                 None => json!({ "@type": "Place", "name": one_line(&v.text) }),
             }
         })
+        .filter(|place| place.get("geo").is_some() || !place["name"].as_str().is_some_and(means_unknown))
         .collect();
     if !places.is_empty() {
         ld["spatialCoverage"] = json!(places);
@@ -145,7 +295,11 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
         .iter()
         .filter(|r| r.term == "isVersionOf")
         .map(|r| match &r.target {
-            Target::Item(i, _) => json!({ "@type": "Game", "name": archive.entries[*i].title }),
+            Target::Item(i, _) => json!({
+                "@type": "Game",
+                "@id": item_id(entry, &archive.entries[*i], base_url),
+                "name": archive.entries[*i].title,
+            }),
             Target::Name(n) => json!({ "@type": "Game", "name": n }),
         })
         .collect();
@@ -171,7 +325,13 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
         let about: Vec<Json> = entry
             .attests
             .iter()
-            .map(|&g| json!({ "@type": "Game", "name": archive.entries[g].title }))
+            .map(|&g| {
+                json!({
+                    "@type": "Game",
+                    "@id": item_id(entry, &archive.entries[g], base_url),
+                    "name": archive.entries[g].title,
+                })
+            })
             .collect();
         if !about.is_empty() {
             ld["about"] = json!(about);

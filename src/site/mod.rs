@@ -51,6 +51,22 @@ pub struct BuildOptions {
     pub base_url: Option<String>,
 }
 
+/// W007, from `build` (not `check`, since the address may be given on the build's command line; nor the preview
+/// server, whose site is not published): the site has no address, so the sitemap and the OAI-PMH file, which
+/// are still written for a look at them, hold addresses relative to the site, which crawlers and harvesters
+/// reject.
+pub fn no_address_warning() -> crate::diagnostic::Diagnostic {
+    crate::diagnostic::Diagnostic::warning(
+        "W007",
+        "the site has no base URL: sitemap.xml and oai-pmh.xml hold relative addresses, which crawlers and \
+         OAI-PMH harvesters reject",
+    )
+    .with_help(
+        "give the address the site will be published at: `base_url = \"https://example.org/games/\"` in \
+         ludotheca.toml, or `build --base-url`",
+    )
+}
+
 /// How a build went.
 #[derive(Debug)]
 pub struct Built {
@@ -62,6 +78,8 @@ pub struct Built {
     pub rendered: usize,
     pub written: output::Written,
     pub items: usize,
+    /// The address the site was built for (the command line's, else the configuration's), if any.
+    pub base_url: Option<String>,
 }
 
 #[derive(Debug)]
@@ -216,5 +234,6 @@ pub fn build_with(
         rendered: rendered.rendered,
         written,
         items: archive.entries.len(),
+        base_url: options.base_url.clone(),
     })
 }

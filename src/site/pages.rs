@@ -49,6 +49,7 @@ struct Layout {
     /// Which main section the page belongs to, for the navigation.
     section: &'static str,
     dc: Vec<MetaTag>,
+    dc_links: Vec<meta::MetaLink>,
     json_ld: String,
     nav: Vec<NavLink>,
 }
@@ -97,7 +98,6 @@ fn kind_label(kind: Kind) -> &'static str {
 struct Site<'a, 'c> {
     archive: &'a Archive<'c>,
     options: &'a BuildOptions,
-    accessed: Option<(i64, u32, u32)>,
     /// The picture file of each distinct diagram, by the address of its shared copy.
     diagrams: HashMap<usize, DiagramFile>,
     /// Each item's page key ([`item_key`]), in the order of the archive's entries.
@@ -142,6 +142,7 @@ impl<'a, 'c> Site<'a, 'c> {
             description: one_line(description),
             section,
             dc: Vec::new(),
+            dc_links: Vec::new(),
             json_ld: String::new(),
             nav: NAV
                 .iter()
@@ -161,12 +162,57 @@ impl<'a, 'c> Site<'a, 'c> {
         layout: Layout,
         page: serde_json::Value,
     ) -> Job {
+        let mut layout = layout;
+        layout.json_ld = self.identified(&path, template, &layout.json_ld, &layout.title);
+        // A page with Dublin Core describes something; `DC.identifier` is the page's address (relative to the page
+        // itself without a base URL, which a reader resolves against wherever the site is).
+        if !layout.dc.is_empty() || !layout.dc_links.is_empty() {
+            let href = match self.options.base_url.as_deref() {
+                Some(base) => format!("{base}{path}"),
+                None => path.rsplit('/').next().unwrap_or(&path).to_string(),
+            };
+            layout.dc_links.insert(
+                0,
+                meta::MetaLink {
+                    rel: "DC.identifier".into(),
+                    href,
+                    title: None,
+                },
+            );
+        }
         Job {
             path,
             template,
             layout,
             page,
         }
+    }
+
+    /// A page's JSON-LD with its `@id`, the page's address and a fragment naming what the page describes
+    /// (`…/index.html#item`), and, when the site's address is known, its `url`; a page that describes nothing of
+    /// its own is a `WebPage`. Without a base URL the `@id` is the fragment alone, which JSON-LD resolves
+    /// against the page's address, wherever the site is put.
+    fn identified(&self, path: &str, template: &str, ld: &str, title: &str) -> String {
+        let mut ld: serde_json::Value = serde_json::from_str(ld).unwrap_or_else(
+            |_| json!({ "@context": "https://schema.org", "@type": "WebPage", "name": title }),
+        );
+        let fragment = match (template, ld["@type"].as_str()) {
+            ("item.html", _) => "item",
+            ("home.html", _) => "site",
+            ("source.html", _) => "source",
+            ("person.html", _) => "agent",
+            (_, Some("Place")) => "place",
+            (_, Some("DefinedTerm")) => "term",
+            _ => "page",
+        };
+        match self.options.base_url.as_deref() {
+            Some(base) => {
+                ld["@id"] = json!(format!("{base}{path}#{fragment}"));
+                ld["url"] = json!(format!("{base}{path}"));
+            }
+            None => ld["@id"] = json!(format!("#{fragment}")),
+        }
+        meta::script_json(&ld)
     }
 
     fn item_link(&self, root: &str, index: usize, note: Option<String>) -> Link {
@@ -248,7 +294,6 @@ pub fn render_site(
     let mut site = Site {
         archive,
         options,
-        accessed: cite::accessed(),
         diagrams,
         keys: Vec::new(),
         catalog_key: Hash::default(),
@@ -506,7 +551,7 @@ fn diagram_files(
 }
 
 /// What every item page is made from besides the items themselves: the program and templates, the
-/// configuration, the bibliography, the published address and the citation date.
+/// configuration, the bibliography, the published address.
 fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
     let catalog = site.archive.catalog;
     let files = catalog
@@ -515,11 +560,7 @@ fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
         .chain(catalog.sources.file.iter())
         .map(|&file| catalog.files.get(file).text.as_bytes());
     let count = (catalog.config_file.iter().count() as u64).to_le_bytes();
-    let accessed = format!("{:?}", site.accessed);
-    let rest = [
-        site.options.base_url.as_deref().unwrap_or("").as_bytes(),
-        accessed.as_bytes(),
-    ];
+    let rest = [site.options.base_url.as_deref().unwrap_or("").as_bytes()];
     crate::fingerprint::bytes(
         renderer_key,
         std::iter::once(&count[..]).chain(files).chain(rest),
@@ -1474,7 +1515,19 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
                     .to_string(),
                     content: facet.name.clone(),
                     lang: None,
+                    scheme: None,
                 }];
+                if let Some((east, north)) = facet.point {
+                    layout.dc.push(MetaTag {
+                        name: "DCTERMS.spatial".into(),
+                        content: format!(
+                            "east={east}; north={north}; name={}",
+                            facet.name.replace(';', ",")
+                        ),
+                        lang: None,
+                        scheme: Some("DCTERMS.Point"),
+                    });
+                }
                 let items: Vec<Link> = chunk.into_iter().map(|l| rebase(l, root)).collect();
                 json!({
                     "kind": if folder == "tags" { "Tag" } else { "Place" },
@@ -1537,7 +1590,7 @@ fn people_pages(site: &Site) -> Vec<Job> {
             |layout, root, chunk, pager| {
                 layout.json_ld = meta::script_json(&json!({
                     "@context": "https://schema.org",
-                    "@type": "Person",
+                    "@type": if is_organization(site.archive, person) { "Organization" } else { "Person" },
                     "name": person.name,
                 }));
                 let (works, items): (Vec<_>, Vec<_>) = chunk.into_iter().partition(|(w, _)| *w);
@@ -1671,6 +1724,20 @@ fn source_pages(site: &Site) -> Vec<Job> {
     jobs
 }
 
+/// Whether a name of the people pages is a body: the bibliography writes it as one (in double braces) in a work
+/// it is credited with.
+fn is_organization(archive: &Archive, person: &crate::archive::Person) -> bool {
+    let folded = crate::archive::text::fold(&person.name);
+    person
+        .works
+        .iter()
+        .filter_map(|key| archive.source(key))
+        .flat_map(|source| ["author", "editor"].map(|f| source.entry.field(f)))
+        .flatten()
+        .flat_map(|field| crate::catalog::bibtex::names(&field.raw))
+        .any(|n| n.is_corporate() && crate::archive::text::fold(&n.family()) == folded)
+}
+
 /// schema.org for a bibliography entry: a book, an article or another work, with its authors and year.
 fn source_json_ld(entry: &crate::catalog::bibtex::BibEntry) -> serde_json::Value {
     let kind = match entry.kind.as_str() {
@@ -1685,10 +1752,31 @@ fn source_json_ld(entry: &crate::catalog::bibtex::BibEntry) -> serde_json::Value
         "name": entry.get("title").unwrap_or(&entry.key.value),
         "identifier": entry.key.value,
     });
+    // A name in double braces (`{{Digital Ludeme Project}}`) is a body, not a person.
     let authors: Vec<serde_json::Value> = entry
-        .authors
+        .field("author")
+        .map(|f| crate::catalog::bibtex::names(&f.raw))
+        .unwrap_or_default()
         .iter()
-        .map(|a| json!({ "@type": "Person", "name": crate::archive::text::reading_order(a) }))
+        .filter(|n| !n.is_others())
+        .map(|n| {
+            if n.is_corporate() {
+                json!({ "@type": "Organization", "name": n.family() })
+            } else {
+                let given = n.given();
+                let family = [n.particle(), n.family(), n.suffix()]
+                    .into_iter()
+                    .filter(|p| !p.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let name = if given.is_empty() {
+                    family
+                } else {
+                    format!("{given} {family}")
+                };
+                json!({ "@type": "Person", "name": name })
+            }
+        })
         .collect();
     if !authors.is_empty() {
         ld["author"] = json!(authors);
@@ -1702,8 +1790,9 @@ fn source_json_ld(entry: &crate::catalog::bibtex::BibEntry) -> serde_json::Value
             ld[key] = json!(v);
         }
     }
+    // The work's own address; `url` is the address of the page describing it, as on every page.
     if let Some(url) = entry.get("url").filter(|u| markdown::is_safe_url(u)) {
-        ld["url"] = json!(url);
+        ld["sameAs"] = json!(url);
     }
     ld
 }
@@ -1713,10 +1802,17 @@ fn source_dc(entry: &crate::catalog::bibtex::BibEntry) -> Vec<MetaTag> {
     let mut tags = Vec::new();
     let mut push = |name: &str, content: String| {
         if !content.trim().is_empty() {
+            // The year, the one field with a scheme (W3CDTF), when it is one.
+            let scheme = (name == "DC.date"
+                && crate::scheme::Scheme::W3cdtf
+                    .validate(content.trim())
+                    .is_ok())
+            .then_some("DCTERMS.W3CDTF");
             tags.push(MetaTag {
                 name: name.to_string(),
                 content,
                 lang: None,
+                scheme,
             });
         }
     };
@@ -1774,7 +1870,7 @@ fn item_page<'a>(
         &description,
         kind_folder_section(entry.kind),
     );
-    layout.dc = meta::dc_meta(archive, entry);
+    (layout.dc, layout.dc_links) = meta::dc_meta(archive, entry, site.options.base_url.as_deref());
     layout.json_ld = meta::script_json(&meta::json_ld(
         archive,
         entry,
@@ -2040,7 +2136,7 @@ fn item_page<'a>(
 
     // Cite this page.
     let cited = cite::ItemCitation::of(entry, site.options.base_url.as_deref());
-    let citation = cited.page(&entry.title, &config.title, site.accessed);
+    let citation = cited.page(&entry.title, &config.title);
     // Shown on the page to copy; not written as files of their own, which would add three files per item to
     // every build for text the page already holds.
     let cites = vec![
