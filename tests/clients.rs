@@ -40,20 +40,8 @@ fn configured_catalog(scratch: &Scratch, extra: &str) -> std::path::PathBuf {
         ),
     )
     .unwrap();
-    let config = catalog.join("ludotheca.toml");
     // The shipped address and mailbox give way to each test's own (or none).
-    let text: String = fs::read_to_string(&config)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("base_url") && !l.starts_with("contact"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    // Top-level keys go before the first table of labels.
-    fs::write(
-        &config,
-        text.replacen("\n[[labels]]", &format!("\n{extra}\n[[labels]]"), 1),
-    )
-    .unwrap();
+    common::configure(&catalog, extra);
     catalog
 }
 

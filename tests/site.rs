@@ -697,7 +697,7 @@ fn recently_added_follows_record_dates_and_never_file_times() {
     assert_eq!(first_recent(&first), "games/terhuchu/index.html");
     let oai = String::from_utf8_lossy(&first["oai-pmh.xml"]).into_owned();
     assert!(
-        oai.contains("<oai:identifier>oai:ludotheca.invalid:terhuchu</oai:identifier>\n        <oai:datestamp>2026-03-01</oai:datestamp>"),
+        oai.contains("<oai:identifier>oai:ludotheca.example.org:terhuchu</oai:identifier>\n        <oai:datestamp>2026-03-01</oai:datestamp>"),
         "{oai}"
     );
 
@@ -751,21 +751,11 @@ fn the_configured_address_and_contact_reach_the_sitemap_and_oai_file() {
     let scratch = Scratch::new("configured");
     let catalog = scratch.0.join("catalog");
     copy_tree(Path::new(CATALOG), &catalog);
-    let config = catalog.join("ludotheca.toml");
     // The shipped catalog's own address and contact give way to the test's.
-    let text: String = fs::read_to_string(&config)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("base_url") && !l.starts_with("contact"))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    // Top-level keys go before the first table of labels.
-    let text = text.replacen(
-        "\n[[labels]]",
-        "\nbase_url = \"https://archive.example.org/games\"\ncontact = \"editors@archive.example.org\"\n\n[[labels]]",
-        1,
+    common::configure(
+        &catalog,
+        "base_url = \"https://archive.example.org/games\"\ncontact = \"editors@archive.example.org\"\n",
     );
-    fs::write(&config, text).unwrap();
     let out = scratch.0.join("site");
     build(&options(&catalog, &out)).expect("the catalog builds");
     let sitemap = fs::read_to_string(out.join("sitemap.xml")).unwrap();

@@ -21,6 +21,24 @@ pub fn build_options(catalog: &Path, out: &Path) -> ludotheca::site::BuildOption
     }
 }
 
+/// Give a copied catalog's `ludotheca.toml` these top-level keys (`base_url = "..."` lines) in place of the
+/// shipped address and mailbox.
+pub fn configure(catalog: &Path, keys: &str) {
+    let config = catalog.join("ludotheca.toml");
+    let text: String = fs::read_to_string(&config)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("base_url") && !l.starts_with("contact"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    // Top-level keys go before the first table of labels.
+    fs::write(
+        &config,
+        text.replacen("\n[[labels]]", &format!("\n{keys}\n[[labels]]"), 1),
+    )
+    .unwrap();
+}
+
 pub fn ludotheca(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ludotheca"))
         .args(args)
