@@ -728,3 +728,48 @@ fn reading_the_catalog_starts_no_build() {
         .expect("a version after the edit");
     assert_ne!(next, first);
 }
+
+/// A page reloading after a build asks again with the versions it holds: what did not change is answered 304
+/// without a body, what changed in full with its new version.
+#[test]
+fn files_the_browser_holds_are_not_sent_again() {
+    let (dir, server) = serve_shipped();
+    let address = server.address;
+    let conditional = |target: &str, tag: &str| {
+        exchange(
+            address,
+            format!(
+                "GET {target} HTTP/1.1\r\nHost: {address}\r\nIf-None-Match: {tag}\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+    };
+    for target in ["/static/engine.js", "/games/bagh-chal/index.html"] {
+        let first = get(address, target);
+        assert_eq!(first.status, 200, "{target}");
+        let tag = first.headers.get("etag").expect("an ETag").clone();
+        let again = conditional(target, &tag);
+        assert_eq!(again.status, 304, "{target}");
+        assert!(again.body.is_empty());
+        assert!(!again.headers.contains_key("content-length"));
+        // Another version named, or a list without this one: the whole file.
+        assert_eq!(conditional(target, "\"0000\"").status, 200);
+        assert_eq!(conditional(target, &format!("\"0\", W/{tag}")).status, 304);
+    }
+    // An edit changes the page, so the version the browser holds no longer matches.
+    let page = "/games/bagh-chal/index.html";
+    let tag = get(address, page).headers["etag"].clone();
+    let record = dir.path().join("catalog/games/bagh-chal/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replacen("</dcterms:title>", " edited</dcterms:title>", 1),
+    )
+    .unwrap();
+    wait_for(address, page, Duration::from_secs(10), |r| {
+        r.text().contains("Bagh-Chal edited")
+    });
+    let after = conditional(page, &tag);
+    assert_eq!(after.status, 200);
+    assert!(after.text().contains("Bagh-Chal edited"));
+}

@@ -60,6 +60,27 @@ impl Response {
         self.headers.push((name, value.to_string()));
         self
     }
+
+    /// This response, or a bodiless 304 when the client already holds it (`If-None-Match` names its ETag), so
+    /// that a page reloading after a build fetches again only what the build changed.
+    pub fn unless_held(mut self, if_none_match: Option<&str>) -> Response {
+        let Some(held) = if_none_match else {
+            return self;
+        };
+        let Some((_, tag)) = self.headers.iter().find(|(name, _)| *name == "ETag") else {
+            return self;
+        };
+        let matches = held
+            .split(',')
+            .map(|t| t.trim().trim_start_matches("W/"))
+            .any(|t| t == "*" || t == tag);
+        if self.status == 200 && matches {
+            self.status = 304;
+            self.body = Vec::new();
+            self.headers.retain(|(name, _)| *name != "Content-Type");
+        }
+        self
+    }
 }
 
 /// What a request path names in the site.
@@ -123,10 +144,13 @@ fn file_response(file: &Path, live: &Live) -> Option<Response> {
     } else {
         bytes
     };
+    // The version of what is sent (a page with its script and overlay), for the browser to ask again with.
+    let tag = crate::fingerprint::to_hex(blake3::hash(&bytes).as_bytes());
     Some(
         Response::new(200, bytes)
             .with("Content-Type", kind)
             .with("Cache-Control", "no-cache")
+            .with("ETag", &format!("\"{}\"", &tag[..32]))
             .with("X-Content-Type-Options", "nosniff"),
     )
 }

@@ -31,7 +31,7 @@ use live::Live;
 
 /// How long the rebuild waits for a burst of changes (an editor's save, a `git checkout`) to end before it
 /// starts. Short, since the rebuild is what the archivist waits for.
-const DEBOUNCE: Duration = Duration::from_millis(30);
+const DEBOUNCE: Duration = Duration::from_millis(15);
 
 /// What `serve` is asked to do.
 #[derive(Clone, Debug)]

@@ -250,6 +250,8 @@ struct Request {
     keep_alive: bool,
     /// Whether a body follows the head (left unread: the connection closes after the answer).
     body: bool,
+    /// The versions of the file the client holds (`If-None-Match`), as sent.
+    if_none_match: Option<String>,
 }
 
 /// What reading a request head came to.
@@ -298,6 +300,7 @@ impl Connection {
             let head_only = request.method == "HEAD";
             match site.answer(&request.method, &request.target) {
                 Reply::Response(response) => {
+                    let response = response.unless_held(request.if_none_match.as_deref());
                     if self
                         .send(&response, request.minor, head_only, keep_alive)
                         .is_err()
@@ -394,9 +397,12 @@ impl Connection {
         for (name, value) in &response.headers {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
+        // A 304 has no body, and its length would be the one of the body it stands for: none is said.
+        if response.status != 304 {
+            head.push_str(&format!("Content-Length: {}\r\n", response.body.len()));
+        }
         head.push_str(&format!(
-            "Content-Length: {}\r\nDate: {}\r\n",
-            response.body.len(),
+            "Date: {}\r\n",
             httpdate::fmt_http_date(SystemTime::now())
         ));
         match (keep_alive, minor) {
@@ -464,8 +470,11 @@ fn parse(buffer: &[u8]) -> Parsed {
     let mut keep_alive = false;
     let mut body = false;
     let mut declared: Option<&[u8]> = None;
+    let mut if_none_match = None;
     for field in request.headers.iter() {
-        if field.name.eq_ignore_ascii_case("connection") {
+        if field.name.eq_ignore_ascii_case("if-none-match") {
+            if_none_match = Some(String::from_utf8_lossy(field.value).into_owned());
+        } else if field.name.eq_ignore_ascii_case("connection") {
             for option in field.value.split(|&b| b == b',') {
                 let option = option.trim_ascii();
                 close |= option.eq_ignore_ascii_case(b"close");
@@ -496,6 +505,7 @@ fn parse(buffer: &[u8]) -> Parsed {
             !close
         },
         body,
+        if_none_match,
     };
     Parsed::Complete(request, length)
 }
@@ -505,6 +515,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         301 => "Moved Permanently",
+        304 => "Not Modified",
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
