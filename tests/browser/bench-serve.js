@@ -11,11 +11,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const readline = require('readline');
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium');
 
 const [binary, catalog, out] = process.argv.slice(2, 5).map((p) => path.resolve(p));
 const edits = Number(process.argv[5] || 9);
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 function startServer() {
   const child = spawn(binary, ['serve', '--port', '0', '--quiet', '--catalog', catalog, '--out', out], {
@@ -45,13 +44,7 @@ async function main() {
   const record = path.join(games, group, item, 'record.xml');
   const original = fs.readFileSync(record, 'utf8');
   const { child, url } = await startServer();
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ludotheca-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const { context, profile } = await launch();
   const times = [];
   const painted = [];
   try {

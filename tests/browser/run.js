@@ -18,11 +18,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium');
 
 const site = path.resolve(process.argv[2] || path.join(__dirname, '..', '..', 'site'));
 const paged = process.argv[3] ? path.resolve(process.argv[3]) : null;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 let failures = 0;
 
 function fail(message) {
@@ -103,13 +102,7 @@ async function axeCheck(page, label, strict) {
 }
 
 async function browserTests() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ludotheca-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const { context, profile } = await launch();
   try {
     const page = context.pages()[0] || (await context.newPage());
     const problems = [];

@@ -10,11 +10,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const readline = require('readline');
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium');
 
 const binary = path.resolve(process.argv[2] || path.join(__dirname, '..', '..', 'target', 'release', 'ludotheca'));
 const shipped = path.resolve(process.argv[3] || path.join(__dirname, '..', '..', 'catalog'));
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 let failures = 0;
 
 function fail(message) {
@@ -55,13 +54,7 @@ async function main() {
   const record = path.join(catalog, 'games', 'bagh-chal', 'record.xml');
   const original = fs.readFileSync(record, 'utf8');
   const { child, url } = await startServer(catalog, path.join(work, 'site'));
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'ludotheca-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  const { context, profile } = await launch();
   try {
     const page = context.pages()[0] || (await context.newPage());
     const problems = [];
