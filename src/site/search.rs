@@ -180,9 +180,9 @@ fn documents(archive: &Archive) -> Vec<Doc> {
 
 /// Documents in the order that numbers them: items first, each group by folded title (then as written, then by
 /// page, so that the order never depends on the order of the input).
-fn order(mut docs: Vec<Doc>) -> Vec<Doc> {
+fn order(docs: Vec<Doc>) -> Vec<Doc> {
     let mut keyed: Vec<((bool, String), Doc)> = docs
-        .drain(..)
+        .into_par_iter()
         .map(|d| ((!d.item, text::fold(&d.title)), d))
         .collect();
     keyed.sort_by(|(a, x), (b, y)| {
