@@ -18,7 +18,9 @@ pub struct FileId(pub u32);
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
-    pub text: String,
+    /// Shared: a long-running process keeps each file as read between builds, and a build's copy of an
+    /// unchanged file is the same text, not another.
+    pub text: std::sync::Arc<str>,
     /// Byte offset where each line starts; the first entry is always 0. Found on first use: only a file with
     /// a diagnostic needs them, and for a large catalog they would take a quarter of the text's size again.
     line_starts: OnceLock<Vec<usize>>,
@@ -35,7 +37,7 @@ impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> Self {
         SourceFile {
             path,
-            text,
+            text: text.into(),
             line_starts: OnceLock::new(),
         }
     }
@@ -196,7 +198,7 @@ mod tests {
         let b1 = b.add("c".into(), "3".into());
         let renumber = a.append(b);
         assert_eq!(a.path(renumber(b0)), Path::new("b"));
-        assert_eq!(a.get(renumber(b1)).text, "3");
+        assert_eq!(&*a.get(renumber(b1)).text, "3");
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Entry<'_> {
     pub fn rules_text<'a>(&self, archive: &'a Archive) -> Option<&'a str> {
         self.rules?;
         let file = self.item.rules_file?;
-        Some(archive.catalog.files.get(file).text.as_str())
+        Some(archive.catalog.files.get(file).text.as_ref())
     }
 }
 
@@ -247,7 +247,7 @@ impl<'c> Archive<'c> {
             .collect();
         let about = catalog
             .about
-            .map(|file| catalog.files.get(file).text.clone())
+            .map(|file| catalog.files.get(file).text.to_string())
             .unwrap_or_default();
         Archive {
             about,

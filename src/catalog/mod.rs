@@ -233,7 +233,7 @@ impl Item {
             .map(|f| files.get(f));
         for file in read {
             parts.push(file.path.to_string_lossy());
-            parts.push(std::borrow::Cow::Borrowed(file.text.as_str()));
+            parts.push(std::borrow::Cow::Borrowed(file.text.as_ref()));
         }
         self.files_hash = crate::fingerprint::texts(&[0; 32], parts.iter().map(|p| p.as_ref()));
     }

@@ -43,7 +43,7 @@ struct Parser<'a> {
 
 /// Parse the record held in `file` into `item`, reporting malformed XML.
 pub fn parse(sources: &SourceMap, file: FileId, item: &mut Item, diagnostics: &mut Diagnostics) {
-    let text = sources.get(file).text.as_str();
+    let text = sources.get(file).text.as_ref();
     let mut parser = Parser {
         text,
         sources,

@@ -61,7 +61,7 @@ pub fn check_rules(
             .sources
             .file
             .iter()
-            .map(|&f| catalog.files.get(f).text.as_str()),
+            .map(|&f| catalog.files.get(f).text.as_ref()),
     );
     let known = cache.as_ref().map(|c| &c.games);
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so

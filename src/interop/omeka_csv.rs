@@ -64,7 +64,7 @@ pub fn read(
     input: &mut Input,
     diagnostics: &mut Diagnostics,
 ) {
-    let text = files.get(file).text.as_str();
+    let text = files.get(file).text.as_ref();
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(true)

@@ -65,7 +65,7 @@ pub fn read(files: &SourceMap, read: &[FileId], input: &mut Input, diagnostics: 
     let mut context = Context::default();
     let mut items = Vec::new();
     for &file in read {
-        let text = files.get(file).text.as_str();
+        let text = files.get(file).text.as_ref();
         let root: &RawValue = match serde_json::from_str(text) {
             Ok(root) => root,
             Err(err) => {
@@ -107,7 +107,7 @@ pub fn read(files: &SourceMap, read: &[FileId], input: &mut Input, diagnostics: 
         }
     }
     for (file, raw, object) in items {
-        let text = files.get(file).text.as_str();
+        let text = files.get(file).text.as_ref();
         let draft = read_item(
             files,
             file,

@@ -24,7 +24,7 @@ pub fn inputs(entry: &Entry, program: &Hash) -> Hash {
 pub fn item_zip(catalog: &Catalog, item: &Item) -> Result<Vec<u8>, String> {
     let mut files: Vec<(String, &str)> = vec![(
         "record.xml".to_string(),
-        catalog.files.get(item.file).text.as_str(),
+        catalog.files.get(item.file).text.as_ref(),
     )];
     if let Some(rules) = item.rules_file {
         files.push(("rules.txt".to_string(), &catalog.files.get(rules).text));

@@ -820,7 +820,12 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
     let (facets, folded): (Vec<RowFacets>, Vec<String>) = archive
         .entries
         .par_iter()
-        .map(|e| (entry_facets(archive, e), crate::archive::text::fold(&e.title)))
+        .map(|e| {
+            (
+                entry_facets(archive, e),
+                crate::archive::text::fold(&e.title),
+            )
+        })
         .unzip();
     let mut order: Vec<usize> = (0..archive.entries.len()).collect();
     order.sort_by(|&a, &b| {

@@ -129,7 +129,7 @@ fn templates(catalog: &Catalog) -> Result<Vec<(String, &str)>, tera::Error> {
                 template.name
             )));
         }
-        let text = catalog.files.get(template.file).text.as_str();
+        let text = catalog.files.get(template.file).text.as_ref();
         match templates.iter_mut().find(|(n, _)| *n == template.name) {
             Some(slot) => slot.1 = text,
             None => templates.push((template.name.clone(), text)),

@@ -63,7 +63,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
             "title": title,
             "ruleset": record_ruleset,
             "source": record.tag("Source"),
-            "text": source.text,
+            "text": &*source.text,
         }));
     }
     let input = json!({
