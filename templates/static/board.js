@@ -93,7 +93,6 @@
     return r.ok ? null : describeError(JSON.parse(r.out));
   };
   Game.prototype.state = function () { return this.json('lt_state'); };
-  Game.prototype.legal = function () { return this.json('lt_legal'); };
   Game.prototype.next = function (route) { return this.json('lt_continuations', route.join(' ')); };
   Game.prototype.play = function (n) { return this.attempt('lt_play', n); };
   Game.prototype.setPosition = function (setup) { return this.attempt('lt_set_position', setup || ''); };
@@ -121,8 +120,15 @@
     return e;
   }
   function button(label, action, title) {
-    var b = el('button', { type: 'button', 'data-action': action, title: title || null }, label);
-    return b;
+    return el('button', { type: 'button', 'data-action': action, title: title || null }, label);
+  }
+  // "1 goat", "2 goats", "2 men": the words counted here are kinds of piece and seeds.
+  function plural(n, word) {
+    return n + ' ' + (n === 1 ? word : /man$/.test(word) ? word.slice(0, -2) + 'en' : word + 's');
+  }
+  // A side's title is a name ("White", "South") or a plural ("Goats", "Tigers"), and the verb agrees with it.
+  function agree(title, verb) {
+    return /s$/.test(title) ? (verb === 'is' ? 'are' : verb) : verb === 'is' ? verb : verb + 's';
   }
 
   /* ---------- The widget ---------- */
@@ -145,7 +151,7 @@
     this.computer = -1;      // the side the computer plays, or -1
     this.timer = null;
     this.build();
-    this.setRuleset(data.ruleset, true);
+    this.setRuleset(data.ruleset);
     this.restoreFromHash();
   }
 
@@ -176,8 +182,9 @@
     this.message = el('p', { class: 'lt-message', role: 'status' });
     this.choiceBox = el('div', { class: 'lt-choices', hidden: '' });
     this.comment = el('p', { class: 'lt-comment' });
-    this.movesBox = el('ol', { class: 'lt-moves', 'aria-label': 'Moves' });
-    side.append(this.status, this.counts, this.message, this.choiceBox, this.comment, this.movesBox);
+    this.movesHeading = el('p', { class: 'lt-moves-heading', id: this.id + '-moves' });
+    this.movesBox = el('ol', { class: 'lt-moves', 'aria-labelledby': this.id + '-moves' });
+    side.append(this.status, this.counts, this.message, this.choiceBox, this.comment, this.movesHeading, this.movesBox);
     main.append(this.figure, side);
 
     var nav = el('div', { class: 'lt-controls', role: 'group', 'aria-label': 'Replay' });
@@ -216,11 +223,10 @@
     play.append(field);
 
     this.live = el('p', { class: 'visually-hidden', 'aria-live': 'polite' });
-    var help = el('p', { class: 'lt-help', id: this.id + '-help' },
-      'Click a piece (or Tab to the board, move with the arrow keys and press Enter), then where it goes; ' +
-      'a capture chain is built one landing at a time. On the board outside the points: left and right arrows ' +
-      'step through the moves, Home and End jump to the ends, space starts or stops autoplay.');
-    root.append(top, this.question, main, nav, play, help, this.live);
+    // The help text of each family (points and lines, sowing) is written in the page (templates/item.html),
+    // beside the board's data: words for the visitor, not code, and not downloaded twice.
+    this.help = el('p', { class: 'lt-help', id: this.id + '-help' });
+    root.append(top, this.question, main, nav, play, this.help, this.live);
     this.setLabels(storedLabels(), false);
 
     root.addEventListener('click', function (e) { self.guard(function () { self.onClick(e); }); });
@@ -229,7 +235,7 @@
     on(this.scrubber, 'input', function () { self.stopAuto(); self.jump(+self.scrubber.value); });
     on(this.rulesetSelect, 'change', function () {
       self.selectRecord(null);
-      self.setRuleset(self.rulesetSelect.value, false);
+      self.setRuleset(self.rulesetSelect.value);
       self.updateHash();
     });
     on(this.recordSelect, 'change', function () { self.selectRecord(self.recordSelect.value || null); self.updateHash(); });
@@ -269,7 +275,7 @@
 
   /* ----- rulesets and records ----- */
 
-  Board.prototype.setRuleset = function (name, first) {
+  Board.prototype.setRuleset = function (name) {
     if (this.game) this.game.drop();
     this.cancelMove();
     this.game = this.engine.newGame(this.data.rules, name);
@@ -279,6 +285,9 @@
     this.root.setAttribute('data-ruleset', info.ruleset);
     this.root.setAttribute('data-family', info.family);
     this.labelsButton.textContent = info.family === 'sowing' ? 'Show hole numbers' : 'Show point names';
+    var help = this.slot.querySelector('.board-help [data-family="' + info.family + '"]');
+    this.help.textContent = help ? help.textContent : '';
+    this.help.hidden = !help;
     var self = this;
     this.rulesetSelect.replaceChildren();
     info.rulesets.forEach(function (r) {
@@ -297,7 +306,8 @@
     this.recordSelect.replaceChildren(el('option', { value: '' }, 'Free play from the start'));
     this.records.forEach(function (r) {
       if (r.ruleset && r.ruleset !== info.ruleset) return;
-      var label = (r.title || r.id) + ' (' + (r.kind || 'record') + (r.source ? ', ' + r.source : '') + ')';
+      var label = (r.title || r.id) + ' (' + (r.kind || 'record') + (byComputer(r) ? ', ' + BY_COMPUTER : '') +
+        (r.source ? ', ' + r.source : '') + ')';
       self.recordSelect.append(el('option', { value: r.id }, label));
     });
     this.computerSelect.replaceChildren(el('option', { value: '-1' }, 'nobody'));
@@ -307,6 +317,12 @@
     this.render();
   };
 
+  // The illustrative games were generated by the engine's player against itself, and their Players tag says so.
+  var BY_COMPUTER = 'the computer playing both sides';
+  function byComputer(entry) {
+    return /^\[Players "[^"\n]*computer player/m.test(entry.text || '');
+  }
+
   Board.prototype.selectRecord = function (id) {
     this.stopAuto();
     this.cancelMove();
@@ -314,7 +330,7 @@
     this.question.hidden = true;
     var entry = null;
     for (var i = 0; i < this.records.length; i++) if (this.records[i].id === id) entry = this.records[i];
-    if (entry && entry.ruleset && entry.ruleset !== this.info.ruleset) this.setRuleset(entry.ruleset, false);
+    if (entry && entry.ruleset && entry.ruleset !== this.info.ruleset) this.setRuleset(entry.ruleset);
     this.recordSelect.value = entry ? entry.id : '';
     if (!entry) {
       this.game.setPosition('');
@@ -332,9 +348,8 @@
     this.recordEntry = entry;
     var tags = {};
     this.record.tags.forEach(function (t) { tags[t[0]] = t[1]; });
-    this.record.tagMap = tags;
     if (entry.kind === 'puzzle') {
-      this.puzzle = { solved: false, revealed: false, side: null };
+      this.puzzle = { solved: false, revealed: false };
       this.question.hidden = false;
       this.question.textContent = 'Puzzle: ' + (tags.Question || 'find the solution.');
     }
@@ -435,7 +450,7 @@
       if (info.family === 'sowing') {
         var n = board[i] || 0;
         g.querySelector('text').textContent = String(n);
-        g.setAttribute('aria-label', p.name + ': ' + n + ' seed' + (n === 1 ? '' : 's'));
+        g.setAttribute('aria-label', p.name + ': ' + plural(n, 'seed'));
         return;
       }
       var v = board[i];
@@ -488,11 +503,12 @@
       this.status.textContent = this.sideTitle(st.toMove) + ' to move' +
         (this.computer === st.toMove ? ' (the computer)' : '') + '.';
     }
-    var parts = [];
-    parts.push('Captured: ' + this.sideTitle(0) + ' ' + st.captured[0] + ', ' + this.sideTitle(1) + ' ' + st.captured[1] + '.');
+    // Who took how many, said so that it cannot be read as how many each side lost.
+    var parts = [(this.family === 'sowing' ? 'Seeds' : 'Pieces') + ' taken by ' + this.sideTitle(0) + ': ' +
+      st.captured[0] + '; by ' + this.sideTitle(1) + ': ' + st.captured[1] + '.'];
     st.hand.forEach(function (kinds, s) {
       var inHand = [];
-      kinds.forEach(function (n, k) { if (n > 0) inHand.push(n + ' ' + self.kindTitle(k).toLowerCase()); });
+      kinds.forEach(function (n, k) { if (n > 0) inHand.push(plural(n, self.kindTitle(k).toLowerCase())); });
       if (inHand.length) parts.push(self.sideTitle(s) + ' in hand: ' + inHand.join(', ') + '.');
     });
     if (st.huffable && st.huffable.length && !st.outcome) {
@@ -503,8 +519,8 @@
 
     // The move list: the record's moves while replaying it (hidden in an unsolved puzzle), else the line.
     var hideMoves = this.puzzle && !this.puzzle.solved && !this.puzzle.revealed;
-    var moves = st.line;
-    this.movesBox.replaceChildren();
+    var moves = st.line, box = this.movesBox, scrolled = box.scrollTop;
+    box.replaceChildren();
     if (!hideMoves) {
       moves.forEach(function (n, i) {
         var li = el('li');
@@ -516,7 +532,18 @@
       });
     }
     if (this.mode() === 'replay' && this.record.result && st.ply === st.length) {
-      this.movesBox.append(el('li', { class: 'lt-result' }, this.record.result));
+      box.append(el('li', { class: 'lt-result' }, this.record.result));
+    }
+    this.movesHeading.textContent = 'Moves' + (this.recordEntry && byComputer(this.recordEntry) ? ' (' + BY_COMPUTER + ')' : '');
+    this.movesHeading.hidden = !box.children.length;
+    // The current move is kept in sight by scrolling the list alone ("nearest"): scrollIntoView would scroll
+    // the page too, away from what the visitor is reading.
+    box.scrollTop = scrolled;
+    var current = box.querySelector('.current');
+    if (current) {
+      var outer = box.getBoundingClientRect(), inner = current.getBoundingClientRect();
+      if (inner.top < outer.top) box.scrollTop += inner.top - outer.top;
+      else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
     }
     this.comment.textContent = this.commentAt(st.ply);
 
@@ -544,8 +571,10 @@
   };
 
   Board.prototype.resultText = function (o) {
-    if (o === '1-0') return this.sideTitle(0) + ' wins (1-0)';
-    if (o === '0-1') return this.sideTitle(1) + ' wins (0-1)';
+    if (o === '1-0' || o === '0-1') {
+      var winner = this.sideTitle(o === '1-0' ? 0 : 1);
+      return winner + ' ' + agree(winner, 'win') + ' (' + o + ')';
+    }
     return 'a draw (1/2-1/2)';
   };
 
@@ -599,6 +628,8 @@
       return;
     }
     this.cancelMove();
+    // A step through the line leaves the message of the last click or move behind.
+    this.flash('');
     this.game.goto(Math.max(0, ply));
     this.render();
     this.updateHash();
@@ -667,7 +698,7 @@
       if (i > 0) params[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
     });
     if (params.ruleset && params.ruleset !== this.info.ruleset) {
-      try { this.setRuleset(params.ruleset, false); } catch (e) { return; }
+      try { this.setRuleset(params.ruleset); } catch (e) { return; }
     }
     if (params.record) {
       this.selectRecord(params.record);
@@ -776,7 +807,9 @@
     if (this.busy) return;
     this.stopAuto();
     var st = this.st;
+    // Each click starts afresh: a refusal of the last one must not stand beside this one's sowing or answer.
     this.root.removeAttribute('data-refused');
+    this.flash('');
     if (st.outcome) { this.refuse('The game is over: ' + this.resultText(st.outcome) + '.'); return; }
     if (this.computer === st.toMove) {
       // Reached by stepping back through the line: let the computer move now.
@@ -882,6 +915,7 @@
     var steps = this.game.sowSteps(hole) || [];
     var self = this, i = 0, delay = Math.max(20, Math.min(180, 2400 / Math.max(1, steps.length)));
     if (reducedMotion || !steps.length) { this.applySteps(steps, steps.length); done(); return; }
+    this.flash('');
     this.busy = true;
     this.root.setAttribute('data-animating', 'true');
     var tick = function () {
@@ -947,7 +981,7 @@
     this.flash('');
     this.render();
     this.updateHash();
-    var text = this.sideTitle(mover) + ' plays ' + n + '.';
+    var who = this.sideTitle(mover), text = who + ' ' + agree(who, 'play') + ' ' + n + '.';
     if (this.st.outcome) text += ' ' + this.resultText(this.st.outcome) + '.';
     this.say(text);
     if (this.puzzle) this.afterPuzzleMove();
@@ -961,7 +995,8 @@
     if (this.computer !== st.toMove || st.outcome || this.busy || this.puzzle) return;
     this.busy = true;
     this.root.setAttribute('data-thinking', 'true');
-    this.status.textContent = this.sideTitle(st.toMove) + ' (the computer) is thinking…';
+    var who = this.sideTitle(st.toMove);
+    this.status.textContent = who + ' (the computer) ' + agree(who, 'is') + ' thinking…';
     setTimeout(function () { self.guard(function () {
       var t0 = performance.now();
       var answer = self.game.think(4000000, thinkMs(self.info), (Math.random() * 0x7fffffff) | 0);
@@ -1039,8 +1074,8 @@
   Board.prototype.revealSolution = function () {
     if (!this.puzzle) return;
     this.puzzle.revealed = true;
-    this.flash('The solution: ' + this.record.moves.map(function (m) { return m.n; }).join(' ') + '.');
     this.jump(this.record.moves.length);
+    this.flash('The solution: ' + this.record.moves.map(function (m) { return m.n; }).join(' ') + '.');
   };
 
   Board.prototype.backToRecord = function () {
