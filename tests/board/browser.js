@@ -362,6 +362,141 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
+  await test('the move list keeps the current move in sight by scrolling itself, not the page', async () => {
+    const page = await open('terhuchu', '#record=illustrative-ten');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const seen = () => page.$eval(`${BOARD} .lt-moves`, (box) => {
+      const cur = box.querySelector('.current');
+      const a = box.getBoundingClientRect(), b = cur.getBoundingClientRect();
+      return { inside: b.top >= a.top - 1 && b.bottom <= a.bottom + 1, scrolled: box.scrollTop, tall: box.scrollHeight > box.clientHeight, page: window.scrollY };
+    });
+    await page.focus(BOARD);
+    const at = await page.evaluate(() => window.scrollY);
+    await page.keyboard.press('End');
+    let s = await seen();
+    expect(s.tall, 'the list of a long record scrolls');
+    expect(s.inside && s.scrolled > 0, 'End: the last move is in sight in the list: ' + JSON.stringify(s));
+    expect(s.page === at, `the page itself did not scroll: ${at} -> ${s.page}`);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    s = await seen();
+    expect(s.inside && s.scrolled === 0, 'back at the first move, the list shows it: ' + JSON.stringify(s));
+    await page.fill(`${BOARD} .lt-scrubber`, String(+(await attr(page, 'data-length')) - 3));
+    s = await seen();
+    expect(s.inside && s.page === at, 'the scrubber too: ' + JSON.stringify(s));
+    await page.close();
+  });
+
+  await test('a sowing board has its own help text; a lines board has the points-and-lines one', async () => {
+    const help = (page) => page.$eval(`${BOARD} .lt-help`, (e) => (e.hidden ? '' : e.textContent));
+    const page = await open('tchouba');
+    const sowing = await help(page);
+    expect(/sow/.test(sowing) && /hole/.test(sowing) && /arrow keys/.test(sowing), 'sowing help: ' + sowing);
+    expect(!/Click a piece/.test(sowing), 'not the help of points-and-lines games');
+    const page2 = await open('terhuchu');
+    const lines = await help(page2);
+    expect(/Click a piece/.test(lines) && !/sow/.test(lines), 'lines help: ' + lines);
+    expect(await page2.$eval(BOARD, (b) => document.getElementById(b.getAttribute('aria-describedby')).textContent) === lines,
+      'the board is described by it');
+    await page.close();
+    await page2.close();
+  });
+
+  await test('wording: a plural side wins in agreement, captures say who took them, counts are plural', async () => {
+    const page = await open('bagh-chal', '#record=illustrative-common');
+    await page.focus(BOARD);
+    await page.keyboard.press('End');
+    const status = await page.$eval(`${BOARD} .lt-status`, (e) => e.textContent);
+    const outcome = await attr(page, 'data-outcome');
+    expect(outcome === '0-1' && status === 'Game over: Goats win (0-1).', 'the result agrees with "Goats": ' + status);
+    const counts = await page.$eval(`${BOARD} .lt-counts`, (e) => e.textContent);
+    expect(/Pieces taken by Tigers: \d+; by Goats: \d+\./.test(counts) && !/Captured:/.test(counts), 'who took whom: ' + counts);
+    await page.keyboard.press('Home');
+    const start = await page.$eval(`${BOARD} .lt-counts`, (e) => e.textContent);
+    expect(/in hand: 20 goats\./.test(start), 'twenty goats in hand, in the plural: ' + start);
+    await page.selectOption(`${BOARD} select[id$="-record"]`, '');
+    await clickPoint(page, 'c3');
+    const after = await page.$eval(`${BOARD} .lt-counts`, (e) => e.textContent);
+    expect(/in hand: 19 goats\./.test(after), 'after one goat placed: ' + after);
+    await page.waitForFunction((sel) => /Goats play @?c3\./.test(document.querySelector(sel + ' [aria-live]').textContent), BOARD);
+    await page.close();
+    const t = await open('tchouba');
+    const seeds = await t.$eval(`${BOARD} .lt-counts`, (e) => e.textContent);
+    expect(/^Seeds taken by South: 0; by North: 0\./.test(seeds), 'a sowing board counts seeds: ' + seeds);
+    const one = await t.$$eval(`${BOARD} [data-point]`, (gs) => gs.map((g) => g.getAttribute('aria-label')));
+    expect(one.every((l) => !/\b1 seeds\b/.test(l) && !/\b(0|[2-9]\d*) seed$/.test(l)), 'hole labels count seeds in the plural');
+    await t.close();
+  });
+
+  await test('a refusal does not stay once the next sowing starts, nor when the replay steps', async () => {
+    const page = await open('tchouba');
+    await clickPoint(page, 'N1');
+    expect(/North/.test(await page.$eval(`${BOARD} .lt-message`, (e) => e.textContent)), 'the refusal is shown');
+    await clickPoint(page, 'S1');
+    expect(!/North/.test(await page.$eval(`${BOARD} .lt-message`, (e) => e.textContent)), 'and gone when South sows');
+    for (let i = 0; i < 5 && (await attr(page, 'data-route')); i++) await page.click(`${BOARD} .lt-target`);
+    await clickPoint(page, 'S2');
+    expect(await page.$eval(`${BOARD} .lt-message`, (e) => e.textContent), 'a refusal on North\'s turn');
+    await page.click(`${BOARD} [data-action="back"]`);
+    expect(await page.$eval(`${BOARD} .lt-message`, (e) => e.textContent) === '', 'stepping back clears it');
+    await page.close();
+    const motion = watch(await browser.newPage());
+    await motion.emulateMedia({ reducedMotion: 'no-preference' });
+    await motion.goto(url('shimunana'));
+    await motion.waitForSelector(`${BOARD}[data-ready="true"]`);
+    await clickPoint(motion, 'N1');
+    await clickPoint(motion, 'S1');
+    await motion.waitForSelector(`${BOARD}[data-animating="true"]`, { timeout: 2000 });
+    expect(await motion.$eval(`${BOARD} .lt-message`, (e) => e.textContent) === '', 'no old refusal during the animation');
+    await motion.waitForFunction((sel) => !document.querySelector(sel).dataset.animating, BOARD, { timeout: 8000 });
+    await motion.close();
+  });
+
+  await test('the games the computer played against itself say so, in the menu and over the moves', async () => {
+    const page = await open('terhuchu');
+    const options = await page.$$eval(`${BOARD} select[id$="-record"] option`, (os) => os.map((o) => [o.value, o.textContent]));
+    const illustrative = options.filter(([v]) => /^illustrative-/.test(v));
+    expect(illustrative.length > 0 && illustrative.every(([, t]) => /the computer playing both sides/.test(t)),
+      'every illustrative game is labelled: ' + illustrative.map(([, t]) => t).join(' | '));
+    expect(options.filter(([v]) => /^demo-/.test(v)).every(([, t]) => !/computer/.test(t)), 'demonstrations are not');
+    await page.selectOption(`${BOARD} select[id$="-record"]`, 'illustrative-ten');
+    await page.click(`${BOARD} [data-action="forward"]`);
+    const heading = await page.$eval(`${BOARD} .lt-moves-heading`, (e) => e.textContent);
+    expect(heading === 'Moves (the computer playing both sides)', 'the heading: ' + heading);
+    expect(await page.$eval(`${BOARD} .lt-moves`, (l) => document.getElementById(l.getAttribute('aria-labelledby')).textContent) === heading,
+      'it names the list');
+    await page.selectOption(`${BOARD} select[id$="-record"]`, 'demo-chain-turns');
+    await page.click(`${BOARD} [data-action="forward"]`);
+    expect(await page.$eval(`${BOARD} .lt-moves-heading`, (e) => e.textContent) === 'Moves', 'a demonstration\'s heading');
+    await page.close();
+  });
+
+  await test('printed: the position and the moves, not the controls', async () => {
+    const page = await open('terhuchu', '#record=illustrative-ten&ply=20');
+    await page.emulateMedia({ media: 'print' });
+    const shown = await page.$$eval(`${BOARD} button, ${BOARD} select, ${BOARD} input, ${BOARD} .lt-help`, (es) => es
+      .filter((e) => !e.closest('.lt-moves') && e.getBoundingClientRect().width > 0)
+      .map((e) => e.outerHTML.slice(0, 80)));
+    expect(shown.length === 0, 'no control is printed: ' + shown.join(' | '));
+    for (const sel of ['.lt-top', '.lt-controls', '.lt-play']) {
+      expect(await page.$eval(`${BOARD} ${sel}`, (e) => getComputedStyle(e).display) === 'none', sel + ' is display: none');
+    }
+    const svg = await page.$eval(`${BOARD} svg.board`, (e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; });
+    expect(svg[0] > 100 && svg[1] > 100, 'the board is printed: ' + svg);
+    const moves = await page.$eval(`${BOARD} .lt-moves`, (e) => [e.getBoundingClientRect().height, e.scrollHeight, e.children.length]);
+    expect(moves[2] > 20 && moves[0] >= moves[1] - 1, 'the whole move list is printed: ' + moves);
+    // Headless Chromium prints to PDF: count its pages (10 A4 pages before the print styles; 9 counted by hand).
+    const sheets = async (p) => (await p.pdf({ format: 'A4' })).toString('latin1').match(/\/Type\s*\/Page[^s]/g).length;
+    const withRecord = await sheets(page);
+    await page.close();
+    const plain = await open('terhuchu');
+    const pages = await sheets(plain);
+    console.log(`     Terhuchu's page prints on ${pages} A4 pages, ${withRecord} with a game of 400 moves shown`);
+    expect(pages <= 6 && withRecord <= 7, `Terhuchu's page prints on ${pages} A4 pages, ${withRecord} with a game shown`);
+    await plain.close();
+  });
+
   await test('no console error or warning, no failed request', async () => {
     expect(problems.length === 0, problems.join('\n'));
   });
