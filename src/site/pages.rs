@@ -62,10 +62,11 @@ struct NavLink {
 }
 
 /// The main navigation: (section, page, label).
-const NAV: [(&str, &str, &str); 8] = [
+const NAV: [(&str, &str, &str); 9] = [
     ("browse", "browse/index.html", "Browse"),
     ("variants", "variants/index.html", "Variants"),
     ("rules", "rules/index.html", "Rules"),
+    ("puzzles", "puzzles/index.html", "Puzzles"),
     ("tags", "tags/index.html", "Tags"),
     ("places", "places/index.html", "Places"),
     ("people", "people/index.html", "People"),
