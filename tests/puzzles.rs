@@ -293,3 +293,38 @@ fn a_word_is_found_only_whole() {
     assert!(!has_word("d4-c2-c3", "c2-c3"));
     assert!(has_word("10(x2+pit2)!", "10(x2+pit2)"));
 }
+
+/// The puzzles page is keyed by the games it lists: editing a puzzle's question must make a rebuild show the
+/// new one, and the rebuilt page must be the one a build into an empty folder makes.
+#[test]
+fn an_edited_question_reaches_the_puzzles_page_on_a_rebuild() {
+    let scratch = Scratch::new("puzzles-rebuild");
+    let catalog = scratch.0.join("catalog");
+    common::copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let build = |out: &Path| {
+        ludotheca::site::build(&common::build_options(&catalog, out)).expect("the copy builds");
+        snapshot(out)
+    };
+    build(&out);
+    let record = catalog.join("games/tchouba/games/puzzle-4x8-constructed.game");
+    let text = fs::read_to_string(&record).unwrap();
+    let question = "[Question \"South to move and win in two moves.\"]";
+    assert!(text.contains(question));
+    fs::write(
+        &record,
+        text.replace(
+            question,
+            "[Question \"South to move: which hole wins by the second move?\"]",
+        ),
+    )
+    .unwrap();
+    let rebuilt = build(&out);
+    let fresh = build(&scratch.0.join("fresh"));
+    let list = page(&rebuilt, "puzzles/index.html");
+    assert!(
+        list.contains("which hole wins by the second move?"),
+        "{list}"
+    );
+    assert_eq!(list, page(&fresh, "puzzles/index.html"));
+}

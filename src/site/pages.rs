@@ -1262,45 +1262,29 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
         ("size", "Board size"),
         ("type", "Ruleset type"),
     ];
-    paginate::slots("rules", "rulesets", chunks)
-        .into_par_iter()
-        .try_for_each(|slot| {
-            let paginate::Slot {
-                number,
-                pages,
-                path,
-                root,
-                pager,
-                items: chunk,
-            } = slot;
-            let numbers = format!("{number}/{pages}");
-            let rulesets: String = chunk.iter().map(|(_, r)| format!("{r},")).collect();
-            let key = site.list_key(
-                &[
-                    b"rules",
-                    path.as_bytes(),
-                    numbers.as_bytes(),
-                    rulesets.as_bytes(),
-                ],
-                chunk.iter().map(|&(i, _)| i),
+    keyed_pages(
+        site,
+        out,
+        ("rules", "rulesets"),
+        chunks,
+        |&(_, r)| format!("{r},"),
+        |&(i, _)| i,
+        |slot| {
+            let layout = site.layout(
+                &slot.path,
+                &page_title("Rules at a glance", slot.number, slot.pages),
+                "Facts derived from the executable rules of every ruleset.",
+                "rules",
             );
-            let page_path = path.clone();
-            out.keyed(&page_path, key, || {
-                let layout = site.layout(
-                    &path,
-                    &page_title("Rules at a glance", number, pages),
-                    "Facts derived from the executable rules of every ruleset.",
-                    "rules",
-                );
-                let (rows, facets) = facts_rows(site, &root, &chunk);
-                let page = json!({
-                    "groups": facet_groups(&facets, &labels),
-                    "rows": rows,
-                    "pager": pager,
-                });
-                site.job(path, "rules.html", layout, page)
-            })
-        })
+            let (rows, facets) = facts_rows(site, &slot.root, &slot.items);
+            let page = json!({
+                "groups": facet_groups(&facets, &labels),
+                "rows": rows,
+                "pager": slot.pager,
+            });
+            site.job(slot.path, "rules.html", layout, page)
+        },
+    )
 }
 
 /// One puzzle of the archive: the game it belongs to and its record's place among the game's records.
@@ -1345,44 +1329,60 @@ fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
 fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let chunks = paginate::split(puzzles(archive), Sizes::current().rows);
-    paginate::slots("puzzles", "puzzles", chunks)
+    keyed_pages(
+        site,
+        out,
+        ("puzzles", "puzzles"),
+        chunks,
+        |p| format!("{}:{},", p.entry, p.record),
+        |p| p.entry,
+        |slot| {
+            let layout = site.layout(
+                &slot.path,
+                &page_title("Puzzles", slot.number, slot.pages),
+                "Every puzzle of the archive: a position, a question, and the board to solve it on.",
+                "puzzles",
+            );
+            let rows: Vec<serde_json::Value> = slot
+                .items
+                .iter()
+                .map(|p| puzzle_row(site, &slot.root, p))
+                .collect();
+            let page = json!({ "puzzles": rows, "pager": slot.pager });
+            site.job(slot.path, "puzzles.html", layout, page)
+        },
+    )
+}
+
+/// The pages of a list, in parallel, each keyed by what it shows ([`Site::list_key`]): the list's folder, the
+/// page's address and number, what `listed` writes of each of its items (which ruleset, which record: what
+/// the items' own keys do not say) and the keys of the items `entry` names. `make` builds a page only when the
+/// previous site has none under its key.
+fn keyed_pages<T: Send + Sync>(
+    site: &Site,
+    out: &Out,
+    (folder, noun): (&str, &str),
+    chunks: Vec<Vec<T>>,
+    listed: impl Fn(&T) -> String + Sync,
+    entry: impl Fn(&T) -> usize + Sync,
+    make: impl Fn(paginate::Slot<T>) -> Job + Sync,
+) -> Result<(), String> {
+    paginate::slots(folder, noun, chunks)
         .into_par_iter()
         .try_for_each(|slot| {
-            let paginate::Slot {
-                number,
-                pages,
-                path,
-                root,
-                pager,
-                items: chunk,
-            } = slot;
-            let numbers = format!("{number}/{pages}");
-            let listed: String = chunk
-                .iter()
-                .map(|p| format!("{}:{},", p.entry, p.record))
-                .collect();
+            let numbers = format!("{}/{}", slot.number, slot.pages);
+            let shown: String = slot.items.iter().map(&listed).collect();
             let key = site.list_key(
                 &[
-                    b"puzzles",
-                    path.as_bytes(),
+                    folder.as_bytes(),
+                    slot.path.as_bytes(),
                     numbers.as_bytes(),
-                    listed.as_bytes(),
+                    shown.as_bytes(),
                 ],
-                chunk.iter().map(|p| p.entry),
+                slot.items.iter().map(&entry),
             );
-            let page_path = path.clone();
-            out.keyed(&page_path, key, || {
-                let layout = site.layout(
-                    &path,
-                    &page_title("Puzzles", number, pages),
-                    "Every puzzle of the archive: a position, a question, and the board to solve it on.",
-                    "puzzles",
-                );
-                let rows: Vec<serde_json::Value> =
-                    chunk.iter().map(|p| puzzle_row(site, &root, p)).collect();
-                let page = json!({ "puzzles": rows, "pager": pager });
-                site.job(path, "puzzles.html", layout, page)
-            })
+            let path = slot.path.clone();
+            out.keyed(&path, key, || make(slot))
         })
 }
 
