@@ -187,8 +187,12 @@ impl Diagram {
 
 /// The board and its start position, from the compiled rules.
 pub fn diagram(game: &Compiled) -> Diagram {
+    diagram_at(game, &game.start())
+}
+
+/// The board with the pieces or seeds of `start`, a position of `game` (a puzzle's, set by its record).
+pub fn diagram_at(game: &Compiled, start: &AnyPosition) -> Diagram {
     let geometry = game.geometry();
-    let start = game.start();
     let mut points: Vec<DiagramPoint> = geometry
         .points
         .into_iter()
@@ -202,7 +206,7 @@ pub fn diagram(game: &Compiled) -> Diagram {
         })
         .collect();
     let mut in_hand = [0u32; 2];
-    match (game, &start) {
+    match (game, start) {
         (Compiled::Lines(g), AnyPosition::Lines(pos)) => {
             place_pieces(&mut points, pos, |kind| {
                 g.rules

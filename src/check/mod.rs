@@ -66,6 +66,15 @@ pub struct RecordSummary {
     /// The moves as written, each with its annotation (`21!`), one per line.
     moves: Box<str>,
     pub move_count: usize,
+    /// A puzzle's position as set by its `Position` tag, for the puzzles page's diagram; `None` for other
+    /// records and for a position that does not parse (which the replay reports).
+    pub start: Option<PuzzleStart>,
+}
+
+/// Where a puzzle starts: the board with its pieces or seeds, and the side to move.
+pub struct PuzzleStart {
+    pub diagram: Arc<crate::archive::Diagram>,
+    pub to_move: u8,
 }
 
 impl RecordSummary {
@@ -93,6 +102,7 @@ impl RecordSummary {
                 .collect(),
             moves: moves.into_boxed_str(),
             move_count: record.moves.len(),
+            start: None,
         }
     }
 

@@ -13,8 +13,8 @@ use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
-use super::{CheckedGame, RecordSummary};
-use crate::archive::rules::{Diagrams, from_compiled};
+use super::{CheckedGame, PuzzleStart, RecordSummary};
+use crate::archive::rules::{Diagrams, diagram_at, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
@@ -183,6 +183,7 @@ fn check_game(
         catalog,
         item,
         (&compiled, &info, replay),
+        diagrams,
         &mut cited,
         &mut own,
     );
@@ -265,6 +266,7 @@ fn replay_records(
     catalog: &Catalog,
     item: &Item,
     (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
+    diagrams: &Diagrams,
     cited: &mut HashSet<String>,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Option<RecordSummary>> {
@@ -287,9 +289,41 @@ fn replay_records(
             cited,
             diagnostics,
         );
-        parsed.push(Some(RecordSummary::of(&record)));
+        let mut summary = RecordSummary::of(&record);
+        summary.start = puzzle_start(compiled, &record, diagrams);
+        parsed.push(Some(summary));
     }
     parsed
+}
+
+/// A puzzle's starting position drawn, with the side to move, for the list of puzzles: reading a position is
+/// cheap beside the replay, and only puzzles are drawn (a demonstration's position is not listed anywhere).
+fn puzzle_start(
+    compiled: &[(Option<String>, Compiled)],
+    record: &Record,
+    diagrams: &Diagrams,
+) -> Option<PuzzleStart> {
+    let tag = |name: &str| {
+        record
+            .tags
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
+    };
+    if tag("Kind") != Some("puzzle") {
+        return None;
+    }
+    let game = match tag("Ruleset") {
+        Some(name) => compiled.iter().find(|(n, _)| n.as_deref() == Some(name)),
+        None => compiled.first(),
+    };
+    let (_, game) = game?;
+    let position = game.parse_position(tag("Position")?).ok()?;
+    let to_move = ludotheca_engine::Game::side_to_move(game, &position);
+    Some(PuzzleStart {
+        diagram: diagrams.share(diagram_at(game, &position)),
+        to_move,
+    })
 }
 
 /// One parsed record: its source is known, its ruleset exists, and it replays.

@@ -128,6 +128,34 @@ pub fn describe(diagram: &Diagram, sides: &[String]) -> String {
     }
 }
 
+/// A position in words, hole by hole where [`describe`] sums the seeds: a puzzle's seeds are few, and a
+/// reader who cannot see the diagram needs each hole to solve it.
+pub fn describe_position(diagram: &Diagram, sides: &[String]) -> String {
+    if diagram.family != Family::Sowing {
+        return describe(diagram, sides);
+    }
+    let mut desc = format!("{} holes in rows.", diagram.points.len());
+    for side in 0..2u8 {
+        let holes: Vec<String> = diagram
+            .points
+            .iter()
+            .filter(|p| p.owner == Some(side) && p.seeds.unwrap_or(0) > 0)
+            .map(|p| {
+                // Hole names are the side's letter and the number (`S12`); the number is what moves name.
+                let number = p.name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                format!("hole {number}: {}", p.seeds.unwrap_or(0))
+            })
+            .collect();
+        let _ = write!(desc, " {}: ", side_name(sides, side));
+        if holes.is_empty() {
+            desc.push_str("no seeds.");
+        } else {
+            let _ = write!(desc, "{}.", holes.join(", "));
+        }
+    }
+    desc
+}
+
 struct Frame {
     min_x: f64,
     max_y: f64,

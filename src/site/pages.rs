@@ -62,10 +62,11 @@ struct NavLink {
 }
 
 /// The main navigation: (section, page, label).
-const NAV: [(&str, &str, &str); 8] = [
+const NAV: [(&str, &str, &str); 9] = [
     ("browse", "browse/index.html", "Browse"),
     ("variants", "variants/index.html", "Variants"),
     ("rules", "rules/index.html", "Rules"),
+    ("puzzles", "puzzles/index.html", "Puzzles"),
     ("tags", "tags/index.html", "Tags"),
     ("places", "places/index.html", "Places"),
     ("people", "people/index.html", "People"),
@@ -350,6 +351,7 @@ pub fn render_site(
         emit_all(vec![home(&site), search_page(&site), about(&site)])?;
         browse(&site, &out)?;
         rules_page(&site, &out)?;
+        puzzles_page(&site, &out)?;
         emit_all(variants(&site))?;
         emit_all(uncatalogued(&site))?;
         emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
@@ -521,6 +523,13 @@ fn diagram_files(
         for diagram in rules.rulesets.iter().filter_map(|r| r.diagram.as_ref()) {
             if seen.insert(diagram_id(diagram)) {
                 distinct.push(diagram);
+            }
+        }
+        // The puzzles page draws each puzzle's own starting position.
+        let starts = entry.game.iter().flat_map(|g| g.records.iter().flatten());
+        for start in starts.filter_map(|r| r.start.as_ref()) {
+            if seen.insert(diagram_id(&start.diagram)) {
+                distinct.push(&start.diagram);
             }
         }
     }
@@ -1254,45 +1263,184 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
         ("size", "Board size"),
         ("type", "Ruleset type"),
     ];
-    paginate::slots("rules", "rulesets", chunks)
+    keyed_pages(
+        site,
+        out,
+        ("rules", "rulesets"),
+        chunks,
+        |&(_, r)| format!("{r},"),
+        |&(i, _)| i,
+        |slot| {
+            let layout = site.layout(
+                &slot.path,
+                &page_title("Rules at a glance", slot.number, slot.pages),
+                "Facts derived from the executable rules of every ruleset.",
+                "rules",
+            );
+            let (rows, facets) = facts_rows(site, &slot.root, &slot.items);
+            let page = json!({
+                "groups": facet_groups(&facets, &labels),
+                "rows": rows,
+                "pager": slot.pager,
+            });
+            site.job(slot.path, "rules.html", layout, page)
+        },
+    )
+}
+
+/// One puzzle of the archive: the game it belongs to and its record's place among the game's records.
+struct PuzzleRef {
+    entry: usize,
+    record: usize,
+}
+
+/// Every puzzle of the archive (game records of kind `puzzle`), by game title, then by file name.
+fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
+    let mut games: Vec<(String, usize)> = archive
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.game_records
+                .iter()
+                .any(|r| r.kind.as_deref() == Some("puzzle"))
+        })
+        .map(|(i, e)| (crate::archive::text::fold(&e.title), i))
+        .collect();
+    games.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| archive.entries[a.1].url.cmp(&archive.entries[b.1].url))
+    });
+    let mut out = Vec::new();
+    for (_, entry) in games {
+        let records = &archive.entries[entry].game_records;
+        let mut own: Vec<usize> = (0..records.len())
+            .filter(|&r| records[r].kind.as_deref() == Some("puzzle"))
+            .collect();
+        own.sort_by(|&a, &b| records[a].file_name.cmp(&records[b].file_name));
+        out.extend(own.into_iter().map(|record| PuzzleRef { entry, record }));
+    }
+    out
+}
+
+/// The puzzles page: every puzzle with its game, question, side to move, the ruleset it is played on, a
+/// diagram of its position and a link that opens it on the game's board (`#record=<id>`, docs/board.md).
+/// Keyed, like the other lists, by the games it shows, so it is not built again while none of them changed.
+/// The solution is never written here: no moves, no comments.
+fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
+    let archive = site.archive;
+    let chunks = paginate::split(puzzles(archive), Sizes::current().rows);
+    keyed_pages(
+        site,
+        out,
+        ("puzzles", "puzzles"),
+        chunks,
+        |p| format!("{}:{},", p.entry, p.record),
+        |p| p.entry,
+        |slot| {
+            let layout = site.layout(
+                &slot.path,
+                &page_title("Puzzles", slot.number, slot.pages),
+                "Every puzzle of the archive: a position, a question, and the board to solve it on.",
+                "puzzles",
+            );
+            let rows: Vec<serde_json::Value> = slot
+                .items
+                .iter()
+                .map(|p| puzzle_row(site, &slot.root, p))
+                .collect();
+            let page = json!({ "puzzles": rows, "pager": slot.pager });
+            site.job(slot.path, "puzzles.html", layout, page)
+        },
+    )
+}
+
+/// The pages of a list, in parallel, each keyed by what it shows ([`Site::list_key`]): the list's folder, the
+/// page's address and number, what `listed` writes of each of its items (which ruleset, which record: what
+/// the items' own keys do not say) and the keys of the items `entry` names. `make` builds a page only when the
+/// previous site has none under its key.
+fn keyed_pages<T: Send + Sync>(
+    site: &Site,
+    out: &Out,
+    (folder, noun): (&str, &str),
+    chunks: Vec<Vec<T>>,
+    listed: impl Fn(&T) -> String + Sync,
+    entry: impl Fn(&T) -> usize + Sync,
+    make: impl Fn(paginate::Slot<T>) -> Job + Sync,
+) -> Result<(), String> {
+    paginate::slots(folder, noun, chunks)
         .into_par_iter()
         .try_for_each(|slot| {
-            let paginate::Slot {
-                number,
-                pages,
-                path,
-                root,
-                pager,
-                items: chunk,
-            } = slot;
-            let numbers = format!("{number}/{pages}");
-            let rulesets: String = chunk.iter().map(|(_, r)| format!("{r},")).collect();
+            let numbers = format!("{}/{}", slot.number, slot.pages);
+            let shown: String = slot.items.iter().map(&listed).collect();
             let key = site.list_key(
                 &[
-                    b"rules",
-                    path.as_bytes(),
+                    folder.as_bytes(),
+                    slot.path.as_bytes(),
                     numbers.as_bytes(),
-                    rulesets.as_bytes(),
+                    shown.as_bytes(),
                 ],
-                chunk.iter().map(|&(i, _)| i),
+                slot.items.iter().map(&entry),
             );
-            let page_path = path.clone();
-            out.keyed(&page_path, key, || {
-                let layout = site.layout(
-                    &path,
-                    &page_title("Rules at a glance", number, pages),
-                    "Facts derived from the executable rules of every ruleset.",
-                    "rules",
-                );
-                let (rows, facets) = facts_rows(site, &root, &chunk);
-                let page = json!({
-                    "groups": facet_groups(&facets, &labels),
-                    "rows": rows,
-                    "pager": pager,
-                });
-                site.job(path, "rules.html", layout, page)
+            let path = slot.path.clone();
+            out.keyed(&path, key, || make(slot))
+        })
+}
+
+/// What the puzzles page shows of one puzzle.
+fn puzzle_row(site: &Site, root: &str, puzzle: &PuzzleRef) -> serde_json::Value {
+    let entry = &site.archive.entries[puzzle.entry];
+    let record = &entry.game_records[puzzle.record];
+    let summary = entry
+        .game
+        .and_then(|g| g.records.get(puzzle.record))
+        .and_then(Option::as_ref);
+    let rules = entry.rules;
+    let sides: &[String] = rules.map_or(&[], |r| r.sides.as_slice());
+    // A record without a `Ruleset` tag is played under the first ruleset, as the board plays it.
+    let ruleset = rules.and_then(|r| match &record.ruleset {
+        Some(name) => r.rulesets.iter().find(|x| &x.name == name),
+        None => r.rulesets.first(),
+    });
+    let id = record.file_name.trim_end_matches(".game");
+    let title = record.title.clone().unwrap_or_else(|| id.to_string());
+    let start = summary.and_then(|s| s.start.as_ref());
+    let to_move = start.map(|s| {
+        sides
+            .get(usize::from(s.to_move))
+            .cloned()
+            .unwrap_or_else(|| format!("Side {}", s.to_move + 1))
+    });
+    let image = start.and_then(|s| {
+        site.diagrams.get(&diagram_id(&s.diagram)).map(|file| {
+            json!({
+                "src": format!("{root}{}", file.path),
+                "width": file.width,
+                "height": file.height,
+                "alt": format!(
+                    "{}, {}: the position of the puzzle. {}",
+                    entry.title,
+                    title,
+                    board::describe_position(&s.diagram, sides)
+                ),
             })
         })
+    });
+    let ruleset_title = ruleset.map(|r| r.title.clone()).filter(|t| !t.is_empty());
+    let several = rules.is_some_and(|r| r.rulesets.len() > 1);
+    json!({
+        "id": format!("{}-{}", anchor(&entry.item.id), anchor(id)),
+        "game": entry.title,
+        "title": title,
+        "question": summary.and_then(|s| s.tag("Question")),
+        "to_move": to_move,
+        "ruleset": ruleset_title,
+        // Where the game has several rulesets the link names the one the puzzle is played on: the board
+        // switches to it when the puzzle is opened, and the visitor should not wonder why.
+        "ruleset_named": several,
+        "href": format!("{root}{}#record={}", entry.url, fragment_value(id)),
+        "image": image,
+    })
 }
 
 /// The rows of the rules at a glance for some (entry, ruleset) pairs, with their facet values.
@@ -1840,6 +1988,20 @@ fn anchor(name: &str) -> String {
     } else {
         crate::archive::text::slug(name)
     }
+}
+
+/// A value for the board's address fragment, as the board reads it back (`decodeURIComponent`): letters,
+/// digits and `-_.~` as they are, every other byte percent-encoded.
+fn fragment_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Terms whose values are Markdown.

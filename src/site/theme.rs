@@ -8,7 +8,7 @@ use tera::Tera;
 use crate::catalog::Catalog;
 
 /// The default templates, by name.
-const TEMPLATES: [(&str, &str); 14] = [
+const TEMPLATES: [(&str, &str); 15] = [
     ("base.html", include_str!("../../templates/base.html")),
     ("macros.html", include_str!("../../templates/macros.html")),
     ("home.html", include_str!("../../templates/home.html")),
@@ -23,6 +23,7 @@ const TEMPLATES: [(&str, &str); 14] = [
         include_str!("../../templates/variants.html"),
     ),
     ("rules.html", include_str!("../../templates/rules.html")),
+    ("puzzles.html", include_str!("../../templates/puzzles.html")),
     ("about.html", include_str!("../../templates/about.html")),
     ("search.html", include_str!("../../templates/search.html")),
     (

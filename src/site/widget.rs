@@ -55,8 +55,20 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let title = record.tag("Title").or(record.tag("Event"));
-        let moves: Vec<&str> = record.moves().collect();
-        lists.push(json!({ "title": title, "kind": record.tag("Kind"), "moves": moves }));
+        // A puzzle's list shows its question, never its moves: the solution stays out of the page's text
+        // until the board reveals it (the record itself, comments and all, is in the data above).
+        let puzzle = record.tag("Kind") == Some("puzzle");
+        let moves: Vec<&str> = if puzzle {
+            Vec::new()
+        } else {
+            record.moves().collect()
+        };
+        lists.push(json!({
+            "title": title,
+            "kind": record.tag("Kind"),
+            "moves": moves,
+            "question": record.tag("Question").filter(|_| puzzle),
+        }));
         records.push(json!({
             "id": file_name.trim_end_matches(".game"),
             "kind": record.tag("Kind"),

@@ -7,7 +7,8 @@
  *      from the URL;
  *   3. axe-core finds no serious or critical violation on the home page, a game page, browse, and the search
  *      box showing results (and the search results page), and none at all on game pages with the board's
- *      labels shown, light and dark; game pages at 390 px do not scroll sideways;
+ *      labels shown, light and dark; game pages at 390 px do not scroll sideways; the puzzles page passes axe,
+ *      does not scroll sideways at 390 px, and opens each puzzle on its board without showing its solution;
  *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
  *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
  *      with that value.
@@ -222,6 +223,8 @@ async function browserTests() {
     await page.goto(url('variants/index.html'));
     await axeCheck(page, 'variants');
 
+    await puzzleTests(page);
+
     if (paged) await pagedTests(page);
 
     if (problems.length > 0) for (const p of problems) fail(p);
@@ -229,6 +232,43 @@ async function browserTests() {
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/* The puzzles page: accessible, no sideways scrolling on a phone, and each link opens its puzzle on the board,
+ * in the puzzle's ruleset, with the question shown and neither the solution's moves nor its comments. */
+async function puzzleTests(page) {
+  await page.goto(url('puzzles/index.html'));
+  await axeCheck(page, 'puzzles', true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  if (scroll > client) fail(`the puzzles page at 390 px scrolls sideways: ${scroll} px wide`);
+  else pass('the puzzles page at 390 px: no sideways scrolling');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // What each puzzle's solution says first: none of it may be on the page before the puzzle is solved.
+  const solutions = {
+    'puzzle-last-tiger': ['c2-c3', 'Both tigers were threatening'],
+    'puzzle-4x8-constructed': ['10(x2+pit2)', "Hole 10's two seeds"],
+  };
+  // Tchouba opens on another ruleset: the link must switch the board to the puzzle's.
+  const rulesets = { 'puzzle-last-tiger': 'common', 'puzzle-4x8-constructed': '4x8' };
+  const links = await page.$$eval('ol.puzzles a[href*="#record="]', (as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
+  if (links.length !== Object.keys(solutions).length) fail(`the puzzles page links ${links.length} puzzles`);
+  for (const [href, text] of links) {
+    const id = href.split('#record=')[1];
+    await page.goto(url('puzzles/index.html'));
+    await Promise.all([page.waitForURL(/games\/[^/]+\/index\.html#record=/), page.click(`ol.puzzles a[href="${href}"]`)]);
+    await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+    const board = await page.$eval('[data-widget="board"]', (b) => ({ ...b.dataset }));
+    const question = await page.locator('[data-widget="board"] .lt-question').innerText();
+    const shown = await page.locator('main').innerText();
+    const leaked = (solutions[id] || []).filter((s) => shown.includes(s));
+    const ruleset = board.ruleset === rulesets[id];
+    if (board.mode !== 'puzzle' || board.record !== id || !question.trim() || leaked.length || !ruleset) {
+      fail(`${text}: mode ${board.mode}, record ${board.record}, ruleset ${board.ruleset}, question "${question}", shown: ${leaked.join(', ')}`);
+    } else {
+      pass(`${text}: opens the puzzle (ruleset ${board.ruleset}) with its question and without its solution`);
+    }
   }
 }
 
