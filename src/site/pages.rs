@@ -1227,25 +1227,15 @@ fn variants(site: &Site) -> Vec<Job> {
 fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
-    let mut games: Vec<(String, usize)> = archive
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            e.rules
-                .as_ref()
-                .is_some_and(|r| r.rulesets.iter().any(|r| r.facts.is_some()))
-        })
-        .map(|(i, e)| (crate::archive::text::fold(&e.title), i))
-        .collect();
-    games.sort_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| archive.entries[a.1].url.cmp(&archive.entries[b.1].url))
+    let games = entries_by_title(archive, |e| {
+        e.rules
+            .as_ref()
+            .is_some_and(|r| r.rulesets.iter().any(|r| r.facts.is_some()))
     });
     // (entry, ruleset) pairs, grouped by game.
     let groups: Vec<Vec<(usize, usize)>> = games
         .iter()
-        .map(|&(_, i)| {
+        .map(|&i| {
             let rules = archive.entries[i].rules.as_ref().expect("filtered above");
             (0..rules.rulesets.len())
                 .filter(|&r| rules.rulesets[r].facts.is_some())
@@ -1288,6 +1278,22 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
     )
 }
 
+/// The entries `keep` accepts, by folded title, then by address (so that the order never depends on the input's).
+fn entries_by_title(archive: &Archive, keep: impl Fn(&Entry) -> bool) -> Vec<usize> {
+    let mut found: Vec<(String, usize)> = archive
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| keep(e))
+        .map(|(i, e)| (crate::archive::text::fold(&e.title), i))
+        .collect();
+    found.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| archive.entries[a.1].url.cmp(&archive.entries[b.1].url))
+    });
+    found.into_iter().map(|(_, i)| i).collect()
+}
+
 /// One puzzle of the archive: the game it belongs to and its record's place among the game's records.
 struct PuzzleRef {
     entry: usize,
@@ -1296,23 +1302,13 @@ struct PuzzleRef {
 
 /// Every puzzle of the archive (game records of kind `puzzle`), by game title, then by file name.
 fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
-    let mut games: Vec<(String, usize)> = archive
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| {
-            e.game_records
-                .iter()
-                .any(|r| r.kind.as_deref() == Some("puzzle"))
-        })
-        .map(|(i, e)| (crate::archive::text::fold(&e.title), i))
-        .collect();
-    games.sort_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| archive.entries[a.1].url.cmp(&archive.entries[b.1].url))
+    let games = entries_by_title(archive, |e| {
+        e.game_records
+            .iter()
+            .any(|r| r.kind.as_deref() == Some("puzzle"))
     });
     let mut out = Vec::new();
-    for (_, entry) in games {
+    for entry in games {
         let records = &archive.entries[entry].game_records;
         let mut own: Vec<usize> = (0..records.len())
             .filter(|&r| records[r].kind.as_deref() == Some("puzzle"))
