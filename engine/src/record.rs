@@ -79,7 +79,7 @@ pub struct RecordError {
 }
 
 /// The most legal moves a [`RecordError`] writes out. A position may offer hundreds of thousands (4 x 40
-/// Tchouba has 120,160 at the start), and writing each in notation costs a hundred times more than listing
+/// Tchouba has 120,160 at the start), and writing each in notation costs some fifty times more than listing
 /// them: an error that wrote them all would make one bad move in a record cost more than replaying thousands of
 /// good ones, to explain it with a list nobody reads to the end.
 pub const LEGAL_LISTED: usize = 40;

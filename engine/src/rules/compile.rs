@@ -4,6 +4,7 @@
 
 use super::error::{ErrorKind, Pos, RulesError};
 use super::syntax::{Item, Line, Token, TokenKind};
+use super::word_at;
 use crate::Compiled;
 use crate::board::{Board, Compass, Diagonals};
 use crate::game::{Game, MAX_MOVES};
@@ -126,14 +127,6 @@ impl<'a> Cur<'a> {
             None => Ok(()),
         }
     }
-}
-
-fn word_at(line: &Line, i: usize) -> String {
-    line.tokens
-        .get(i)
-        .and_then(|t| t.word())
-        .unwrap_or("")
-        .to_string()
 }
 
 fn stmt_only<'a>(item: &'a Item, help: &str) -> Result<&'a Line, RulesError> {

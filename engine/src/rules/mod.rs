@@ -42,7 +42,8 @@ struct Entry {
     item: Item,
 }
 
-fn word_at(line: &Line, i: usize) -> String {
+/// The word at token `i` of a line, or "" where there is none.
+pub(super) fn word_at(line: &Line, i: usize) -> String {
     line.tokens
         .get(i)
         .and_then(|t| t.word())
