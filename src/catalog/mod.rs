@@ -453,15 +453,6 @@ impl LoadCache {
         self.folders.clear();
         self.walked = None;
     }
-
-    /// How many item folders are known.
-    pub fn len(&self) -> usize {
-        self.folders.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.folders.is_empty()
-    }
 }
 
 /// One item folder as read: the item, the files it read (with ids local to `files`) and what was reported.
