@@ -169,15 +169,19 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
 /// Watch the whole catalog folder (records, rules, game records, the bibliography, the configuration, the
 /// theme's templates and static files). Only changes count: a build reading the catalog must not start another
 /// build. Hidden files are editors' swap and backup files, which the catalog reader skips too.
-fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, ServeError> {
-    // Only changes: the kernel is not even asked for the opening and reading of files, which every build
-    // does by the thousand (and which, reported, would overflow its queue on a large catalog, each overflow
-    // costing a full rebuild).
+/// What the watcher asks the kernel for: changes only. Not the opening and reading of files, which every build
+/// does by the thousand; reported, they would overflow the kernel's queue on a large catalog, and each overflow
+/// costs a full rebuild, which reads every file again.
+fn watch_config() -> notify::Config {
     let kinds = EventKindMask::CREATE
         | EventKindMask::REMOVE
         | EventKindMask::MODIFY_DATA
         | EventKindMask::MODIFY_NAME;
-    let config = notify::Config::default().with_event_kinds(kinds);
+    notify::Config::default().with_event_kinds(kinds)
+}
+
+fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, ServeError> {
+    let config = watch_config();
     let handler = move |event: notify::Result<notify::Event>| {
         let wake_with = match event {
             Ok(event) if matches!(event.kind, EventKind::Access(_)) => None,
@@ -327,4 +331,23 @@ fn print_diagnostics(diagnostics: &Diagnostics, color: bool) {
         color,
         &mut std::io::stderr().lock(),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_watcher_asks_for_changes_and_never_for_files_opened_or_read() {
+        let kinds = watch_config().event_kinds();
+        assert!(!kinds.intersects(EventKindMask::ALL_ACCESS), "{kinds:?}");
+        for change in [
+            EventKindMask::CREATE,
+            EventKindMask::REMOVE,
+            EventKindMask::MODIFY_DATA,
+            EventKindMask::MODIFY_NAME,
+        ] {
+            assert!(kinds.contains(change), "{change:?}");
+        }
+    }
 }
