@@ -9,7 +9,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use ludotheca::site::{self, BuildError, BuildOptions, Kept};
+use ludotheca::site::{self, BuildError, BuildOptions, Kept, Scope};
 
 mod common;
 use common::{Scratch, copy_tree, snapshot};
@@ -46,6 +46,34 @@ fn assert_same_site(kept: &Path, fresh: &Path, after: &str) {
             a[path] == *bytes,
             "after {after}: {path} differs from a build without memory"
         );
+    }
+}
+
+/// Every item's folder (its page and downloads) is as a fresh build makes it; the other files may lag.
+fn assert_same_item_pages(kept: &Path, fresh: &Path, after: &str) {
+    let (a, b) = (snapshot(kept), snapshot(fresh));
+    let mut compared = 0;
+    for (path, bytes) in &b {
+        if ["games/", "boards/", "evidence/"]
+            .iter()
+            .any(|kind| path.starts_with(kind))
+        {
+            assert!(
+                a.get(path) == Some(bytes),
+                "after {after}: {path} differs from a build without memory after the items' pages"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 10, "after {after}: only {compared} item files");
+    // The rest of the previous site is still there, whole.
+    for path in [
+        "index.html",
+        "browse/index.html",
+        "catalog.json",
+        "sitemap.xml",
+    ] {
+        assert!(a.contains_key(path), "after {after}: {path} is gone");
     }
 }
 
@@ -206,9 +234,19 @@ fn builds_that_keep_what_they_made_give_the_site_a_fresh_build_gives() {
         for path in step() {
             kept.changed(&path);
         }
-        let with = site::build_with(&options(&catalog, &out), Some(&mut kept));
         let fresh = scratch.0.join(format!("fresh-{n}"));
         let without = site::build(&options(&catalog, &fresh));
+        // As the preview server does: the items' pages first, then the whole site.
+        let items = site::build_scoped(&options(&catalog, &out), Some(&mut kept), Scope::Items);
+        assert_eq!(
+            said(&items),
+            said(&without),
+            "after {what}: the same diagnostics from the items' pages"
+        );
+        if items.is_ok() {
+            assert_same_item_pages(&out, &fresh, what);
+        }
+        let with = site::build_with(&options(&catalog, &out), Some(&mut kept));
         assert_eq!(
             said(&with),
             said(&without),

@@ -23,14 +23,27 @@ pub const SCRIPT: &str = r#"// ludotheca serve: reload this page when the site i
   var version = me && me.getAttribute('data-version');
   if (!version || typeof EventSource === 'undefined') return;
   var events = new EventSource('/__ludotheca/events');
+  // A message is the new version, then the pages that changed since the last message, or `*` for all.
   events.onmessage = function (event) {
-    if (event.data !== version) {
+    var words = event.data.split(' ');
+    if (words[0] === version) return;
+    var here = window.location.pathname;
+    if (here.charAt(here.length - 1) === '/') here += 'index.html';
+    if (words.indexOf('*') > 0 || words.indexOf(here) > 0) {
       events.close();
       window.location.reload();
+    } else {
+      version = words[0];
     }
   };
 })();
 "#;
+
+/// How many builds' lists of changed pages are kept, for a stream that is told of several builds at once.
+const HISTORY: usize = 16;
+
+/// A message naming more pages than this tells every page to reload instead.
+const MAX_LISTED: usize = 256;
 
 pub struct Live {
     state: Mutex<State>,
@@ -45,6 +58,9 @@ struct State {
     errors: Option<String>,
     streams: usize,
     stopping: bool,
+    /// The last builds' versions, each with the pages it changed (as paths from the site's root, `/a/index.html`),
+    /// or `None` when every page is to reload (a failure, a recovery, a change to what every page uses).
+    history: std::collections::VecDeque<(u64, Option<Vec<String>>)>,
 }
 
 impl Live {
@@ -58,6 +74,7 @@ impl Live {
                 errors: None,
                 streams: 0,
                 stopping: false,
+                history: std::collections::VecDeque::new(),
             }),
             changed: Condvar::new(),
             run,
@@ -79,11 +96,16 @@ impl Live {
         (self.tag(state.version), state.errors.clone())
     }
 
-    /// A build succeeded: every page reloads.
-    pub fn built(&self) {
+    /// A build succeeded: the pages it changed reload (`None`: every page), and every page when the last
+    /// build had failed, since each carries the diagnostics.
+    pub fn built(&self, pages: Option<Vec<String>>) {
         let mut state = self.lock();
-        state.version += 1;
-        state.errors = None;
+        let pages = if state.errors.take().is_some() {
+            None
+        } else {
+            pages
+        };
+        state.record(pages);
         self.changed.notify_all();
     }
 
@@ -91,10 +113,35 @@ impl Live {
     pub fn failed(&self, errors: String) {
         let mut state = self.lock();
         if state.errors.as_deref() != Some(errors.as_str()) {
-            state.version += 1;
             state.errors = Some(errors);
+            state.record(None);
             self.changed.notify_all();
         }
+    }
+
+    /// The message for a stream that was last told of version `since` (none yet: every page it may be on
+    /// reloads if its version is not the current one).
+    fn message(&self, state: &State, since: Option<u64>) -> String {
+        let tag = self.tag(state.version);
+        let every = format!("data: {tag} *\n\n");
+        let Some(since) = since else { return every };
+        let mut pages = std::collections::BTreeSet::new();
+        for version in since + 1..=state.version {
+            match state.history.iter().find(|(v, _)| *v == version) {
+                Some((_, Some(changed))) => pages.extend(changed.iter().map(String::as_str)),
+                _ => return every,
+            }
+        }
+        if pages.len() > MAX_LISTED {
+            return every;
+        }
+        let mut message = format!("data: {tag}");
+        for page in pages {
+            message.push(' ');
+            message.push_str(page);
+        }
+        message.push_str("\n\n");
+        message
     }
 
     pub fn stop(&self) {
@@ -116,6 +163,16 @@ impl Live {
     }
 }
 
+impl State {
+    fn record(&mut self, pages: Option<Vec<String>>) {
+        self.version += 1;
+        self.history.push_back((self.version, pages));
+        if self.history.len() > HISTORY {
+            self.history.pop_front();
+        }
+    }
+}
+
 /// An open page's place among the event streams, given back when dropped, whether or not it was ever sent.
 pub struct Stream {
     live: Arc<Live>,
@@ -132,8 +189,9 @@ impl Stream {
                 break;
             }
             let message = if sent != Some(state.version) {
+                let message = live.message(&state, sent);
                 sent = Some(state.version);
-                format!("data: {}\n\n", live.tag(state.version))
+                message
             } else {
                 ": idle\n\n".to_string()
             };
@@ -160,5 +218,66 @@ impl Stream {
 impl Drop for Stream {
     fn drop(&mut self) {
         self.live.lock().streams -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(message: &str) -> Vec<String> {
+        let data = message
+            .strip_prefix("data: ")
+            .and_then(|m| m.strip_suffix("\n\n"))
+            .expect("one event");
+        data.split(' ').skip(1).map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_stream_is_told_the_pages_each_build_changed_or_to_reload_all() {
+        let live = Live::new();
+        let pages = |list: &[&str]| Some(list.iter().map(|p| p.to_string()).collect());
+        // A stream that was told nothing yet: every page it may be on compares its version.
+        assert_eq!(words(&live.message(&live.lock(), None)), ["*"]);
+
+        live.built(pages(&["/a/index.html"]));
+        assert_eq!(
+            words(&live.message(&live.lock(), Some(0))),
+            ["/a/index.html"]
+        );
+        live.built(pages(&["/b/index.html", "/a/index.html"]));
+        // Told of two builds at once: the pages either changed.
+        assert_eq!(
+            words(&live.message(&live.lock(), Some(0))),
+            ["/a/index.html", "/b/index.html"]
+        );
+        assert_eq!(
+            words(&live.message(&live.lock(), Some(1))),
+            ["/a/index.html", "/b/index.html"]
+        );
+
+        // A failure, and the build that recovers from it, reload every page (each carries the diagnostics).
+        live.failed("error".to_string());
+        assert_eq!(words(&live.message(&live.lock(), Some(2))), ["*"]);
+        live.built(pages(&["/a/index.html"]));
+        assert_eq!(words(&live.message(&live.lock(), Some(3))), ["*"]);
+        live.built(pages(&["/c/index.html"]));
+        assert_eq!(
+            words(&live.message(&live.lock(), Some(4))),
+            ["/c/index.html"]
+        );
+
+        // Older than the history kept: every page.
+        for _ in 0..HISTORY {
+            live.built(pages(&["/d/index.html"]));
+        }
+        assert_eq!(words(&live.message(&live.lock(), Some(1))), ["*"]);
+        // Too many pages to list: every page.
+        let many: Vec<String> = (0..=MAX_LISTED)
+            .map(|n| format!("/p{n}/index.html"))
+            .collect();
+        let version = live.lock().version;
+        live.built(Some(many));
+        assert_eq!(words(&live.message(&live.lock(), Some(version))), ["*"]);
     }
 }

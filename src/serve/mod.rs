@@ -26,12 +26,17 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::diagnostic::Diagnostics;
 use crate::report::{self, Format};
-use crate::site::{self, BuildError, BuildOptions, Built, Kept};
+use crate::site::{self, BuildError, BuildOptions, Built, Kept, Scope};
 use live::Live;
 
 /// How long the rebuild waits for a burst of changes (an editor's save, a `git checkout`) to end before it
 /// starts. Short, since the rebuild is what the archivist waits for.
 const DEBOUNCE: Duration = Duration::from_millis(15);
+
+/// After an edit the items' pages are rebuilt first, and the rest of the site (lists, exports, the search
+/// index) this long after, unless another change comes first: time for the open page to reload without a
+/// build competing with the browser for the processor.
+const SETTLE: Duration = Duration::from_millis(250);
 
 /// What `serve` is asked to do.
 #[derive(Clone, Debug)]
@@ -139,7 +144,7 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
         Err(err @ (BuildError::Load(_) | BuildError::Output(_))) => {
             return Err(ServeError::Build(err));
         }
-        outcome => report_build(&options, &live, outcome, started),
+        outcome => report_build(&options, &live, outcome, started, Scope::Whole),
     }
 
     let (wake, woken) = mpsc::channel();
@@ -220,11 +225,31 @@ fn rebuild_loop(
     mut kept: Kept,
 ) {
     let root = Root::of(&options.catalog);
+    // Whether the site's lists, exports and search index lag behind its items' pages.
+    let mut behind = false;
     loop {
-        match woken.recv() {
-            Ok(Wake::Changed(paths)) => root.tell(&mut kept, paths),
-            Ok(Wake::Lost) => kept.forget(),
-            Ok(Wake::Stop) | Err(_) => return,
+        let wake = if behind {
+            match woken.recv_timeout(SETTLE) {
+                Ok(wake) => wake,
+                Err(RecvTimeoutError::Timeout) => {
+                    let started = Instant::now();
+                    let outcome = site::build_scoped(build_options, Some(&mut kept), Scope::Whole);
+                    report_build(options, live, outcome, started, Scope::Whole);
+                    behind = false;
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        } else {
+            match woken.recv() {
+                Ok(wake) => wake,
+                Err(_) => return,
+            }
+        };
+        match wake {
+            Wake::Changed(paths) => root.tell(&mut kept, paths),
+            Wake::Lost => kept.forget(),
+            Wake::Stop => return,
         }
         // A save is several events (write, close, rename); the build starts once they stop coming, and takes in
         // every change that arrived meanwhile.
@@ -238,9 +263,50 @@ fn rebuild_loop(
             }
         }
         let started = Instant::now();
-        let outcome = site::build_with(build_options, Some(&mut kept));
-        report_build(options, live, outcome, started);
+        let outcome = site::build_scoped(build_options, Some(&mut kept), Scope::Items);
+        // A failed build changed nothing: the site stays as far behind as it was.
+        behind |= outcome.is_ok();
+        report_build(options, live, outcome, started, Scope::Items);
     }
+}
+
+/// The pages a build's changed files show in, as paths from the site's root, for the open pages to know
+/// whether to reload; `None` when a file every page may use changed (a style sheet, a script, a diagram).
+fn pages_changed(files: &[String]) -> Option<Vec<String>> {
+    let mut pages = Vec::new();
+    for file in files {
+        let name = file.rsplit('/').next().unwrap_or(file);
+        if file.ends_with(".html") {
+            pages.push(format!("/{}", encode_path(file)));
+        } else if file.starts_with("search-index") {
+            pages.push("/search/index.html".to_string());
+        } else if name.starts_with('.')
+            || name == "record.xml"
+            || name.ends_with(".zip")
+            || matches!(
+                file.as_str(),
+                "catalog.json" | "catalog.csv" | "oai-pmh.xml" | "sitemap.xml"
+            )
+        {
+            // Downloads and data files: no page shows their contents.
+        } else {
+            return None;
+        }
+    }
+    Some(pages)
+}
+
+/// A site path as a browser's `location.pathname` gives it: bytes outside the unreserved set percent-encoded.
+fn encode_path(path: &str) -> String {
+    let mut encoded = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            encoded.push(byte as char);
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
 }
 
 /// The catalog folder as the build names its files, and as the watcher may name them: the two differ when the
@@ -277,6 +343,7 @@ fn report_build(
     live: &Live,
     outcome: Result<Built, BuildError>,
     started: Instant,
+    scope: Scope,
 ) {
     let took = started.elapsed().as_secs_f64() * 1000.0;
     match outcome {
@@ -285,7 +352,7 @@ fn report_build(
                 if !built.diagnostics.is_empty() {
                     print_diagnostics(&built.diagnostics, options.color);
                 }
-                let w = built.written;
+                let w = &built.written;
                 let steps = if options.timings {
                     let steps: Vec<String> = built
                         .timings
@@ -296,12 +363,16 @@ fn report_build(
                 } else {
                     String::new()
                 };
+                let what = match scope {
+                    Scope::Whole => "built",
+                    Scope::Items => "items' pages built",
+                };
                 eprintln!(
-                    "built in {took:.0} ms{steps}: {} pages rendered, {} files written, {} removed",
+                    "{what} in {took:.0} ms{steps}: {} pages rendered, {} files written, {} removed",
                     built.rendered, w.written, w.removed
                 );
             }
-            live.built();
+            live.built(pages_changed(&built.written.changed));
         }
         Err(err) => {
             let text = match &err {
@@ -336,6 +407,31 @@ fn print_diagnostics(diagnostics: &Diagnostics, color: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changed_files_name_the_pages_that_show_them() {
+        let files = |list: &[&str]| list.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            pages_changed(&files(&[
+                "games/a/index.html",
+                "games/a/record.xml",
+                "games/a/a.zip",
+                "catalog.json",
+                "oai-pmh.xml",
+                "search-index/w-q.js",
+                ".ludotheca-manifest",
+                "places/k\u{f6}ln/index.html",
+            ])),
+            Some(files(&[
+                "/games/a/index.html",
+                "/search/index.html",
+                "/places/k%C3%B6ln/index.html",
+            ]))
+        );
+        // What every page may use: every page reloads.
+        assert_eq!(pages_changed(&files(&["static/style.css"])), None);
+        assert_eq!(pages_changed(&files(&["diagrams/0a1b.svg"])), None);
+    }
 
     #[test]
     fn the_watcher_asks_for_changes_and_never_for_files_opened_or_read() {

@@ -67,6 +67,18 @@ pub fn no_address_warning() -> crate::diagnostic::Diagnostic {
     )
 }
 
+/// How much of the site a build makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every page and file.
+    Whole,
+    /// The items' own pages and files; every other file of the previous site is kept as it was. The preview
+    /// server's first pass after an edit: the edited item's page (the one the archivist has open) is served
+    /// after a fraction of a whole build's work, and a whole build follows to bring the lists, the exports and
+    /// the search index up to date.
+    Items,
+}
+
 /// How a build went.
 #[derive(Debug)]
 pub struct Built {
@@ -142,9 +154,15 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
 
 /// [`build`], taking from `kept` what the previous build of the same catalog made and did not change, and
 /// leaving in it what this one made.
-pub fn build_with(
+pub fn build_with(options: &BuildOptions, kept: Option<&mut Kept>) -> Result<Built, BuildError> {
+    build_scoped(options, kept, Scope::Whole)
+}
+
+/// [`build_with`], making only what `scope` asks for.
+pub fn build_scoped(
     options: &BuildOptions,
     mut kept: Option<&mut Kept>,
+    scope: Scope,
 ) -> Result<Built, BuildError> {
     let mut timings = Vec::new();
     let mut step = |name: &'static str, since: Instant| timings.push((name, since.elapsed()));
@@ -206,9 +224,11 @@ pub fn build_with(
         options,
         &staging,
         kept.as_deref().map(|k| &k.parts),
+        scope,
     );
-    if let Some(kept) = kept {
-        // Whatever was made is right for its key, even when the build failed later on.
+    if let Some(kept) = kept.filter(|_| scope == Scope::Whole) {
+        // Whatever was made is right for its key, even when the build failed later on. Not after a build of
+        // the items only, which used none of the parts: the whole build after it will.
         kept.parts.settle();
     }
     let rendered = rendered.map_err(BuildError::Template)?;
@@ -221,6 +241,9 @@ pub fn build_with(
     staging
         .put(output::REPLAYED, replayed.join("\n").as_bytes(), None)
         .map_err(BuildError::Output)?;
+    if scope == Scope::Items {
+        staging.carry_rest().map_err(BuildError::Output)?;
+    }
     step("render", started);
 
     let started = Instant::now();

@@ -304,7 +304,7 @@ pub struct Staging {
 }
 
 /// What a build wrote.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Written {
     pub files: usize,
     /// Files whose bytes changed (or are new), written anew.
@@ -313,6 +313,8 @@ pub struct Written {
     pub unchanged: usize,
     /// Files of the previous site that the new one no longer has.
     pub removed: usize,
+    /// The site's paths whose bytes differ from the previous site's: new, changed and removed files, in order.
+    pub changed: Vec<String>,
 }
 
 impl Staging {
@@ -374,6 +376,32 @@ impl Staging {
             self.written.fetch_add(1, Ordering::Relaxed);
         }
         self.record(path, recorded);
+        Ok(())
+    }
+
+    /// Keep every file of the previous site that this build did not put, as it was: for a build that makes only
+    /// some of the site's files now and leaves the others to a whole build that follows.
+    pub fn carry_rest(&self) -> Result<(), String> {
+        let given: HashSet<String> = self
+            .files
+            .lock()
+            .expect("no thread panics while holding the manifest")
+            .iter()
+            .map(|(path, _)| path.clone())
+            .collect();
+        for (path, recorded) in &self.previous {
+            if given.contains(path) {
+                continue;
+            }
+            if !self.already_staged(path, recorded) {
+                let dest = self.destination(path)?;
+                if !self.link_previous(path, &dest) {
+                    return Err(format!("cannot keep `{path}` from the previous site"));
+                }
+            }
+            self.linked.fetch_add(1, Ordering::Relaxed);
+            self.record(path, *recorded);
+        }
         Ok(())
     }
 
@@ -489,11 +517,24 @@ impl Staging {
             return Err(format!("two files of the site are both `{}`", w[0].0));
         }
         let kept: HashSet<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
-        let removed = self
-            .previous
-            .keys()
-            .filter(|p| !kept.contains(p.as_str()))
-            .count();
+        let mut changed: Vec<String> = files
+            .iter()
+            .filter(|(path, recorded)| {
+                self.previous
+                    .get(path)
+                    .is_none_or(|old| old.bytes != recorded.bytes)
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        let before = changed.len();
+        changed.extend(
+            self.previous
+                .keys()
+                .filter(|p| !kept.contains(p.as_str()))
+                .cloned(),
+        );
+        let removed = changed.len() - before;
+        changed.sort();
         // The standby's files that the new site does not have, and the folders they leave empty.
         let mut emptied: Vec<PathBuf> = Vec::new();
         for path in self.standby.keys().filter(|p| !kept.contains(p.as_str())) {
@@ -556,6 +597,7 @@ impl Staging {
                     written: self.written.into_inner(),
                     unchanged: self.linked.into_inner(),
                     removed,
+                    changed,
                 });
             }
             // Renamed first, so that nothing mistakes it for a staged site; a failure to remove it leaves the
@@ -582,6 +624,7 @@ impl Staging {
             written: self.written.into_inner(),
             unchanged: self.linked.into_inner(),
             removed,
+            changed,
         })
     }
 }

@@ -20,7 +20,7 @@ use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::theme::Theme;
-use super::{BuildOptions, board, bundle, data, graph, markdown, search, values};
+use super::{BuildOptions, Scope, board, bundle, data, graph, markdown, search, values};
 use crate::archive::rules::{family_name, point_word};
 use crate::archive::text::{one_line, summary};
 use crate::archive::{Archive, Diagram, Entry, Facet, Target};
@@ -282,7 +282,9 @@ pub fn render_site(
     options: &BuildOptions,
     staging: &Staging,
     parts: Option<&Parts>,
+    scope: Scope,
 ) -> Result<Rendered, String> {
+    let whole = scope == Scope::Whole;
     let diagrams = diagram_files(archive, staging)?;
     let program = crate::fingerprint::program();
     let renderer = Renderer {
@@ -321,6 +323,9 @@ pub fn render_site(
     // The site-wide files are made alongside the pages: each is one thread's work.
     let base = options.base_url.as_deref();
     let exports = || -> Result<(), String> {
+        if !whole {
+            return Ok(());
+        }
         // Written as they are made: at 100,000 items each is hundreds of megabytes.
         let files: Vec<(&str, Export)> = vec![
             (
@@ -348,16 +353,18 @@ pub fn render_site(
         Ok(())
     };
     let pages_done = || -> Result<(), String> {
-        emit_all(vec![home(&site), search_page(&site), about(&site)])?;
-        browse(&site, &out)?;
-        rules_page(&site, &out)?;
-        puzzles_page(&site, &out)?;
-        emit_all(variants(&site))?;
-        emit_all(uncatalogued(&site))?;
-        emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
-        emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
-        emit_all(people_pages(&site))?;
-        emit_all(source_pages(&site))?;
+        if whole {
+            emit_all(vec![home(&site), search_page(&site), about(&site)])?;
+            browse(&site, &out)?;
+            rules_page(&site, &out)?;
+            puzzles_page(&site, &out)?;
+            emit_all(variants(&site))?;
+            emit_all(uncatalogued(&site))?;
+            emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
+            emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
+            emit_all(people_pages(&site))?;
+            emit_all(source_pages(&site))?;
+        }
         archive
             .entries
             .par_iter()
@@ -400,7 +407,9 @@ pub fn render_site(
         .into_inner()
         .expect("no thread panics while holding the page list");
     pages.sort();
-    staging.put("sitemap.xml", data::sitemap(&pages, base).as_bytes(), None)?;
+    if whole {
+        staging.put("sitemap.xml", data::sitemap(&pages, base).as_bytes(), None)?;
+    }
     Ok(Rendered {
         pages: pages.len(),
         rendered: renderer.rendered.into_inner(),

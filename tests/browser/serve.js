@@ -91,6 +91,27 @@ async function main() {
     else if (!again) fail('the page changed without reloading');
     else pass('the fix: the page reloads by itself, with the new title and no overlay');
 
+    // Another edit with three pages open: the edited one reloads first, the browse page (which lists the
+    // item by its title) when the rest of the site is rebuilt, and the About page, untouched, never.
+    const about = await context.newPage();
+    const browse = await context.newPage();
+    for (const [tab, where] of [[about, 'about/index.html'], [browse, 'browse/index.html']]) {
+      tab.on('pageerror', (err) => problems.push('uncaught: ' + err.message));
+      await tab.goto(url + where);
+      await tab.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /__ludotheca\/live\.js/.test(e.name)));
+    }
+    await page.waitForTimeout(300);
+    for (const tab of [page, about, browse]) await tab.evaluate(() => { window.ludothecaTestMark = true; });
+    fs.writeFileSync(record, original.replace('<dcterms:title>Bagh-Chal</dcterms:title>', '<dcterms:title>Bagh-Chal, twice</dcterms:title>'));
+    await page.waitForFunction(() => document.querySelector('h1') && document.querySelector('h1').textContent.trim() === 'Bagh-Chal, twice', null, { timeout: 10000 });
+    await browse.waitForFunction(() => document.body.textContent.includes('Bagh-Chal, twice'), null, { timeout: 10000 });
+    await page.waitForTimeout(500);
+    const aboutKept = await about.evaluate(() => window.ludothecaTestMark === true);
+    const browseReloaded = await browse.evaluate(() => window.ludothecaTestMark === undefined);
+    if (!browseReloaded) fail('the browse page changed without reloading');
+    else if (!aboutKept) fail('the About page reloaded although the edit did not change it');
+    else pass('an edit reloads the pages it changed (the item, then the browse page) and not the About page');
+
     if (problems.length > 0) for (const p of problems) fail(p);
   } finally {
     await context.close();
