@@ -361,7 +361,11 @@ pub fn render_site(
         emit_all(uncatalogued(&site))?;
         emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
         emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
-        emit_all(vec![atlas::map_page(&site)])?;
+        let (map, outlines) = atlas::map_page(&site);
+        for (path, svg) in outlines {
+            staging.put(&path, svg.as_bytes(), None)?;
+        }
+        out.page(map)?;
         emit_all(atlas::timeline_pages(&site))?;
         emit_all(people_pages(&site))?;
         emit_all(source_pages(&site))?;

@@ -192,9 +192,23 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// The map as an SVG element: the outlines within `view`, then one marker per cell of places, each a link
-/// named in words (place and number of items) for screen readers and keyboard users.
-pub fn svg(view: &View, places: &[Place], id: &str, title: &str) -> String {
+/// The outlines within `view` as a picture of their own (an SVG file beside the page), so that the page holds
+/// only what the catalog adds: its size then grows with the places, not with the world's coastlines. The
+/// picture takes its colours from the reader's light or dark setting, as the page does.
+pub fn outlines_svg(view: &View) -> String {
+    let height = view.height();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" \
+         height=\"{height}\"><style>.sea{{fill:#f2ede3}}path{{fill:#d8cfbf;stroke:#fbf8f2;stroke-width:.5;\
+         fill-rule:evenodd}}@media (prefers-color-scheme:dark){{.sea{{fill:#23201b}}path{{fill:#3d372e;\
+         stroke:#181613}}}}</style><rect class=\"sea\" width=\"{WIDTH}\" height=\"{height}\"/>{}</svg>\n",
+        land(view)
+    )
+}
+
+/// The map as an SVG element: the outlines (the picture at `outlines_href`), then one marker per cell of
+/// places, each a link named in words (place and number of items) for screen readers and keyboard users.
+pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: &str) -> String {
     let height = view.height();
     let mut cells: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
     for (i, p) in places.iter().enumerate() {
@@ -212,9 +226,9 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str) -> String {
         out,
         "<svg class=\"atlas-map\" id=\"{id}\" viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" \
          height=\"{height}\" aria-labelledby=\"{id}-title\"><title id=\"{id}-title\">{}</title>\
-         <rect class=\"sea\" width=\"{WIDTH}\" height=\"{height}\"/><g class=\"land\" aria-hidden=\"true\">{}</g>",
+         <g aria-hidden=\"true\"><image href=\"{}\" width=\"{WIDTH}\" height=\"{height}\"/></g>",
         escape_html(title),
-        land(view)
+        escape_html(outlines_href)
     );
     out.push_str("<g class=\"areas\" aria-hidden=\"true\">");
     for p in places {
@@ -361,7 +375,9 @@ mod tests {
             place("c", 35.38, -23.87),
         ];
         let view = View::fit(&[(94.11, 25.67), (35.38, -23.87)]);
-        let svg = svg(&view, &places, "m", "Map");
+        let svg = svg(&view, &places, "m", "Map", "land.svg");
+        assert!(svg.contains("<image href=\"land.svg\""));
+        assert!(outlines_svg(&view).contains(&land(&view)));
         assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
         assert!(svg.contains("aria-label=\"2 places close together, 2 items: a; b\""));
         assert!(svg.contains("href=\"#place-a\""));

@@ -70,8 +70,8 @@ fn boxes(site: &Site) -> HashMap<String, (f64, f64, map::Limits)> {
     found
 }
 
-/// The map page.
-pub(super) fn map_page(site: &Site) -> Job {
+/// The map page, and the pictures of the outlines it draws over: (path, SVG).
+pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
     let archive = site.archive;
     let path = format!("{MAP}/index.html");
     let root = super::root_of(&path);
@@ -145,13 +145,18 @@ pub(super) fn map_page(site: &Site) -> Job {
         }
     }
     let view = map::View::fit(&corners);
+    let mut files = vec![(format!("{MAP}/land.svg"), map::outlines_svg(&view))];
     let mut maps = vec![json!({
-        "svg": map::svg(&view, &places, "map-places", "Map of the archive's places"),
+        "svg": map::svg(&view, &places, "map-places", "Map of the archive's places", "land.svg"),
         "label": "",
     })];
     if view != map::View::WORLD && !places.is_empty() {
+        files.push((
+            format!("{MAP}/world.svg"),
+            map::outlines_svg(&map::View::WORLD),
+        ));
         maps.push(json!({
-            "svg": map::svg(&map::View::WORLD, &places, "map-world", "The archive's places on a map of the world"),
+            "svg": map::svg(&map::View::WORLD, &places, "map-world", "The archive's places on a map of the world", "world.svg"),
             "label": "The whole world",
         }));
     }
@@ -171,7 +176,7 @@ pub(super) fn map_page(site: &Site) -> Job {
         "unmapped": unmapped,
         "places_href": format!("{root}places/index.html"),
     });
-    site.job(path, "map.html", layout, page)
+    (site.job(path, "map.html", layout, page), files)
 }
 
 /// A year as a label of the timeline's scale: `1921`, `501 BCE`.
