@@ -27,6 +27,9 @@ use crate::archive::{Archive, Diagram, Entry, Facet, Target};
 use crate::catalog::Kind;
 use crate::catalog::terms::TERMS;
 
+#[path = "atlas/mod.rs"]
+mod atlas;
+
 /// A link as a template shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Link {
@@ -62,13 +65,15 @@ struct NavLink {
 }
 
 /// The main navigation: (section, page, label).
-const NAV: [(&str, &str, &str); 9] = [
+const NAV: [(&str, &str, &str); 11] = [
     ("browse", "browse/index.html", "Browse"),
     ("variants", "variants/index.html", "Variants"),
     ("rules", "rules/index.html", "Rules"),
     ("puzzles", "puzzles/index.html", "Puzzles"),
     ("tags", "tags/index.html", "Tags"),
     ("places", "places/index.html", "Places"),
+    ("map", "map/index.html", "Map"),
+    ("timeline", "timeline/index.html", "Timeline"),
     ("people", "people/index.html", "People"),
     ("sources", "sources/index.html", "Sources"),
     ("about", "about/index.html", "About"),
@@ -362,6 +367,12 @@ pub fn render_site(
             emit_all(uncatalogued(&site))?;
             emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
             emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
+            let (map, outlines) = atlas::map_page(&site);
+            for (path, svg) in outlines {
+                staging.put(&path, svg.as_bytes(), None)?;
+            }
+            out.page(map)?;
+            emit_all(atlas::timeline_pages(&site))?;
             emit_all(people_pages(&site))?;
             emit_all(source_pages(&site))?;
         }
@@ -1688,6 +1699,7 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
                     "name": facet.name,
                     "point": facet.point.map(|(e, n)| values::coordinates(e, n)),
                     "map": facet.point.map(|(e, n)| values::map_link(e, n, &facet.name)),
+                    "atlas": facet.point.map(|_| format!("{root}map/index.html#place-{}", facet.slug)),
                     "items": items,
                     "list_href": format!("{root}{folder}/index.html"),
                     "list_title": title,

@@ -8,7 +8,7 @@ use tera::Tera;
 use crate::catalog::Catalog;
 
 /// The default templates, by name.
-const TEMPLATES: [(&str, &str); 15] = [
+const TEMPLATES: [(&str, &str); 17] = [
     ("base.html", include_str!("../../templates/base.html")),
     ("macros.html", include_str!("../../templates/macros.html")),
     ("home.html", include_str!("../../templates/home.html")),
@@ -25,6 +25,11 @@ const TEMPLATES: [(&str, &str); 15] = [
     ("rules.html", include_str!("../../templates/rules.html")),
     ("puzzles.html", include_str!("../../templates/puzzles.html")),
     ("about.html", include_str!("../../templates/about.html")),
+    ("map.html", include_str!("../../templates/map.html")),
+    (
+        "timeline.html",
+        include_str!("../../templates/timeline.html"),
+    ),
     ("search.html", include_str!("../../templates/search.html")),
     (
         "uncatalogued.html",

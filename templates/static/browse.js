@@ -1,4 +1,6 @@
-/* Filters and sorting for the browse and rules tables. Rows carry their facet values as data-f-<facet>="|a|b|";
+/* Filters and sorting for the browse and rules tables, and filters for the map and the timeline, whose rows
+   are the elements marked data-row (a map's markers are data-row="mark": filtered, not counted).
+   Rows carry their facet values as data-f-<facet>="|a|b|";
    within a facet any checked value matches, across facets all must. The state lives in the URL hash
    (#kind=game&tag=Capture&sort=year) so that a filtered view can be bookmarked and shared.
    A long list is split into pages and the filters see only the rows of this page; the page then also lists
@@ -10,8 +12,8 @@
   if (!rootEl) { return; }
   var form = rootEl.querySelector('[data-filters]');
   var table = rootEl.querySelector('table[data-sortable]');
-  var tbody = table.tBodies[0];
-  var rows = Array.prototype.slice.call(tbody.rows);
+  var tbody = table && table.tBodies[0];
+  var rows = Array.prototype.slice.call(tbody ? tbody.rows : rootEl.querySelectorAll('[data-row]'));
   var status = rootEl.querySelector('[data-status]');
   var boxes = Array.prototype.slice.call(form.querySelectorAll('input[type="checkbox"]'));
   var sort = { key: 'title', desc: false };
@@ -48,17 +50,22 @@
     var wanted = {};
     boxes.forEach(function (b) { if (b.checked) { (wanted[b.name] = wanted[b.name] || []).push(b.value); } });
     absent.forEach(function (p) { (wanted[p[0]] = wanted[p[0]] || []).push(p[1]); });
-    var shown = 0;
+    var shown = 0, counted = 0;
     rows.forEach(function (row) {
       var ok = Object.keys(wanted).every(function (facet) {
         var have = row.getAttribute('data-f-' + facet) || '';
         return wanted[facet].some(function (v) { return have.indexOf('|' + v.replace(/\|/g, '/') + '|') !== -1; });
       });
-      row.hidden = !ok;
-      if (ok) { shown++; }
+      /* The attribute, not the property: SVG elements have no hidden property. */
+      if (ok) { row.removeAttribute('hidden'); } else { row.setAttribute('hidden', ''); }
+      if (row.getAttribute('data-row') !== 'mark') {
+        counted++;
+        if (ok) { shown++; }
+      }
     });
-    status.textContent = shown + ' of ' + rows.length + ' shown' + (scope ? ' ' + scope : '');
+    status.textContent = shown + ' of ' + counted + ' shown' + (scope ? ' ' + scope : '');
     showHint();
+    if (!table) { return; }
     var numeric = false;
     table.querySelectorAll('th').forEach(function (th) {
       var button = th.querySelector('[data-sort]');
@@ -123,7 +130,7 @@
     absent = [];
     apply(); writeHash();
   });
-  table.querySelectorAll('[data-sort]').forEach(function (button) {
+  (table ? table.querySelectorAll('[data-sort]') : []).forEach(function (button) {
     button.addEventListener('click', function () {
       var key = button.getAttribute('data-sort');
       sort = { key: key, desc: sort.key === key ? !sort.desc : false };

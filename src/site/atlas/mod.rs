@@ -1,0 +1,274 @@
+//! Places on a map and dates on a timeline, both made at build time and both filtered in the page by browse's
+//! script (`static/browse.js`) with browse's facets:
+//!
+//! - `map/index.html`: the places whose records give coordinates (a DCMI Point, or the middle of a DCMI Box),
+//!   drawn over country outlines ([`map`]), the view fitted to them and the whole world below, with every
+//!   place also in a list of links beside the picture;
+//! - `timeline/index.html` (paged like the other long lists): every item whose dates can be read by their
+//!   scheme, in order of their first year, each with a bar placing its years on the page's span
+//!   ([`timeline`]).
+
+mod map;
+mod timeline;
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::json;
+
+use super::{
+    FACET_LABELS, Job, Site, entry_facets, facet_attr, facet_groups, kind_label, meta, paged,
+    paginate, values,
+};
+use crate::archive::text::{fold, one_line};
+use crate::scheme::Scheme;
+use crate::scheme::place;
+
+/// The folder of the map page, and of the timeline's pages.
+const MAP: &str = "map";
+const TIMELINE: &str = "timeline";
+
+/// The middle and the limits (west, east, south, north) of every DCMI Box the records give, by the folded name
+/// the place facet has (the box's `name`, as the archive names it).
+fn boxes(site: &Site) -> HashMap<String, (f64, f64, map::Limits)> {
+    let mut found = HashMap::new();
+    for entry in &site.archive.entries {
+        for value in entry
+            .item
+            .values
+            .iter()
+            .filter(|v| v.term.name == "spatial")
+        {
+            let scheme = value
+                .scheme
+                .as_ref()
+                .and_then(|s| Scheme::from_xsi_type(&s.value));
+            if scheme != Some(Scheme::Box) {
+                continue;
+            }
+            let Ok(b) = place::parse_box(&value.text) else {
+                continue;
+            };
+            let name = b.name.clone().unwrap_or_else(|| {
+                format!(
+                    "{:.2}-{:.2} E, {:.2}-{:.2} N",
+                    b.west, b.east, b.south, b.north
+                )
+            });
+            // A box across the date line (west east of east) is marked at its western limit's side.
+            let east = if b.west <= b.east {
+                (b.west + b.east) / 2.0
+            } else {
+                b.west
+            };
+            found.entry(fold(&name)).or_insert((
+                east,
+                (b.south + b.north) / 2.0,
+                (b.west, b.east, b.south, b.north),
+            ));
+        }
+    }
+    found
+}
+
+/// The map page, and the pictures of the outlines it draws over: (path, SVG).
+pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
+    let archive = site.archive;
+    let path = format!("{MAP}/index.html");
+    let root = super::root_of(&path);
+    let boxes = boxes(site);
+    let mut places: Vec<map::Place> = Vec::new();
+    let mut list = Vec::new();
+    let mut rows = Vec::new();
+    let mut seen = vec![false; archive.entries.len()];
+    let mut unmapped = 0;
+    for facet in &archive.places {
+        let (east, north, area) = match facet.point {
+            Some((east, north)) => (east, north, None),
+            None => match boxes.get(&fold(&facet.name)) {
+                Some(&(east, north, area)) => (east, north, Some(area)),
+                None => {
+                    unmapped += 1;
+                    continue;
+                }
+            },
+        };
+        let mut facets: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
+        for &i in &facet.items {
+            let of_entry = entry_facets(archive, &archive.entries[i]);
+            for (key, values) in &of_entry {
+                facets
+                    .entry(key)
+                    .or_default()
+                    .extend(values.iter().cloned());
+            }
+            if !std::mem::replace(&mut seen[i], true) {
+                rows.push(of_entry);
+            }
+        }
+        let facets: Vec<(&'static str, Vec<String>)> = facets
+            .into_iter()
+            .map(|(key, mut values)| {
+                values.sort();
+                values.dedup();
+                (key, values)
+            })
+            .collect();
+        let href = format!("{root}places/{}/index.html", facet.slug);
+        let anchor = format!("place-{}", facet.slug);
+        list.push(json!({
+            "href": href,
+            "id": anchor,
+            "name": facet.name,
+            "where": match area {
+                Some((w, e, s, n)) => format!("{} to {}", values::coordinates(w, s), values::coordinates(e, n)),
+                None => values::coordinates(east, north),
+            },
+            "count": facet.items.len(),
+            "facets": facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+        }));
+        places.push(map::Place {
+            name: facet.name.clone(),
+            east,
+            north,
+            area,
+            href,
+            anchor,
+            items: facet.items.len(),
+            facets,
+        });
+    }
+    let mut corners: Vec<(f64, f64)> = Vec::new();
+    for p in &places {
+        corners.push((p.east, p.north));
+        if let Some((w, e, s, n)) = p.area {
+            corners.extend([(w, s), (e, n)]);
+        }
+    }
+    let view = map::View::fit(&corners);
+    let mut files = vec![(format!("{MAP}/land.svg"), map::outlines_svg(&view))];
+    let mut maps = vec![json!({
+        "svg": map::svg(&view, &places, "map-places", "Map of the archive's places", "land.svg"),
+        "label": "",
+    })];
+    if view != map::View::WORLD && !places.is_empty() {
+        files.push((
+            format!("{MAP}/world.svg"),
+            map::outlines_svg(&map::View::WORLD),
+        ));
+        maps.push(json!({
+            "svg": map::svg(&map::View::WORLD, &places, "map-world", "The archive's places on a map of the world", "world.svg"),
+            "label": "The whole world",
+        }));
+    }
+    let title = "Map";
+    let description = "The archive's places on a map, with every place in a list beside it.";
+    let mut layout = site.layout(&path, title, description, "map");
+    layout.json_ld = meta::script_json(&json!({
+        "@context": "https://schema.org",
+        "@type": "CollectionPage",
+        "name": title,
+    }));
+    let page = json!({
+        "heading": "Places on a map",
+        "groups": facet_groups(&rows, &FACET_LABELS),
+        "maps": maps,
+        "places": list,
+        "unmapped": unmapped,
+        "places_href": format!("{root}places/index.html"),
+    });
+    (site.job(path, "map.html", layout, page), files)
+}
+
+/// A year as a label of the timeline's scale: `1921`, `501 BCE`.
+fn year_label(year: i64) -> String {
+    if year <= 0 {
+        format!("{} BCE", 1 - year)
+    } else {
+        year.to_string()
+    }
+}
+
+/// Percent of the page's span, to a tenth, so that the same catalog writes the same bytes on every machine.
+fn percent(part: f64, whole: f64) -> String {
+    format!("{:.1}", (part / whole * 100.0).clamp(0.0, 100.0))
+}
+
+/// The timeline's pages.
+pub(super) fn timeline_pages(site: &Site) -> Vec<Job> {
+    let archive = site.archive;
+    let mut dated: Vec<(timeline::Span, String, usize)> = archive
+        .entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let (span, _) = timeline::of_item(e.item)?;
+            Some((span, fold(&e.title), i))
+        })
+        .collect();
+    dated.sort_by(|a, b| {
+        (a.0.from, a.0.to, &a.1, &archive.entries[a.2].url).cmp(&(
+            b.0.from,
+            b.0.to,
+            &b.1,
+            &archive.entries[b.2].url,
+        ))
+    });
+    let total = dated.len();
+    let chunks = paginate::split(dated, paginate::Sizes::current().links);
+    paged(
+        site,
+        TIMELINE,
+        "Timeline",
+        "Every dated item of the archive in order of date, with filters.",
+        "timeline",
+        "items",
+        chunks,
+        "timeline.html",
+        |layout, root, chunk, pager| {
+            layout.json_ld = meta::script_json(&json!({
+                "@context": "https://schema.org",
+                "@type": "CollectionPage",
+                "name": layout.title,
+            }));
+            let from = chunk.iter().map(|d| d.0.from).min().unwrap_or(0);
+            let to = chunk.iter().map(|d| d.0.to).max().unwrap_or(0);
+            let width = (to + 1 - from) as f64;
+            let rows_facets: Vec<_> = chunk
+                .iter()
+                .map(|d| entry_facets(archive, &archive.entries[d.2]))
+                .collect();
+            let rows: Vec<serde_json::Value> = chunk
+                .iter()
+                .zip(&rows_facets)
+                .map(|((span, _, i), facets)| {
+                    let e = &archive.entries[*i];
+                    let words: Vec<String> = timeline::of_item(e.item)
+                        .map(|(_, used)| used.into_iter().map(values::text).collect())
+                        .unwrap_or_default();
+                    json!({
+                        "href": format!("{root}{}", e.url),
+                        "title": e.title,
+                        "kind": kind_label(e.kind),
+                        "year": if span.from == span.to { year_label(span.from) } else { format!("{}–{}", year_label(span.from), year_label(span.to)) },
+                        "date": one_line(&words.join("; ")),
+                        "approximate": span.approximate,
+                        "left": percent((span.from - from) as f64, width),
+                        "width": percent(((span.to + 1 - span.from) as f64).max(width / 200.0), width),
+                        "facets": facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({
+                "heading": "Timeline",
+                "total": total,
+                "undated": archive.entries.len() - total,
+                "from": year_label(from),
+                "to": year_label(to),
+                "groups": facet_groups(&rows_facets, &FACET_LABELS),
+                "rows": rows,
+                "pager": pager,
+                "browse_href": format!("{root}browse/index.html"),
+            })
+        },
+    )
+}

@@ -1,0 +1,145 @@
+//! The map and the timeline, built end to end: a place whose record gives coordinates has a marker on the map
+//! (a link to its page, named in words) and an entry in the list beside it; a DCMI Box is drawn too; a dated
+//! item is on the timeline, in order of year; both pages are reached from the navigation and are the same
+//! bytes in every build of the same catalog.
+
+use std::fs;
+use std::path::Path;
+
+mod common;
+use common::{Scratch, copy_tree, parse_html, snapshot};
+
+use ludotheca::site::build;
+
+const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
+
+fn built(
+    catalog: &Path,
+    scratch: &Scratch,
+    name: &str,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let out = scratch.0.join(name);
+    build(&common::build_options(catalog, &out)).expect("the catalog builds");
+    snapshot(&out)
+}
+
+fn page(site: &std::collections::BTreeMap<String, Vec<u8>>, path: &str) -> String {
+    String::from_utf8(
+        site.get(path)
+            .unwrap_or_else(|| panic!("{path} is missing"))
+            .clone(),
+    )
+    .unwrap()
+}
+
+/// The links inside the map pictures (the markers): href and accessible name.
+fn markers(html: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for picture in html.split("<svg").skip(1) {
+        let picture = picture.split("</svg>").next().unwrap_or_default();
+        let (tags, _) = parse_html(&format!("<svg{picture}"));
+        for tag in tags.iter().filter(|t| t.name == "a") {
+            found.push((
+                tag.attr("href").unwrap_or_default().to_string(),
+                tag.attr("aria-label").unwrap_or_default().to_string(),
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn places_with_coordinates_are_on_the_map_and_dated_items_on_the_timeline() {
+    let scratch = Scratch::new("atlas-shipped");
+    let site = built(Path::new(CATALOG), &scratch, "site");
+
+    let map = page(&site, "map/index.html");
+    let marks = markers(&map);
+    assert!(
+        marks.contains(&(
+            "../places/kathmandu-valley/index.html".to_string(),
+            "Kathmandu Valley: 1 item".to_string()
+        )),
+        "{marks:?}"
+    );
+    // Kohima and Zunheboto are too close to draw apart: one marker, leading to them in the list.
+    assert!(
+        marks
+            .iter()
+            .any(|(href, label)| href == "#place-kohima-nagaland"
+                && label.contains("Kohima, Nagaland")
+                && label.contains("Zunheboto, Nagaland"))
+    );
+    assert!(map.contains("<li id=\"place-kathmandu-valley\" data-row"));
+    assert!(map.contains("<a href=\"../places/kathmandu-valley/index.html\">Kathmandu Valley</a>"));
+    // A place without coordinates is not drawn.
+    assert!(!map.contains("places/nepal/index.html"));
+    // The fitted view and the world.
+    assert_eq!(map.matches("<svg class=\"atlas-map\"").count(), 2);
+
+    let timeline = page(&site, "timeline/index.html");
+    let tchouba = timeline
+        .find("../games/tchouba/index.html")
+        .expect("Tchouba (1898/2010) is on the timeline");
+    let terhuchu = timeline
+        .find("../games/terhuchu/index.html")
+        .expect("Terhuchu (1921) is on the timeline");
+    assert!(tchouba < terhuchu, "in order of year");
+    assert!(timeline.contains("<span class=\"timeline-year\">1898–2010</span>"));
+    // The board's date is free text ("Undated"): not placed.
+    assert!(!timeline.contains("kherjarala-rock-board"));
+
+    // The navigation and the place pages lead to them.
+    let home = page(&site, "index.html");
+    assert!(
+        home.contains("href=\"map/index.html\"") && home.contains("href=\"timeline/index.html\"")
+    );
+    assert!(
+        page(&site, "places/kathmandu-valley/index.html")
+            .contains("href=\"../../map/index.html#place-kathmandu-valley\"")
+    );
+
+    // The same catalog, the same bytes.
+    let again = built(Path::new(CATALOG), &scratch, "again");
+    for path in ["map/index.html", "timeline/index.html"] {
+        assert!(
+            site[path] == again[path],
+            "{path} differs between two builds"
+        );
+    }
+}
+
+#[test]
+fn a_box_is_drawn_and_approximate_dates_are_placed() {
+    let scratch = Scratch::new("atlas-box");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("boards/kherjarala-rock-board/record.xml");
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "<dcterms:date>Undated</dcterms:date>",
+        "<dcterms:date>Undated</dcterms:date>\n  <dcterms:created xsi:type=\"dcterms:EDTF\">17XX~</dcterms:created>\n  \
+         <dcterms:spatial xsi:type=\"dcterms:Box\">northlimit=27.5; eastlimit=74.5; southlimit=26.5; westlimit=73.5; name=Around Kherjarala</dcterms:spatial>",
+    );
+    fs::write(&record, text).unwrap();
+    let site = built(&catalog, &scratch, "site");
+
+    let map = page(&site, "map/index.html");
+    assert!(
+        markers(&map)
+            .iter()
+            .any(|(href, _)| href == "../places/around-kherjarala/index.html")
+    );
+    assert!(map.contains("<g class=\"areas\" aria-hidden=\"true\"><rect "));
+    assert!(map.contains("26.5° N, 73.5° E to 27.5° N, 74.5° E"));
+
+    let timeline = page(&site, "timeline/index.html");
+    let board = timeline
+        .find("kherjarala-rock-board")
+        .expect("the board, created in the 1700s, is on the timeline");
+    assert!(
+        board < timeline.find("../games/tchouba/index.html").unwrap(),
+        "the 1700s come first"
+    );
+    assert!(timeline.contains("<span class=\"timeline-year\">1700–1799</span>"));
+    assert!(timeline.contains("timeline-bar approximate"));
+}
