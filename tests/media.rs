@@ -1,0 +1,234 @@
+//! Pictures beside records: published as they are, with copies scaled for the page and for browse, described by
+//! their alt text on the page, scaled once and kept by later builds, and the same bytes from the same catalog.
+//! (What `check` says of a picture without alt text, or of a missing, unknown, huge or damaged one, is in the
+//! fixtures `W008`, `E045`, `E046` and `E047` of tests/fixtures/invalid, run by tests/check_fixtures.rs.)
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{Scratch, copy_tree, ludotheca, parse_html, stderr, stdout};
+
+const BOARD: &str = "boards/board-pataleshwar-2";
+const ALT: &str = "A square of 5 by 5 points with its diagonals, cut into dark basalt";
+
+/// A photograph-like test picture: a gradient with a grid, so that scaling has something to average.
+fn photo(width: u32, height: u32, shade: u8) -> image::RgbImage {
+    image::RgbImage::from_fn(width, height, |x, y| {
+        let line = x % 100 < 6 || y % 100 < 6;
+        let v = if line {
+            30
+        } else {
+            (80 + (x * 120 / width) as u8).wrapping_add(shade)
+        };
+        image::Rgb([v, v.saturating_sub(20), v.saturating_sub(40)])
+    })
+}
+
+/// The valid fixture catalog with two pictures on its board: a 1200 × 900 JPEG, and a 200 × 100 PNG small
+/// enough to be shown as it is.
+fn catalog_with_pictures(scratch: &Scratch) -> std::path::PathBuf {
+    let catalog = scratch.0.join("catalog");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid"),
+        &catalog,
+    );
+    let images = catalog.join(BOARD).join("images");
+    fs::create_dir_all(&images).unwrap();
+    photo(1200, 900, 0)
+        .save_with_format(images.join("photo.jpg"), image::ImageFormat::Jpeg)
+        .unwrap();
+    photo(200, 100, 40)
+        .save_with_format(images.join("detail.png"), image::ImageFormat::Png)
+        .unwrap();
+    let record = catalog.join(BOARD).join("record.xml");
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "</record>",
+        &format!(
+            "  <image file=\"images/photo.jpg\" alt=\"{ALT}\">The board &amp; its step, 2024.</image>\n  \
+             <image file=\"images/detail.png\" alt=\"A corner of the board\"/>\n</record>"
+        ),
+    );
+    fs::write(&record, text).unwrap();
+    catalog
+}
+
+fn build(catalog: &Path, out: &Path) -> String {
+    let output = ludotheca(&[
+        "build",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--timings",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+fn images_line(out: &str) -> &str {
+    out.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("images "))
+        .unwrap_or_else(|| panic!("no images line in:\n{out}"))
+}
+
+#[test]
+fn pictures_are_published_scaled_and_described() {
+    let scratch = Scratch::new("media-publish");
+    let catalog = catalog_with_pictures(&scratch);
+    let site = scratch.0.join("site");
+    let out = build(&catalog, &site);
+    // The JPEG needs two copies; the small PNG none.
+    assert_eq!(images_line(&out), "images 1 scaled, 0 kept");
+
+    let dir = site.join(BOARD).join("images");
+    assert_eq!(
+        fs::read(dir.join("photo.jpg")).unwrap(),
+        fs::read(catalog.join(BOARD).join("images/photo.jpg")).unwrap(),
+        "the picture is published byte for byte"
+    );
+    assert_eq!(
+        image::image_dimensions(dir.join("960/photo.jpg")).unwrap(),
+        (960, 720)
+    );
+    assert_eq!(
+        image::image_dimensions(dir.join("320/photo.jpg")).unwrap(),
+        (320, 240)
+    );
+    assert!(!dir.join("320/detail.png").exists() && dir.join("detail.png").exists());
+
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    let (tags, text) = parse_html(&page);
+    let img = |src: &str| {
+        tags.iter()
+            .find(|t| t.name == "img" && t.attr("src") == Some(src))
+            .unwrap_or_else(|| panic!("no img of {src} on the page"))
+    };
+    let shown = img("images/960/photo.jpg");
+    assert_eq!(shown.attr("alt"), Some(ALT));
+    assert_eq!(
+        (shown.attr("width"), shown.attr("height")),
+        (Some("960"), Some("720"))
+    );
+    assert_eq!(shown.attr("loading"), Some("lazy"));
+    assert_eq!(
+        shown.attr("srcset"),
+        Some("images/320/photo.jpg 320w, images/960/photo.jpg 960w")
+    );
+    let small = img("images/detail.png");
+    assert_eq!(small.attr("alt"), Some("A corner of the board"));
+    assert_eq!(
+        (small.attr("width"), small.attr("height")),
+        (Some("200"), Some("100"))
+    );
+    assert!(
+        tags.iter()
+            .any(|t| t.name == "a" && t.attr("href") == Some("images/photo.jpg")),
+        "the figure links the picture itself"
+    );
+    assert!(text.contains("The board & its step, 2024."), "{text}");
+    assert!(
+        page.contains("\"ImageObject\"") && page.contains("\"contentUrl\":\"images/photo.jpg\"")
+    );
+
+    let browse = fs::read_to_string(site.join("browse/index.html")).unwrap();
+    let (tags, _) = parse_html(&browse);
+    let thumbnail = tags
+        .iter()
+        .find(|t| t.name == "img" && t.attr("class") == Some("thumbnail"))
+        .expect("browse shows the board's thumbnail");
+    assert_eq!(
+        thumbnail.attr("src"),
+        Some("../boards/board-pataleshwar-2/images/320/photo.jpg")
+    );
+    assert_eq!(
+        (
+            thumbnail.attr("width"),
+            thumbnail.attr("height"),
+            thumbnail.attr("alt")
+        ),
+        (Some("320"), Some("240"), Some(""))
+    );
+}
+
+#[test]
+fn a_rebuild_does_not_scale_an_unchanged_picture_again() {
+    let scratch = Scratch::new("media-rebuild");
+    let catalog = catalog_with_pictures(&scratch);
+    let site = scratch.0.join("site");
+    assert_eq!(
+        images_line(&build(&catalog, &site)),
+        "images 1 scaled, 0 kept"
+    );
+    let thumbnail = site.join(BOARD).join("images/320/photo.jpg");
+    let before = fs::read(&thumbnail).unwrap();
+    #[cfg(unix)]
+    let inode = {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(&thumbnail).unwrap().ino()
+    };
+
+    assert_eq!(
+        images_line(&build(&catalog, &site)),
+        "images 0 scaled, 1 kept"
+    );
+    // Kept means the previous site's file itself, linked into the new one.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(fs::metadata(&thumbnail).unwrap().ino(), inode);
+    }
+
+    // A new picture under the same name is scaled again, and the page shows its new size.
+    photo(800, 800, 90)
+        .save_with_format(
+            catalog.join(BOARD).join("images/photo.jpg"),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    assert_eq!(
+        images_line(&build(&catalog, &site)),
+        "images 1 scaled, 0 kept"
+    );
+    assert_ne!(fs::read(&thumbnail).unwrap(), before);
+    assert_eq!(image::image_dimensions(&thumbnail).unwrap(), (320, 320));
+    // 800 pixels is narrower than the page's copy: the page shows the picture itself.
+    assert!(!site.join(BOARD).join("images/960/photo.jpg").exists());
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    assert!(
+        page.contains("src=\"images/photo.jpg\"") && page.contains("width=\"800\" height=\"800\""),
+        "{page}"
+    );
+}
+
+#[test]
+fn the_same_catalog_gives_the_same_pictures() {
+    let scratch = Scratch::new("media-same");
+    let catalog = catalog_with_pictures(&scratch);
+    let first = scratch.0.join("first");
+    let second = scratch.0.join("second");
+    build(&catalog, &first);
+    build(&catalog, &second);
+    let images = |site: &Path| common::snapshot(&site.join(BOARD).join("images"));
+    let a = images(&first);
+    assert_eq!(a.len(), 4, "{:?}", a.keys().collect::<Vec<_>>());
+    assert!(a == images(&second), "two builds made different pictures");
+}
+
+#[test]
+fn the_shipped_catalog_shows_its_picture_with_alt_text() {
+    let output = ludotheca(&["check", "--catalog", "catalog"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("W008") && !stdout(&output).contains("W008"),
+        "every picture of the shipped catalog has alt text"
+    );
+    let record = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("catalog/boards/kherjarala-rock-board/record.xml"),
+    )
+    .unwrap();
+    assert!(record.contains("<image file=\"images/board-shape.png\" alt=\""));
+}
