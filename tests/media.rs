@@ -232,3 +232,100 @@ fn the_shipped_catalog_shows_its_picture_with_alt_text() {
     .unwrap();
     assert!(record.contains("<image file=\"images/board-shape.png\" alt=\""));
 }
+
+/// The preview server's builds (`site::Kept`, told of each changed path as its watcher is): after a picture
+/// is replaced, damaged, fixed and removed, the site and the diagnostics are those of a build without memory.
+#[test]
+fn the_preview_servers_builds_follow_edits_to_pictures() {
+    use ludotheca::site::{self, BuildError, Kept};
+    let scratch = Scratch::new("media-kept");
+    let catalog = catalog_with_pictures(&scratch);
+    let out = scratch.0.join("site");
+    let photo_path = catalog.join(BOARD).join("images/photo.jpg");
+    let mut kept = Kept::default();
+    let said = |outcome: &Result<site::Built, BuildError>| match outcome {
+        Ok(built) => format!("{:?}", built.diagnostics),
+        Err(BuildError::CatalogErrors(d)) => format!("errors {d:?}"),
+        Err(other) => format!("error {other}"),
+    };
+    let step = |what: &str, kept: &mut Kept| {
+        let with_memory = site::build_with(&common::build_options(&catalog, &out), Some(kept));
+        let fresh_out = scratch.0.join(format!("fresh-{}", what.replace(' ', "-")));
+        let fresh = site::build(&common::build_options(&catalog, &fresh_out));
+        assert_eq!(said(&with_memory), said(&fresh), "after {what}");
+        if fresh.is_ok() {
+            let strip = |s: std::collections::BTreeMap<String, Vec<u8>>| {
+                s.into_iter()
+                    .filter(|(k, _)| !k.starts_with(".ludotheca"))
+                    .collect::<std::collections::BTreeMap<_, _>>()
+            };
+            assert!(
+                strip(common::snapshot(&out)) == strip(common::snapshot(&fresh_out)),
+                "after {what}: the site differs from a build without memory"
+            );
+        }
+        with_memory
+    };
+    step("first build", &mut kept).unwrap();
+
+    photo(1000, 500, 60)
+        .save_with_format(&photo_path, image::ImageFormat::Jpeg)
+        .unwrap();
+    kept.changed(&photo_path);
+    assert_eq!(step("a new picture", &mut kept).unwrap().images.scaled, 1);
+
+    let good = fs::read(&photo_path).unwrap();
+    // Cut inside its headers (a JPEG cut inside its image data decodes, grey below the cut, as browsers show it).
+    fs::write(&photo_path, &good[..100]).unwrap();
+    kept.changed(&photo_path);
+    let damaged = step("a damaged picture", &mut kept);
+    assert!(
+        matches!(&damaged, Err(BuildError::CatalogErrors(d)) if format!("{d:?}").contains("E047")),
+        "{}",
+        said(&damaged)
+    );
+
+    fs::write(&photo_path, &good).unwrap();
+    kept.changed(&photo_path);
+    step("the picture fixed", &mut kept).unwrap();
+
+    fs::remove_file(&photo_path).unwrap();
+    kept.changed(&photo_path);
+    let removed = step("the picture removed", &mut kept);
+    assert!(
+        matches!(&removed, Err(BuildError::CatalogErrors(d)) if format!("{d:?}").contains("E045")),
+        "{}",
+        said(&removed)
+    );
+}
+
+/// A picture is read with the care of every catalog file: a link leading out of the catalog is not followed
+/// (E040), a folder in a picture's place is not read (E039), and neither stops the check.
+#[cfg(unix)]
+#[test]
+fn pictures_are_read_with_the_catalogs_care() {
+    let scratch = Scratch::new("media-hostile");
+    let catalog = catalog_with_pictures(&scratch);
+    let images = catalog.join(BOARD).join("images");
+    let outside = scratch.0.join("secret.png");
+    fs::copy(images.join("detail.png"), &outside).unwrap();
+    fs::remove_file(images.join("detail.png")).unwrap();
+    std::os::unix::fs::symlink(&outside, images.join("detail.png")).unwrap();
+    fs::remove_file(images.join("photo.jpg")).unwrap();
+    fs::create_dir(images.join("photo.jpg")).unwrap();
+    let output = ludotheca(&["check", "--catalog", catalog.to_str().unwrap()]);
+    let report = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("error[E040]") && report.contains("images/detail.png"),
+        "{report}"
+    );
+    assert!(
+        report.contains("error[E039]: image is a folder, not a regular file"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("secret"),
+        "the link's target is never named"
+    );
+}
