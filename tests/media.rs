@@ -329,3 +329,43 @@ fn pictures_are_read_with_the_catalogs_care() {
         "the link's target is never named"
     );
 }
+
+/// A JPEG with an EXIF orientation (a phone's portrait photograph, stored lying on its side): the site's copies
+/// and the sizes on the page are of the picture turned upright, as browsers show the file itself.
+#[test]
+fn a_photographs_orientation_is_applied() {
+    let scratch = Scratch::new("media-orientation");
+    let catalog = catalog_with_pictures(&scratch);
+    let path = catalog.join(BOARD).join("images/photo.jpg");
+    let mut stored = Vec::new();
+    image::DynamicImage::ImageRgb8(photo(1200, 600, 0))
+        .write_to(
+            &mut std::io::Cursor::new(&mut stored),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    // An APP1 segment after the start marker: Exif, a big-endian TIFF header and one entry, Orientation
+    // (0x0112, a SHORT) = 6, "turn 90 degrees clockwise to view".
+    let mut exif =
+        b"Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0".to_vec();
+    let length = u16::try_from(exif.len() + 2).unwrap().to_be_bytes();
+    let mut oriented = vec![0xFF, 0xD8, 0xFF, 0xE1, length[0], length[1]];
+    oriented.append(&mut exif);
+    oriented.extend_from_slice(&stored[2..]);
+    fs::write(&path, &oriented).unwrap();
+
+    let site = scratch.0.join("site");
+    build(&catalog, &site);
+    let images = site.join(BOARD).join("images");
+    assert_eq!(
+        image::image_dimensions(images.join("320/photo.jpg")).unwrap(),
+        (320, 640)
+    );
+    // 600 pixels wide upright: the page shows the file itself, at its upright size.
+    assert!(!images.join("960/photo.jpg").exists());
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    assert!(
+        page.contains("src=\"images/photo.jpg\"") && page.contains("width=\"600\" height=\"1200\""),
+        "{page}"
+    );
+}
