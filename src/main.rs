@@ -415,6 +415,8 @@ fn build(args: BuildArgs) -> ExitCode {
                 for (step, took) in &built.timings {
                     println!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
                 }
+                let images = built.images;
+                println!("  images {} scaled, {} kept", images.scaled, images.kept);
             }
             if !args.quiet {
                 let w = built.written;

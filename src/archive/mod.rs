@@ -75,6 +75,8 @@ pub struct Entry<'c> {
     /// A hash of the item's files as read (record, rules, game records: names and texts), taken once so that
     /// the build's keys for pages and downloads combine it instead of hashing the texts again.
     pub files_hash: crate::fingerprint::Hash,
+    /// The pictures the record shows, as checked.
+    pub images: &'c [crate::check::CheckedImage],
 }
 
 impl Entry<'_> {
@@ -210,7 +212,9 @@ impl<'c> Archive<'c> {
             .enumerate()
             .filter_map(|(i, item)| {
                 let kind = item.kind?;
-                Some(new_entry(catalog, item, kind, checked.game(i)))
+                let mut entry = new_entry(catalog, item, kind, checked.game(i));
+                entry.images = checked.images(i);
+                Some(entry)
             })
             .collect();
         let mut by_id = HashMap::new();
@@ -341,6 +345,7 @@ fn new_entry<'c>(
         rules,
         game,
         files_hash: item.files_hash,
+        images: &[],
         boards: Vec::new(),
         evidence: Vec::new(),
         played_with: Vec::new(),

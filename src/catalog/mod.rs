@@ -136,6 +136,51 @@ pub struct GameLink {
     pub span: Span,
 }
 
+/// `<image file="images/NAME" alt="...">caption</image>`: a picture of the item (a photograph of a board, a scan
+/// of a source's page), kept in the item's `images/` folder.
+#[derive(Clone, Debug)]
+pub struct ImageRef {
+    /// `file`: where the picture is, from the item's folder (`images/board.jpg`).
+    pub file: Option<Spanned<String>>,
+    /// `alt`: the picture described in words, for readers who cannot see it.
+    pub alt: Option<Spanned<String>>,
+    /// The element's text: a caption shown under the picture (empty when there is none).
+    pub caption: String,
+    pub caption_span: Span,
+    /// The element's name in its start tag.
+    pub span: Span,
+    /// What the loader found at `file`.
+    pub found: ImageFile,
+}
+
+/// The file an `<image>` names, as the loader found it.
+#[derive(Clone, Debug)]
+pub enum ImageFile {
+    /// Not looked for: `file` is missing or is not a name in `images/` ([`image_name`]); the check says why.
+    Unread,
+    /// Nothing is there.
+    Absent,
+    /// There, and refused by the reader (too large, not a regular file, a link leading outside), which said why.
+    Refused,
+    /// Its bytes, shared: the preview server's copy of an unchanged folder and the build's are one.
+    Read(std::sync::Arc<[u8]>),
+}
+
+/// The name under `images/` that an image's `file` attribute gives, when it is one the site can publish as it
+/// is: `images/` and then lowercase ASCII letters, digits, `-` and `_`, one dot and an extension
+/// (`images/board-1.jpg`). Such a name is safe in a web address and on every file system, and two of them never
+/// differ only in case.
+pub fn image_name(file: &str) -> Option<&str> {
+    let name = file.strip_prefix("images/")?;
+    let (stem, ext) = name.split_once('.')?;
+    let plain = |s: &str, more: &[u8]| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || more.contains(&b))
+    };
+    (plain(stem, b"-_") && plain(ext, b"") && !stem.starts_with(['-', '_'])).then_some(name)
+}
+
 /// An element or attribute the reader did not recognise; [`crate::check`] reports it.
 #[derive(Clone, Debug)]
 pub struct Unknown {
@@ -171,6 +216,8 @@ pub struct Item {
     pub attests: Vec<GameLink>,
     /// `<confidence>`, as written; [`Item::confidence_value`] parses it.
     pub confidence: Vec<Spanned<String>>,
+    /// `<image>`, in record order.
+    pub images: Vec<ImageRef>,
     pub has_rules_file: bool,
     /// `rules.txt` in the source map, for the rules language to report into.
     pub rules_file: Option<FileId>,
@@ -213,6 +260,7 @@ impl Item {
             played_with: Vec::new(),
             attests: Vec::new(),
             confidence: Vec::new(),
+            images: Vec::new(),
             has_rules_file: false,
             rules_file: None,
             game_record_files: Vec::new(),
@@ -235,6 +283,19 @@ impl Item {
             parts.push(file.path.to_string_lossy());
             parts.push(std::borrow::Cow::Borrowed(file.text.as_ref()));
         }
+        // Images stand in by the hash of their bytes: a page shows an image's size, so a new picture under the
+        // same name must change the page's key.
+        let mut images = Vec::new();
+        for image in &self.images {
+            if let ImageFile::Read(bytes) = &image.found {
+                images.push(crate::fingerprint::to_hex(blake3::hash(bytes).as_bytes()));
+            }
+        }
+        parts.extend(
+            images
+                .iter()
+                .map(|h| std::borrow::Cow::Borrowed(h.as_str())),
+        );
         self.files_hash = crate::fingerprint::texts(&[0; 32], parts.iter().map(|p| p.as_ref()));
     }
 
@@ -741,10 +802,53 @@ fn load_items(
 /// Whether any file the item read is a link.
 fn reads_links(item: &Item) -> bool {
     let folder = &item.folder;
+    let images = item.images.iter().filter_map(|i| {
+        let name = image_name(&i.file.as_ref()?.value)?;
+        Some(folder.join("images").join(name))
+    });
     [folder.join("record.xml"), folder.join("rules.txt")]
-        .iter()
-        .chain(&item.game_record_files)
-        .any(|path| fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()))
+        .into_iter()
+        .chain(item.game_record_files.iter().cloned())
+        .chain(images)
+        .any(|path| fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()))
+}
+
+/// Read the files the record's `<image>` elements name, each once, as the other files of the item are read.
+fn load_images(
+    reader: &Reader,
+    folder: &Path,
+    item: &mut Item,
+    diagnostics: &mut Diagnostics,
+) -> Result<(), LoadError> {
+    let images = folder.join("images");
+    // Folders are never followed through links, as everywhere in the catalog.
+    if fs::symlink_metadata(&images).is_ok_and(|m| m.file_type().is_symlink()) {
+        if !item.images.is_empty() {
+            diagnostics.push(read::linked_folder(&images));
+        }
+        for image in &mut item.images {
+            if image
+                .file
+                .as_ref()
+                .and_then(|f| image_name(&f.value))
+                .is_some()
+            {
+                image.found = ImageFile::Refused;
+            }
+        }
+        return Ok(());
+    }
+    for image in &mut item.images {
+        let Some(name) = image.file.as_ref().and_then(|f| image_name(&f.value)) else {
+            continue;
+        };
+        image.found = match reader.read(&images.join(name), FileKind::Image, diagnostics)? {
+            Found::Read(bytes) => ImageFile::Read(bytes.into()),
+            Found::Refused => ImageFile::Refused,
+            Found::Absent => ImageFile::Absent,
+        };
+    }
+    Ok(())
 }
 
 fn load_item(
@@ -809,6 +913,7 @@ fn load_item(
         }
         _ => {}
     }
+    load_images(reader, folder, &mut item, diagnostics)?;
     item.hash_files(files);
     Ok(item)
 }

@@ -31,6 +31,8 @@ pub enum FileKind {
     Template,
     /// a file under `static/`
     Static,
+    /// a picture under an item's `images/`
+    Image,
 }
 
 const MIB: u64 = 1024 * 1024;
@@ -53,6 +55,8 @@ impl FileKind {
             FileKind::Template => MIB,
             // Static files may be images or fonts.
             FileKind::Static => 32 * MIB,
+            // A photograph from a phone or a page scanned at 600 dpi, saved as JPEG, is a few MiB.
+            FileKind::Image => 16 * MIB,
         }
     }
 
@@ -67,6 +71,7 @@ impl FileKind {
             FileKind::Config => "site configuration",
             FileKind::Template => "template",
             FileKind::Static => "static file",
+            FileKind::Image => "image",
         }
     }
 
@@ -78,6 +83,9 @@ impl FileKind {
             FileKind::GameRecord => "split the recorded games into several `.game` files",
             FileKind::Bibliography => "keep only the works the catalog cites",
             FileKind::Static => "make the file smaller (an image can be scaled down)",
+            FileKind::Image => {
+                "scale the picture down (the site shows it at most 960 pixels wide) or save it as JPEG"
+            }
             _ => "make the file shorter",
         }
     }

@@ -11,7 +11,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 
 use super::terms::{self, DC_NS, DCTERMS_NS, Namespace, RECORD_NS, XML_NS, XSI_NS};
-use super::{GameLink, Item, Kind, Spanned, Stray, Unknown, Value};
+use super::{GameLink, ImageFile, ImageRef, Item, Kind, Spanned, Stray, Unknown, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 
@@ -25,6 +25,8 @@ enum Open {
     Value(Box<Value>, String, usize),
     /// `<confidence>`: its text, and where the content starts.
     Confidence(String, usize),
+    /// `<image>`: the image, its caption so far, and where the content starts.
+    Image(Box<ImageRef>, String, usize),
     /// An element whose content is ignored (unknown, or one that takes no content).
     Skipped,
 }
@@ -244,7 +246,9 @@ impl<'a> Parser<'a> {
     /// Text, CDATA or a resolved reference at `span`.
     fn text_content(&mut self, content: &str, span: Span) {
         match &mut self.open {
-            Some(Open::Value(_, text, _)) | Some(Open::Confidence(text, _))
+            Some(Open::Value(_, text, _))
+            | Some(Open::Confidence(text, _))
+            | Some(Open::Image(_, text, _))
                 if self.stack.len() == 2 =>
             {
                 text.push_str(content);
@@ -332,6 +336,10 @@ impl<'a> Parser<'a> {
                             self.unknown_attributes(attributes, &[]);
                             Open::Confidence(String::new(), content_start)
                         }
+                        "image" => {
+                            let image = self.image(name_span, attributes);
+                            Open::Image(Box::new(image), String::new(), content_start)
+                        }
                         _ => {
                             self.item.unknown_elements.push(unknown);
                             Open::Skipped
@@ -345,7 +353,7 @@ impl<'a> Parser<'a> {
             }
             2 => {
                 // Markup inside a value; deeper levels are covered by this report.
-                if let Some(Open::Value(..) | Open::Confidence(..)) = self.open {
+                if let Some(Open::Value(..) | Open::Confidence(..) | Open::Image(..)) = self.open {
                     self.item.stray_content.push(Stray::Element(name_span));
                 }
             }
@@ -424,6 +432,25 @@ impl<'a> Parser<'a> {
         link
     }
 
+    fn image(&mut self, span: Span, attributes: Vec<Attr>) -> ImageRef {
+        let mut image = ImageRef {
+            file: None,
+            alt: None,
+            caption: String::new(),
+            caption_span: span.end..span.end,
+            span,
+            found: ImageFile::Unread,
+        };
+        for attr in attributes {
+            match (attr.ns.as_deref(), attr.local.as_str()) {
+                (None, "file") => image.file = Some(attr.value),
+                (None, "alt") => image.alt = Some(attr.value),
+                _ => self.item.unknown_attributes.push(attr.unknown()),
+            }
+        }
+        image
+    }
+
     fn unknown_attributes(&mut self, attributes: Vec<Attr>, known: &[&str]) {
         for attr in attributes {
             if attr.ns.is_some() || !known.contains(&attr.local.as_str()) {
@@ -451,6 +478,13 @@ impl<'a> Parser<'a> {
                 self.item
                     .confidence
                     .push(Spanned::new(text.trim().to_string(), span));
+            }
+            Some(Open::Image(mut image, text, content_start)) => {
+                image.caption = text.trim().to_string();
+                if content_end > content_start {
+                    image.caption_span = trim_span(self.text, content_start..content_end);
+                }
+                self.item.images.push(*image);
             }
             Some(Open::Skipped) | None => {}
         }

@@ -179,8 +179,11 @@ fn check_elements(cx: &mut Context<'_>) {
                     "E011",
                     format!("`{}` is not a ludotheca element", unknown.name),
                 )
-                .with_note("the ludotheca elements are `playedWith`, `attests` and `confidence`");
-                if let Some(best) = suggest::closest(local, ["playedWith", "attests", "confidence"])
+                .with_note(
+                    "the ludotheca elements are `playedWith`, `attests`, `confidence` and `image`",
+                );
+                if let Some(best) =
+                    suggest::closest(local, ["playedWith", "attests", "confidence", "image"])
                 {
                     d = d.with_help(format!("did you mean `{best}`?"));
                 } else if terms::lookup(terms::Namespace::Dcterms, local).is_some() {

@@ -4,6 +4,7 @@
 mod bibliography;
 mod item;
 mod links;
+pub mod media;
 mod placeholder;
 pub mod rules;
 mod theme;
@@ -16,6 +17,7 @@ use rayon::prelude::*;
 
 pub use item::required_terms;
 pub use links::{UncataloguedName, is_url_safe, uncatalogued_names};
+pub use media::CheckedImage;
 
 use ludotheca_engine::record::Record;
 
@@ -31,6 +33,8 @@ pub struct Checked {
     pub catalog: Catalog,
     /// One slot per item of `catalog.items` (same index): a game's rules and records as checked.
     games: Vec<Option<Arc<CheckedGame>>>,
+    /// One list per item of `catalog.items` (same index): the pictures its record shows, as checked.
+    images: Vec<Vec<CheckedImage>>,
     /// The theme (the default templates with the catalog's laid over them), compiled; `None` when it does not
     /// compile, which the diagnostics report.
     pub theme: Option<Arc<Theme>>,
@@ -44,6 +48,8 @@ pub struct CheckCache {
     games: rules::GameCache,
     /// The theme's templates and static files, hashed, and the theme they compiled to without a diagnostic.
     theme: Option<(Hash, Arc<Theme>)>,
+    /// Every picture as examined, by its name and bytes.
+    images: media::ImageCache,
 }
 
 /// A game's rules as compiled (each ruleset once) and its records as parsed and replayed.
@@ -131,6 +137,11 @@ impl Checked {
         self.games.get(index).and_then(Option::as_deref)
     }
 
+    /// The pictures of the item at `index` of `catalog.items` that passed the check, in record order.
+    pub fn images(&self, index: usize) -> &[CheckedImage] {
+        self.images.get(index).map_or(&[], Vec::as_slice)
+    }
+
     /// The keys of the games that checked cleanly, for the next run's [`check_with`].
     pub fn clean_games(&self) -> impl Iterator<Item = &Hash> {
         self.games
@@ -201,6 +212,11 @@ pub fn check_with(
     );
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
+    let images = media::check_images(
+        &catalog,
+        diagnostics,
+        cache.as_deref_mut().map(|c| &mut c.images),
+    );
     let theme = match cache {
         Some(cache) => {
             let key = theme::theme_key(&catalog);
@@ -229,6 +245,7 @@ pub fn check_with(
     Checked {
         catalog,
         games,
+        images,
         theme,
     }
 }

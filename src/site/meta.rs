@@ -290,6 +290,9 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
     if !places.is_empty() {
         ld["spatialCoverage"] = json!(places);
     }
+    if !entry.images.is_empty() {
+        ld["image"] = super::media::json_ld(entry, base_url);
+    }
     let based_on: Vec<Json> = entry
         .relations
         .iter()

@@ -17,6 +17,7 @@ pub mod cite;
 pub mod data;
 pub mod graph;
 pub mod markdown;
+pub mod media;
 pub mod memo;
 pub mod meta;
 pub mod output;
@@ -90,6 +91,8 @@ pub struct Built {
     pub rendered: usize,
     pub written: output::Written,
     pub items: usize,
+    /// The pictures whose copies were scaled, and those kept from the previous site.
+    pub images: media::Counts,
     /// The address the site was built for (the command line's, else the configuration's), if any.
     pub base_url: Option<String>,
 }
@@ -257,6 +260,7 @@ pub fn build_scoped(
         rendered: rendered.rendered,
         written,
         items: archive.entries.len(),
+        images: rendered.images,
         base_url: options.base_url.clone(),
     })
 }

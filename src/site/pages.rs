@@ -274,6 +274,8 @@ pub struct Rendered {
     pub pages: usize,
     pub rendered: usize,
     pub kept: usize,
+    /// The pictures whose copies were scaled, and those kept from the previous site.
+    pub images: super::media::Counts,
 }
 
 /// Render every page and data file of the site into `staging`, each page written as soon as it is rendered (so
@@ -327,9 +329,10 @@ pub fn render_site(
 
     // The site-wide files are made alongside the pages: each is one thread's work.
     let base = options.base_url.as_deref();
-    let exports = || -> Result<(), String> {
+    let exports = || -> Result<super::media::Counts, String> {
+        // An item's pictures are its own files: made in both scopes.
         if !whole {
-            return Ok(());
+            return super::media::write_images(archive, staging, &program);
         }
         // Written as they are made: at 100,000 items each is hundreds of megabytes.
         let files: Vec<(&str, Export)> = vec![
@@ -355,7 +358,7 @@ pub fn render_site(
         for (name, bytes) in &theme.statics {
             staging.put(&format!("static/{name}"), bytes, None)?;
         }
-        Ok(())
+        super::media::write_images(archive, staging, &program)
     };
     let pages_done = || -> Result<(), String> {
         if whole {
@@ -409,7 +412,7 @@ pub fn render_site(
             })
     };
     let (exported, rendered) = rayon::join(exports, pages_done);
-    exported?;
+    let images = exported?;
     rendered?;
     progress.finish();
     // Pages finish in any order; the sitemap lists them in one.
@@ -425,6 +428,7 @@ pub fn render_site(
         pages: pages.len(),
         rendered: renderer.rendered.into_inner(),
         kept: renderer.kept.into_inner(),
+        images,
     })
 }
 
@@ -1011,6 +1015,7 @@ fn browse_pages(
                     "date": values::date_label(e.item),
                     "year": e.year.map(|y| y.to_string()).unwrap_or_default(),
                     "sort_title": crate::archive::text::fold(&e.title),
+                    "thumbnail": super::media::thumbnail(e, &root),
                     "sort_region": crate::archive::text::fold(&region),
                     "facets": facets[i].iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
                 })
@@ -2434,6 +2439,7 @@ fn item_page<'a>(
         "cite": cites,
         "downloads": downloads,
         "game_records": game_records,
+        "images": super::media::page_images(entry),
     });
     Ok((site.job(path, "item.html", layout, page), files))
 }

@@ -8,7 +8,8 @@
  *   3. axe-core finds no serious or critical violation on the home page, a game page, browse, and the search
  *      box showing results (and the search results page), and none at all on game pages with the board's
  *      labels shown, light and dark; game pages at 390 px do not scroll sideways; the puzzles page passes axe,
- *      does not scroll sideways at 390 px, and opens each puzzle on its board without showing its solution;
+ *      does not scroll sideways at 390 px, and opens each puzzle on its board without showing its solution; the
+ *      board page with a picture loads it, does not scroll sideways at 390 px and passes axe without a violation;
  *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
  *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
  *      with that value.
@@ -182,6 +183,18 @@ async function browserTests() {
       if (scroll > client) fail(`${item} at 390 px scrolls sideways: ${scroll} px wide`);
       else pass(`${item} at 390 px: no sideways scrolling`);
     }
+    // A board page with a picture: the picture loads (lazily, once scrolled to), fits a phone's width, and the
+    // page passes axe.
+    await page.goto(url('boards/kherjarala-rock-board/index.html'));
+    await page.locator('#images img').first().scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('#images img');
+      return img && img.complete && img.naturalWidth > 0;
+    });
+    const [pictured, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    if (pictured > room) fail(`the board page with a picture at 390 px scrolls sideways: ${pictured} px wide`);
+    else pass('the board page with a picture at 390 px: the picture loads, no sideways scrolling');
+    await axeCheck(page, 'board page with a picture', true);
     await page.setViewportSize({ width: 1280, height: 720 });
 
     // Browse: the filter state comes from the URL.

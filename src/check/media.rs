@@ -1,0 +1,469 @@
+//! Checks of the pictures records carry (`<image file="images/NAME" alt="...">caption</image>`): each names a
+//! file of the item's `images/` folder that was read, holds a PNG, JPEG or WebP image of a size the site can
+//! publish, and decodes to the end; each says in words what it shows. What passes is the image as the site
+//! takes it ([`CheckedImage`]): its bytes, format and size, so that nothing later reads or sniffs the file again.
+//!
+//! A picture may come from anyone, so its size is read from its header and judged before anything is decoded,
+//! and the decoder works under a cap on what it may allocate: a file claiming a billion pixels, or a small file
+//! that would unpack into gigabytes, is a diagnostic rather than memory exhausted.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Cursor;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::catalog::{Catalog, ImageFile, ImageRef, Item, image_name};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::fingerprint::Hash;
+
+/// The widest or tallest picture accepted, in pixels: a page scanned at 600 dpi is about 7,000 pixels tall.
+pub const MAX_SIDE: u32 = 12_000;
+
+/// The most pixels a picture may have: a 48-megapixel phone photograph passes.
+pub const MAX_PIXELS: u64 = 50_000_000;
+
+/// The most memory one decoder may ask for: the largest picture allowed, at 16 bits a channel with alpha, is
+/// 400 MB; an 8-bit one, which is what photographs and scans are, 200 MB.
+const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+
+/// The formats a record's picture may have: what every browser shows, and what cameras and scanners write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    Png,
+    Jpeg,
+    WebP,
+}
+
+impl Format {
+    fn of(format: image::ImageFormat) -> Option<Format> {
+        match format {
+            image::ImageFormat::Png => Some(Format::Png),
+            image::ImageFormat::Jpeg => Some(Format::Jpeg),
+            image::ImageFormat::WebP => Some(Format::WebP),
+            _ => None,
+        }
+    }
+
+    pub fn codec(self) -> image::ImageFormat {
+        match self {
+            Format::Png => image::ImageFormat::Png,
+            Format::Jpeg => image::ImageFormat::Jpeg,
+            Format::WebP => image::ImageFormat::WebP,
+        }
+    }
+
+    /// The format's name in running text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Png => "PNG",
+            Format::Jpeg => "JPEG",
+            Format::WebP => "WebP",
+        }
+    }
+
+    /// The file name extensions of the format, the usual one first.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Png => &["png"],
+            Format::Jpeg => &["jpg", "jpeg"],
+            Format::WebP => &["webp"],
+        }
+    }
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Format::Png => "image/png",
+            Format::Jpeg => "image/jpeg",
+            Format::WebP => "image/webp",
+        }
+    }
+}
+
+/// A picture of an item as checked.
+#[derive(Clone, Debug)]
+pub struct CheckedImage {
+    /// Its name in the item's `images/` folder (`board.jpg`).
+    pub name: String,
+    /// What it shows, in words; `None` when the record gives none (a warning said so).
+    pub alt: Option<String>,
+    pub caption: Option<String>,
+    pub format: Format,
+    /// The size upright (after the EXIF orientation), in pixels.
+    pub width: u32,
+    pub height: u32,
+    /// Some pixels are transparent (or could be): its copies keep an alpha channel.
+    pub alpha: bool,
+    pub bytes: Arc<[u8]>,
+    /// A hash of the bytes: what the site's resized copies are made from.
+    pub hash: Hash,
+}
+
+/// The decoder's limits: the size allowed, and the memory.
+pub fn limits() -> image::Limits {
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_ALLOC);
+    limits
+}
+
+/// Decode a picture under [`limits`], turned upright as its EXIF orientation says (a phone stores a portrait
+/// photograph lying on its side, and browsers show the file itself upright). A decoder that panics on a hostile
+/// file is taken as a file that does not decode: the picture is refused, the run goes on.
+pub fn decode(bytes: &[u8], format: Format) -> Result<image::DynamicImage, String> {
+    use image::ImageDecoder;
+    let run = || -> image::ImageResult<image::DynamicImage> {
+        let mut reader = image::ImageReader::with_format(Cursor::new(bytes), format.codec());
+        reader.limits(limits());
+        let mut decoder = reader.into_decoder()?;
+        let orientation = decoder.orientation()?;
+        let mut picture = image::DynamicImage::from_decoder(decoder)?;
+        picture.apply_orientation(orientation);
+        Ok(picture)
+    };
+    let run = || run().map_err(|e| e.to_string());
+    std::panic::catch_unwind(run)
+        .unwrap_or_else(|_| Err("the decoder stopped on malformed data".to_string()))
+}
+
+/// What a picture's examination found: its format, size and transparency, or why it is refused.
+type Examined = Result<(Format, u32, u32, bool), Box<Diagnostic>>;
+
+/// One item's pictures as checked, what was reported, and the examinations used.
+type ItemImages = (
+    Vec<CheckedImage>,
+    Diagnostics,
+    Vec<((Hash, String), Examined)>,
+);
+
+/// What a long-running process (the preview server) keeps of each check for the next: every picture's
+/// examination, by its name and a hash of its bytes, so that an edit elsewhere decodes no picture again. Only
+/// what the last check used is kept.
+#[derive(Default)]
+pub struct ImageCache {
+    examined: HashMap<(Hash, String), Examined>,
+}
+
+/// Check every item's pictures, in parallel; one list per item of `catalog.items` (same index), holding the
+/// pictures that passed, in record order. `cache` gives the pictures examined by the previous run.
+pub fn check_images(
+    catalog: &Catalog,
+    diagnostics: &mut Diagnostics,
+    cache: Option<&mut ImageCache>,
+) -> Vec<Vec<CheckedImage>> {
+    let known = cache.as_deref().map(|c| &c.examined);
+    let each: Vec<ItemImages> = catalog
+        .items
+        .par_iter()
+        .map(|item| {
+            let mut own = Diagnostics::new();
+            let mut used = Vec::new();
+            let images = if item.images.is_empty() {
+                Vec::new()
+            } else {
+                check_item(catalog, item, &mut own, known, &mut used)
+            };
+            (images, own, used)
+        })
+        .collect();
+    let mut kept = HashMap::new();
+    let images = each
+        .into_iter()
+        .map(|(images, own, used)| {
+            for diagnostic in own.into_vec() {
+                diagnostics.push(diagnostic);
+            }
+            kept.extend(used);
+            images
+        })
+        .collect();
+    if let Some(cache) = cache {
+        cache.examined = kept;
+    }
+    images
+}
+
+fn check_item(
+    catalog: &Catalog,
+    item: &Item,
+    diagnostics: &mut Diagnostics,
+    known: Option<&HashMap<(Hash, String), Examined>>,
+    used: &mut Vec<((Hash, String), Examined)>,
+) -> Vec<CheckedImage> {
+    let at = |d: Diagnostic, span| d.at(&catalog.files, item.file, span);
+    let mut seen = HashSet::new();
+    let mut checked = Vec::new();
+    for image in &item.images {
+        check_alt(image, &mut |d, span| diagnostics.push(at(d, span)));
+        let Some(file) = &image.file else {
+            diagnostics.push(at(
+                Diagnostic::error("E045", "this image names no file").with_help(
+                    "name the picture's file: `<image file=\"images/board.jpg\" alt=\"...\">`",
+                ),
+                image.span.clone(),
+            ));
+            continue;
+        };
+        let Some(name) = image_name(&file.value) else {
+            diagnostics.push(at(
+                Diagnostic::error(
+                    "E045",
+                    format!("`{}` is not a file name in the item's `images/` folder", file.value),
+                )
+                .with_note(
+                    "a picture lies in `images/` beside record.xml, named in lowercase letters, digits, `-` and \
+                     `_` with one extension, so that its address on the site is the same on every system",
+                )
+                .with_help(suggest_name(&file.value)),
+                file.span.clone(),
+            ));
+            continue;
+        };
+        if !seen.insert(name) {
+            diagnostics.push(at(
+                Diagnostic::error("E045", format!("`images/{name}` is named by two images"))
+                    .with_help("keep one `<image>` for each picture"),
+                file.span.clone(),
+            ));
+            continue;
+        }
+        let bytes = match &image.found {
+            ImageFile::Read(bytes) => bytes,
+            // The reader said why.
+            ImageFile::Refused => continue,
+            ImageFile::Absent | ImageFile::Unread => {
+                let folder = item.folder.join("images");
+                diagnostics.push(at(
+                    Diagnostic::error(
+                        "E045",
+                        format!("there is no file `images/{name}` beside this record"),
+                    )
+                    .with_help(format!(
+                        "put the picture in `{}`, or correct the name",
+                        folder.display()
+                    )),
+                    file.span.clone(),
+                ));
+                continue;
+            }
+        };
+        let hash = *blake3::hash(bytes).as_bytes();
+        let key = (hash, name.to_string());
+        let examined = match known.and_then(|k| k.get(&key)) {
+            Some(examined) => examined.clone(),
+            None => examine(name, bytes),
+        };
+        used.push((key, examined.clone()));
+        match examined {
+            Ok((format, width, height, alpha)) => checked.push(CheckedImage {
+                name: name.to_string(),
+                alt: image
+                    .alt
+                    .as_ref()
+                    .map(|a| a.value.trim().to_string())
+                    .filter(|a| !a.is_empty()),
+                // Written over several lines of the record, read as one.
+                caption: Some(
+                    image
+                        .caption
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+                .filter(|c| !c.is_empty()),
+                format,
+                width,
+                height,
+                alpha,
+                hash,
+                bytes: Arc::clone(bytes),
+            }),
+            Err(diagnostic) => diagnostics.push(at(*diagnostic, file.span.clone())),
+        }
+    }
+    checked
+}
+
+/// W008: a picture without words for readers who cannot see it.
+fn check_alt(image: &ImageRef, report: &mut impl FnMut(Diagnostic, crate::source::Span)) {
+    let named = image
+        .file
+        .as_ref()
+        .map_or("this image".to_string(), |f| format!("`{}`", f.value));
+    let help = "say what the picture shows, for readers who cannot see it: \
+                `alt=\"A board of 5 by 5 points scratched into a rock, with a river behind\"`";
+    match &image.alt {
+        None => report(
+            Diagnostic::warning("W008", format!("{named} has no alternative text")).with_help(help),
+            image.span.clone(),
+        ),
+        Some(alt) if alt.value.trim().is_empty() => report(
+            Diagnostic::warning("W008", format!("the alternative text of {named} is empty"))
+                .with_help(help),
+            alt.span.clone(),
+        ),
+        Some(_) => {}
+    }
+}
+
+/// A name the site can publish, made from the one written: for the help of E045.
+fn suggest_name(file: &str) -> String {
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let (stem, ext) = base.rsplit_once('.').unwrap_or((base, "jpg"));
+    let clean = |s: &str, keep: &[char]| -> String {
+        let mut out = String::new();
+        for c in s.chars().flat_map(char::to_lowercase) {
+            if c.is_ascii_alphanumeric() || keep.contains(&c) {
+                out.push(c);
+            } else if !out.ends_with('-') {
+                out.push('-');
+            }
+        }
+        out.trim_matches(['-', '_']).to_string()
+    };
+    let stem = Some(clean(stem, &['-', '_'])).filter(|s| !s.is_empty());
+    let ext = Some(clean(ext, &[])).filter(|s| !s.is_empty());
+    format!(
+        "put the picture in `images/` and name it like `images/{}.{}`",
+        stem.as_deref().unwrap_or("picture"),
+        ext.as_deref().unwrap_or("jpg")
+    )
+}
+
+/// The format and size of a picture's bytes, after making sure it is a format the site takes, named by its
+/// extension, within the size limits, and decodes to the end.
+fn examine(name: &str, bytes: &[u8]) -> Examined {
+    let shown = format!("images/{name}");
+    let guessed = image::guess_format(bytes).ok();
+    let Some(format) = guessed.and_then(Format::of) else {
+        let what = match guessed {
+            Some(other) => format!(
+                "a {} image",
+                other
+                    .extensions_str()
+                    .first()
+                    .copied()
+                    .unwrap_or("other")
+                    .to_uppercase()
+            ),
+            None => "no image format ludotheca knows".to_string(),
+        };
+        return Err(Box::new(
+            Diagnostic::error(
+                "E046",
+                format!("`{shown}` is not a PNG, JPEG or WebP image"),
+            )
+            .with_note(format!("its first bytes are those of {what}"))
+            .with_help("save it as JPEG (photographs, scans) or PNG (drawings, diagrams)"),
+        ));
+    };
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if !format.extensions().contains(&ext) {
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        return Err(Box::new(
+            Diagnostic::error(
+                "E046",
+                format!(
+                    "`{shown}` holds a {} image, not what its name says",
+                    format.name()
+                ),
+            )
+            .with_help(format!(
+                "rename the file `images/{stem}.{}` and the `file` attribute with it",
+                format.extensions()[0]
+            )),
+        ));
+    }
+    let damaged = |err: String| {
+        Box::new(
+            Diagnostic::error(
+                "E047",
+                format!(
+                    "`{shown}` cannot be read as a {} image: {err}",
+                    format.name()
+                ),
+            )
+            .with_help(
+                "open it in an image editor and save it again, or replace it with a good copy",
+            ),
+        )
+    };
+    // The size first, from the header alone: nothing is decoded from a picture that is too large.
+    let mut header = image::ImageReader::with_format(Cursor::new(bytes), format.codec());
+    header.no_limits();
+    let (width, height) = header
+        .into_dimensions()
+        .map_err(|e| damaged(e.to_string()))?;
+    let pixels = u64::from(width) * u64::from(height);
+    if width > MAX_SIDE || height > MAX_SIDE || pixels > MAX_PIXELS || width == 0 || height == 0 {
+        return Err(Box::new(Diagnostic::error(
+            "E047",
+            format!("`{shown}` is {width} × {height} pixels, which is more than a page can show"),
+        )
+        .with_note(format!(
+            "a picture may be at most {MAX_SIDE} pixels wide or tall and {} million pixels in all",
+            MAX_PIXELS / 1_000_000
+        ))
+        .with_help(
+            "scale it down (the site shows it at most 960 pixels wide and links the file itself)",
+        )));
+    }
+    let picture = decode(bytes, format).map_err(damaged)?;
+    Ok((
+        format,
+        picture.width(),
+        picture.height(),
+        picture.color().has_alpha(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_suggested_from_what_was_written() {
+        assert_eq!(
+            suggest_name("Photos/Board Front.JPG"),
+            "put the picture in `images/` and name it like `images/board-front.jpg`"
+        );
+        assert_eq!(
+            suggest_name("images/"),
+            "put the picture in `images/` and name it like `images/picture.jpg`"
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_a_huge_picture_is_refused_before_decoding() {
+        // A PNG signature, a header of 100,000 × 100,000 pixels, and the start of an image data chunk: a few
+        // dozen bytes claiming 40 GB of pixels.
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend(100_000u32.to_be_bytes());
+        png.extend(100_000u32.to_be_bytes());
+        png.extend([8, 6, 0, 0, 0]);
+        png.extend(crc(&png[12..]).to_be_bytes());
+        png.extend(b"\0\0\0\x08IDAT\x78\x9c\x63\x00\x00\x00\x01\x00");
+        let at = png.len() - 12;
+        png.extend(crc(&png[at..]).to_be_bytes());
+        let err = examine("huge.png", &png).unwrap_err();
+        assert_eq!(err.code, "E047");
+        assert!(err.message.contains("100000 × 100000"), "{}", err.message);
+    }
+
+    /// The CRC-32 of a PNG chunk (type and data).
+    fn crc(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+}

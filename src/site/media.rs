@@ -1,0 +1,325 @@
+//! The pictures records carry, on the site: each published as it is in the catalog, with two copies scaled down
+//! (a thumbnail for lists and a display copy for the item's page), so that a page never makes a reader load a
+//! 6,000-pixel scan to show it 40 em wide.
+//!
+//! Scaling is the costly part of a build that has pictures, so a copy is made only when the previous site has
+//! none made from the same bytes by the same program: its manifest records, for each copy, the hash of what it
+//! was made from, and an unchanged copy is kept as the previous site's file (a hard link) without decoding the
+//! picture at all. Where a copy goes and how large it is follow from the checked picture alone, so that pages
+//! can name it before, or without, it being made.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use image::DynamicImage;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use super::output::{Hash, Staging};
+use crate::archive::{Archive, Entry};
+use crate::check::CheckedImage;
+use crate::check::media::{Format, decode};
+
+/// The width of a thumbnail, in pixels: a browse row shows it at 80 px, sharp on a screen of 4 pixels a point.
+pub const THUMBNAIL: u32 = 320;
+
+/// The width of the copy an item's page shows: the page's text column is 40 em, 640 px at most, and 960 keeps
+/// it sharp at one and a half pixels a point.
+pub const DISPLAY: u32 = 960;
+
+/// JPEG quality of the scaled copies of photographs: no artefact shows at these sizes.
+const JPEG_QUALITY: u8 = 85;
+
+/// One file of a picture on the site: where it is (from the site's root) and its size in pixels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub path: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// How many pictures a build scaled, and how many it kept from the previous site.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub scaled: usize,
+    pub kept: usize,
+}
+
+/// The format of a picture's scaled copies: PNG for drawings and anything with transparency, which JPEG would
+/// blur or lose, JPEG for photographs.
+fn copy_format(image: &CheckedImage) -> Format {
+    match image.format {
+        Format::Png => Format::Png,
+        _ if image.alpha => Format::Png,
+        _ => Format::Jpeg,
+    }
+}
+
+/// The picture as published: `<dir>images/<name>`.
+pub fn original(dir: &str, image: &CheckedImage) -> Variant {
+    Variant {
+        path: format!("{dir}images/{}", image.name),
+        width: image.width,
+        height: image.height,
+    }
+}
+
+/// The picture at most `width` pixels wide: the picture itself when it is no wider, else its copy
+/// `<dir>images/<width>/<name>`, whose extension is that of its format (`board.webp` becomes `board.webp.jpg`,
+/// which no catalog name can be, since those have one dot).
+pub fn scaled(dir: &str, image: &CheckedImage, width: u32) -> Variant {
+    if image.width <= width {
+        return original(dir, image);
+    }
+    let format = copy_format(image);
+    let (stem, ext) = image
+        .name
+        .rsplit_once('.')
+        .unwrap_or((image.name.as_str(), ""));
+    let name = if format.extensions().contains(&ext) {
+        image.name.clone()
+    } else {
+        format!("{stem}.{ext}.{}", format.extensions()[0])
+    };
+    // Rounded to the nearest pixel, never to nothing: a picture 12,000 pixels wide and 1 high stays 1 high.
+    let height = (u64::from(image.height) * u64::from(width) + u64::from(image.width) / 2)
+        / u64::from(image.width);
+    Variant {
+        path: format!("{dir}images/{width}/{name}"),
+        width,
+        height: u32::try_from(height.max(1)).unwrap_or(u32::MAX),
+    }
+}
+
+/// What a scaled copy is made from: the picture's bytes, the copy's size, and the program that scales.
+fn copy_inputs(program: &Hash, image: &CheckedImage, variant: &Variant) -> Hash {
+    crate::fingerprint::bytes(
+        program,
+        [
+            &image.hash[..],
+            &variant.width.to_le_bytes()[..],
+            &variant.height.to_le_bytes()[..],
+            variant.path.as_bytes(),
+        ],
+    )
+}
+
+/// Put every picture of the archive and its scaled copies into the staged site, scaling only those the
+/// previous site has no copies of from the same bytes.
+pub fn write_images(
+    archive: &Archive,
+    staging: &Staging,
+    program: &Hash,
+) -> Result<Counts, String> {
+    let scaled_count = AtomicUsize::new(0);
+    let kept = AtomicUsize::new(0);
+    let all: Vec<(&Entry, &CheckedImage)> = archive
+        .entries
+        .iter()
+        .flat_map(|e| e.images.iter().map(move |i| (e, i)))
+        .collect();
+    all.par_iter().try_for_each(|(entry, image)| {
+        let whole = original(&entry.dir, image);
+        staging.put(&whole.path, &image.bytes, Some(image.hash))?;
+        let copies: Vec<Variant> = [DISPLAY, THUMBNAIL]
+            .into_iter()
+            .map(|width| scaled(&entry.dir, image, width))
+            .filter(|copy| *copy != whole)
+            .collect();
+        if copies.is_empty() {
+            // Small enough to be shown as it is: nothing to scale, nothing to count.
+            return Ok(());
+        }
+        let mut to_make = Vec::new();
+        for copy in copies {
+            let inputs = copy_inputs(program, image, &copy);
+            if !staging.keep_if_unchanged(&copy.path, inputs)? {
+                to_make.push((copy, inputs));
+            }
+        }
+        if to_make.is_empty() {
+            kept.fetch_add(1, Ordering::Relaxed);
+            return Ok(());
+        }
+        // The check decoded it already, so this cannot fail on a catalog that passed; said plainly if it does.
+        let picture = decode(&image.bytes, image.format)
+            .map_err(|e| format!("{}{}: {e}", entry.dir, image.name))?;
+        for (copy, inputs) in to_make {
+            let bytes = encode(&picture, &copy, copy_format(image))
+                .map_err(|e| format!("cannot scale `{}`: {e}", copy.path))?;
+            staging.put(&copy.path, &bytes, Some(inputs))?;
+        }
+        scaled_count.fetch_add(1, Ordering::Relaxed);
+        Ok::<(), String>(())
+    })?;
+    Ok(Counts {
+        scaled: scaled_count.into_inner(),
+        kept: kept.into_inner(),
+    })
+}
+
+/// The picture scaled to `copy`'s size, in `format`. Area averaging (`thumbnail_exact`) is what shrinking by
+/// large factors needs: every source pixel counts once, so fine lines neither vanish nor alias.
+fn encode(picture: &DynamicImage, copy: &Variant, format: Format) -> image::ImageResult<Vec<u8>> {
+    let small = picture.thumbnail_exact(copy.width, copy.height);
+    let mut bytes = Vec::new();
+    match format {
+        Format::Jpeg => {
+            let encoder =
+                image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, JPEG_QUALITY);
+            DynamicImage::ImageRgb8(small.to_rgb8()).write_with_encoder(encoder)?;
+        }
+        _ => {
+            // `Best` took four times the CPU for files 11% smaller (docs/performance.md, "Pictures").
+            let encoder = image::codecs::png::PngEncoder::new_with_quality(
+                &mut bytes,
+                image::codecs::png::CompressionType::Default,
+                image::codecs::png::FilterType::Adaptive,
+            );
+            let small = if small.color().has_alpha() {
+                DynamicImage::ImageRgba8(small.to_rgba8())
+            } else {
+                DynamicImage::ImageRgb8(small.to_rgb8())
+            };
+            small.write_with_encoder(encoder)?;
+        }
+    }
+    Ok(bytes)
+}
+
+/// The pictures of an item's page, for its template: relative to the page, which is in `entry.dir`.
+pub fn page_images(entry: &Entry) -> Vec<Value> {
+    entry
+        .images
+        .iter()
+        .map(|image| {
+            let relative = |v: Variant| Variant {
+                path: v.path[entry.dir.len()..].to_string(),
+                ..v
+            };
+            let whole = relative(original(&entry.dir, image));
+            let display = relative(scaled(&entry.dir, image, DISPLAY));
+            let thumbnail = relative(scaled(&entry.dir, image, THUMBNAIL));
+            // Narrow screens take the thumbnail where it is sharp enough; the browser picks by width.
+            let srcset = if thumbnail.path != display.path {
+                format!(
+                    "{} {}w, {} {}w",
+                    thumbnail.path, thumbnail.width, display.path, display.width
+                )
+            } else {
+                String::new()
+            };
+            json!({
+                "src": display.path,
+                "width": display.width,
+                "height": display.height,
+                "srcset": srcset,
+                "href": whole.path,
+                "original": format!("{} × {} pixels, {}, {}", whole.width, whole.height,
+                    image.format.name(), size_in_words(image.bytes.len())),
+                "alt": image.alt.as_deref().unwrap_or(""),
+                "caption": image.caption,
+            })
+        })
+        .collect()
+}
+
+/// An item's thumbnail for lists (its first picture), relative to a page at `root`.
+pub fn thumbnail(entry: &Entry, root: &str) -> Option<Value> {
+    let image = entry.images.first()?;
+    let thumbnail = scaled(&entry.dir, image, THUMBNAIL);
+    Some(json!({
+        "src": format!("{root}{}", thumbnail.path),
+        "width": thumbnail.width,
+        "height": thumbnail.height,
+    }))
+}
+
+/// An item's pictures for its JSON-LD (`image`): each an `ImageObject` at its address (absolute when the site
+/// has one, else relative to the item's page), with its size, format and words.
+pub fn json_ld(entry: &Entry, base_url: Option<&str>) -> Value {
+    entry
+        .images
+        .iter()
+        .map(|image| {
+            let whole = original(&entry.dir, image);
+            let url = match base_url {
+                Some(base) => format!("{base}{}", whole.path),
+                None => whole.path[entry.dir.len()..].to_string(),
+            };
+            let mut object = json!({
+                "@type": "ImageObject",
+                "contentUrl": url,
+                "encodingFormat": image.format.media_type(),
+                "width": whole.width,
+                "height": whole.height,
+            });
+            if let Some(caption) = &image.caption {
+                object["caption"] = json!(caption);
+            }
+            if let Some(alt) = &image.alt {
+                object["description"] = json!(alt);
+            }
+            object
+        })
+        .collect()
+}
+
+fn size_in_words(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(name: &str, format: Format, width: u32, height: u32, alpha: bool) -> CheckedImage {
+        CheckedImage {
+            name: name.to_string(),
+            alt: None,
+            caption: None,
+            format,
+            width,
+            height,
+            alpha,
+            bytes: std::sync::Arc::from(&b""[..]),
+            hash: [0; 32],
+        }
+    }
+
+    #[test]
+    fn copies_keep_the_proportions_and_never_grow() {
+        let photo = image("board.jpg", Format::Jpeg, 4000, 3000, false);
+        let thumb = scaled("boards/x/", &photo, THUMBNAIL);
+        assert_eq!(
+            (thumb.path.as_str(), thumb.width, thumb.height),
+            ("boards/x/images/320/board.jpg", 320, 240)
+        );
+        let small = image("small.png", Format::Png, 300, 100, false);
+        assert_eq!(
+            scaled("boards/x/", &small, THUMBNAIL),
+            original("boards/x/", &small)
+        );
+        let thin = image("thin.png", Format::Png, 12000, 1, false);
+        assert_eq!(scaled("a/", &thin, THUMBNAIL).height, 1);
+    }
+
+    #[test]
+    fn a_copy_in_another_format_has_a_name_no_catalog_picture_can_have() {
+        let webp = image("board.webp", Format::WebP, 2000, 1000, false);
+        assert_eq!(
+            scaled("a/", &webp, DISPLAY).path,
+            "a/images/960/board.webp.jpg"
+        );
+        let clear = image("board.webp", Format::WebP, 2000, 1000, true);
+        assert_eq!(
+            scaled("a/", &clear, DISPLAY).path,
+            "a/images/960/board.webp.png"
+        );
+        let jpeg = image("board.jpeg", Format::Jpeg, 2000, 1000, false);
+        assert_eq!(scaled("a/", &jpeg, DISPLAY).path, "a/images/960/board.jpeg");
+    }
+}

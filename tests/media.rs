@@ -1,0 +1,371 @@
+//! Pictures beside records: published as they are, with copies scaled for the page and for browse, described by
+//! their alt text on the page, scaled once and kept by later builds, and the same bytes from the same catalog.
+//! (What `check` says of a picture without alt text, or of a missing, unknown, huge or damaged one, is in the
+//! fixtures `W008`, `E045`, `E046` and `E047` of tests/fixtures/invalid, run by tests/check_fixtures.rs.)
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{Scratch, copy_tree, ludotheca, parse_html, stderr, stdout};
+
+const BOARD: &str = "boards/board-pataleshwar-2";
+const ALT: &str = "A square of 5 by 5 points with its diagonals, cut into dark basalt";
+
+/// A photograph-like test picture: a gradient with a grid, so that scaling has something to average.
+fn photo(width: u32, height: u32, shade: u8) -> image::RgbImage {
+    image::RgbImage::from_fn(width, height, |x, y| {
+        let line = x % 100 < 6 || y % 100 < 6;
+        let v = if line {
+            30
+        } else {
+            (80 + (x * 120 / width) as u8).wrapping_add(shade)
+        };
+        image::Rgb([v, v.saturating_sub(20), v.saturating_sub(40)])
+    })
+}
+
+/// The valid fixture catalog with two pictures on its board: a 1200 × 900 JPEG, and a 200 × 100 PNG small
+/// enough to be shown as it is.
+fn catalog_with_pictures(scratch: &Scratch) -> std::path::PathBuf {
+    let catalog = scratch.0.join("catalog");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid"),
+        &catalog,
+    );
+    let images = catalog.join(BOARD).join("images");
+    fs::create_dir_all(&images).unwrap();
+    photo(1200, 900, 0)
+        .save_with_format(images.join("photo.jpg"), image::ImageFormat::Jpeg)
+        .unwrap();
+    photo(200, 100, 40)
+        .save_with_format(images.join("detail.png"), image::ImageFormat::Png)
+        .unwrap();
+    let record = catalog.join(BOARD).join("record.xml");
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "</record>",
+        &format!(
+            "  <image file=\"images/photo.jpg\" alt=\"{ALT}\">The board &amp; its step, 2024.</image>\n  \
+             <image file=\"images/detail.png\" alt=\"A corner of the board\"/>\n</record>"
+        ),
+    );
+    fs::write(&record, text).unwrap();
+    catalog
+}
+
+fn build(catalog: &Path, out: &Path) -> String {
+    let output = ludotheca(&[
+        "build",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--timings",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output)
+}
+
+fn images_line(out: &str) -> &str {
+    out.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("images "))
+        .unwrap_or_else(|| panic!("no images line in:\n{out}"))
+}
+
+#[test]
+fn pictures_are_published_scaled_and_described() {
+    let scratch = Scratch::new("media-publish");
+    let catalog = catalog_with_pictures(&scratch);
+    let site = scratch.0.join("site");
+    let out = build(&catalog, &site);
+    // The JPEG needs two copies; the small PNG none.
+    assert_eq!(images_line(&out), "images 1 scaled, 0 kept");
+
+    let dir = site.join(BOARD).join("images");
+    assert_eq!(
+        fs::read(dir.join("photo.jpg")).unwrap(),
+        fs::read(catalog.join(BOARD).join("images/photo.jpg")).unwrap(),
+        "the picture is published byte for byte"
+    );
+    assert_eq!(
+        image::image_dimensions(dir.join("960/photo.jpg")).unwrap(),
+        (960, 720)
+    );
+    assert_eq!(
+        image::image_dimensions(dir.join("320/photo.jpg")).unwrap(),
+        (320, 240)
+    );
+    assert!(!dir.join("320/detail.png").exists() && dir.join("detail.png").exists());
+
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    let (tags, text) = parse_html(&page);
+    let img = |src: &str| {
+        tags.iter()
+            .find(|t| t.name == "img" && t.attr("src") == Some(src))
+            .unwrap_or_else(|| panic!("no img of {src} on the page"))
+    };
+    let shown = img("images/960/photo.jpg");
+    assert_eq!(shown.attr("alt"), Some(ALT));
+    assert_eq!(
+        (shown.attr("width"), shown.attr("height")),
+        (Some("960"), Some("720"))
+    );
+    assert_eq!(shown.attr("loading"), Some("lazy"));
+    assert_eq!(
+        shown.attr("srcset"),
+        Some("images/320/photo.jpg 320w, images/960/photo.jpg 960w")
+    );
+    let small = img("images/detail.png");
+    assert_eq!(small.attr("alt"), Some("A corner of the board"));
+    assert_eq!(
+        (small.attr("width"), small.attr("height")),
+        (Some("200"), Some("100"))
+    );
+    assert!(
+        tags.iter()
+            .any(|t| t.name == "a" && t.attr("href") == Some("images/photo.jpg")),
+        "the figure links the picture itself"
+    );
+    assert!(text.contains("The board & its step, 2024."), "{text}");
+    assert!(
+        page.contains("\"ImageObject\"") && page.contains("\"contentUrl\":\"images/photo.jpg\"")
+    );
+
+    let browse = fs::read_to_string(site.join("browse/index.html")).unwrap();
+    let (tags, _) = parse_html(&browse);
+    let thumbnail = tags
+        .iter()
+        .find(|t| t.name == "img" && t.attr("class") == Some("thumbnail"))
+        .expect("browse shows the board's thumbnail");
+    assert_eq!(
+        thumbnail.attr("src"),
+        Some("../boards/board-pataleshwar-2/images/320/photo.jpg")
+    );
+    assert_eq!(
+        (
+            thumbnail.attr("width"),
+            thumbnail.attr("height"),
+            thumbnail.attr("alt")
+        ),
+        (Some("320"), Some("240"), Some(""))
+    );
+}
+
+#[test]
+fn a_rebuild_does_not_scale_an_unchanged_picture_again() {
+    let scratch = Scratch::new("media-rebuild");
+    let catalog = catalog_with_pictures(&scratch);
+    let site = scratch.0.join("site");
+    assert_eq!(
+        images_line(&build(&catalog, &site)),
+        "images 1 scaled, 0 kept"
+    );
+    let thumbnail = site.join(BOARD).join("images/320/photo.jpg");
+    let before = fs::read(&thumbnail).unwrap();
+    #[cfg(unix)]
+    let inode = {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(&thumbnail).unwrap().ino()
+    };
+
+    assert_eq!(
+        images_line(&build(&catalog, &site)),
+        "images 0 scaled, 1 kept"
+    );
+    // Kept means the previous site's file itself, linked into the new one.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(fs::metadata(&thumbnail).unwrap().ino(), inode);
+    }
+
+    // A new picture under the same name is scaled again, and the page shows its new size.
+    photo(800, 800, 90)
+        .save_with_format(
+            catalog.join(BOARD).join("images/photo.jpg"),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    assert_eq!(
+        images_line(&build(&catalog, &site)),
+        "images 1 scaled, 0 kept"
+    );
+    assert_ne!(fs::read(&thumbnail).unwrap(), before);
+    assert_eq!(image::image_dimensions(&thumbnail).unwrap(), (320, 320));
+    // 800 pixels is narrower than the page's copy: the page shows the picture itself.
+    assert!(!site.join(BOARD).join("images/960/photo.jpg").exists());
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    assert!(
+        page.contains("src=\"images/photo.jpg\"") && page.contains("width=\"800\" height=\"800\""),
+        "{page}"
+    );
+}
+
+#[test]
+fn the_same_catalog_gives_the_same_pictures() {
+    let scratch = Scratch::new("media-same");
+    let catalog = catalog_with_pictures(&scratch);
+    let first = scratch.0.join("first");
+    let second = scratch.0.join("second");
+    build(&catalog, &first);
+    build(&catalog, &second);
+    let images = |site: &Path| common::snapshot(&site.join(BOARD).join("images"));
+    let a = images(&first);
+    assert_eq!(a.len(), 4, "{:?}", a.keys().collect::<Vec<_>>());
+    assert!(a == images(&second), "two builds made different pictures");
+}
+
+#[test]
+fn the_shipped_catalog_shows_its_picture_with_alt_text() {
+    let output = ludotheca(&["check", "--catalog", "catalog"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        !stderr(&output).contains("W008") && !stdout(&output).contains("W008"),
+        "every picture of the shipped catalog has alt text"
+    );
+    let record = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("catalog/boards/kherjarala-rock-board/record.xml"),
+    )
+    .unwrap();
+    assert!(record.contains("<image file=\"images/board-shape.png\" alt=\""));
+}
+
+/// The preview server's builds (`site::Kept`, told of each changed path as its watcher is): after a picture
+/// is replaced, damaged, fixed and removed, the site and the diagnostics are those of a build without memory.
+#[test]
+fn the_preview_servers_builds_follow_edits_to_pictures() {
+    use ludotheca::site::{self, BuildError, Kept};
+    let scratch = Scratch::new("media-kept");
+    let catalog = catalog_with_pictures(&scratch);
+    let out = scratch.0.join("site");
+    let photo_path = catalog.join(BOARD).join("images/photo.jpg");
+    let mut kept = Kept::default();
+    let said = |outcome: &Result<site::Built, BuildError>| match outcome {
+        Ok(built) => format!("{:?}", built.diagnostics),
+        Err(BuildError::CatalogErrors(d)) => format!("errors {d:?}"),
+        Err(other) => format!("error {other}"),
+    };
+    let step = |what: &str, kept: &mut Kept| {
+        let with_memory = site::build_with(&common::build_options(&catalog, &out), Some(kept));
+        let fresh_out = scratch.0.join(format!("fresh-{}", what.replace(' ', "-")));
+        let fresh = site::build(&common::build_options(&catalog, &fresh_out));
+        assert_eq!(said(&with_memory), said(&fresh), "after {what}");
+        if fresh.is_ok() {
+            let strip = |s: std::collections::BTreeMap<String, Vec<u8>>| {
+                s.into_iter()
+                    .filter(|(k, _)| !k.starts_with(".ludotheca"))
+                    .collect::<std::collections::BTreeMap<_, _>>()
+            };
+            assert!(
+                strip(common::snapshot(&out)) == strip(common::snapshot(&fresh_out)),
+                "after {what}: the site differs from a build without memory"
+            );
+        }
+        with_memory
+    };
+    step("first build", &mut kept).unwrap();
+
+    photo(1000, 500, 60)
+        .save_with_format(&photo_path, image::ImageFormat::Jpeg)
+        .unwrap();
+    kept.changed(&photo_path);
+    assert_eq!(step("a new picture", &mut kept).unwrap().images.scaled, 1);
+
+    let good = fs::read(&photo_path).unwrap();
+    // Cut inside its headers (a JPEG cut inside its image data decodes, grey below the cut, as browsers show it).
+    fs::write(&photo_path, &good[..100]).unwrap();
+    kept.changed(&photo_path);
+    let damaged = step("a damaged picture", &mut kept);
+    assert!(
+        matches!(&damaged, Err(BuildError::CatalogErrors(d)) if format!("{d:?}").contains("E047")),
+        "{}",
+        said(&damaged)
+    );
+
+    fs::write(&photo_path, &good).unwrap();
+    kept.changed(&photo_path);
+    step("the picture fixed", &mut kept).unwrap();
+
+    fs::remove_file(&photo_path).unwrap();
+    kept.changed(&photo_path);
+    let removed = step("the picture removed", &mut kept);
+    assert!(
+        matches!(&removed, Err(BuildError::CatalogErrors(d)) if format!("{d:?}").contains("E045")),
+        "{}",
+        said(&removed)
+    );
+}
+
+/// A picture is read with the care of every catalog file: a link leading out of the catalog is not followed
+/// (E040), a folder in a picture's place is not read (E039), and neither stops the check.
+#[cfg(unix)]
+#[test]
+fn pictures_are_read_with_the_catalogs_care() {
+    let scratch = Scratch::new("media-hostile");
+    let catalog = catalog_with_pictures(&scratch);
+    let images = catalog.join(BOARD).join("images");
+    let outside = scratch.0.join("secret.png");
+    fs::copy(images.join("detail.png"), &outside).unwrap();
+    fs::remove_file(images.join("detail.png")).unwrap();
+    std::os::unix::fs::symlink(&outside, images.join("detail.png")).unwrap();
+    fs::remove_file(images.join("photo.jpg")).unwrap();
+    fs::create_dir(images.join("photo.jpg")).unwrap();
+    let output = ludotheca(&["check", "--catalog", catalog.to_str().unwrap()]);
+    let report = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("error[E040]") && report.contains("images/detail.png"),
+        "{report}"
+    );
+    assert!(
+        report.contains("error[E039]: image is a folder, not a regular file"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("secret"),
+        "the link's target is never named"
+    );
+}
+
+/// A JPEG with an EXIF orientation (a phone's portrait photograph, stored lying on its side): the site's copies
+/// and the sizes on the page are of the picture turned upright, as browsers show the file itself.
+#[test]
+fn a_photographs_orientation_is_applied() {
+    let scratch = Scratch::new("media-orientation");
+    let catalog = catalog_with_pictures(&scratch);
+    let path = catalog.join(BOARD).join("images/photo.jpg");
+    let mut stored = Vec::new();
+    image::DynamicImage::ImageRgb8(photo(1200, 600, 0))
+        .write_to(
+            &mut std::io::Cursor::new(&mut stored),
+            image::ImageFormat::Jpeg,
+        )
+        .unwrap();
+    // An APP1 segment after the start marker: Exif, a big-endian TIFF header and one entry, Orientation
+    // (0x0112, a SHORT) = 6, "turn 90 degrees clockwise to view".
+    let mut exif =
+        b"Exif\0\0MM\0\x2a\0\0\0\x08\0\x01\x01\x12\0\x03\0\0\0\x01\0\x06\0\0\0\0\0\0".to_vec();
+    let length = u16::try_from(exif.len() + 2).unwrap().to_be_bytes();
+    let mut oriented = vec![0xFF, 0xD8, 0xFF, 0xE1, length[0], length[1]];
+    oriented.append(&mut exif);
+    oriented.extend_from_slice(&stored[2..]);
+    fs::write(&path, &oriented).unwrap();
+
+    let site = scratch.0.join("site");
+    build(&catalog, &site);
+    let images = site.join(BOARD).join("images");
+    assert_eq!(
+        image::image_dimensions(images.join("320/photo.jpg")).unwrap(),
+        (320, 640)
+    );
+    // 600 pixels wide upright: the page shows the file itself, at its upright size.
+    assert!(!images.join("960/photo.jpg").exists());
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    assert!(
+        page.contains("src=\"images/photo.jpg\"") && page.contains("width=\"600\" height=\"1200\""),
+        "{page}"
+    );
+}
