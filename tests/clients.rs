@@ -205,7 +205,7 @@ fn without_a_base_url_the_build_warns_and_the_sitemap_is_not_one_a_crawler_takes
 }
 
 /// Every `@type` the site writes, and every property: schema.org's, checked here so that a misspelt one fails.
-const TYPES: [&str; 14] = [
+const TYPES: [&str; 15] = [
     "WebSite",
     "WebPage",
     "CollectionPage",
@@ -220,8 +220,9 @@ const TYPES: [&str; 14] = [
     "DefinedTerm",
     "GeoCoordinates",
     "QuantitativeValue",
+    "ImageObject",
 ];
-const PROPERTIES: [&str; 31] = [
+const PROPERTIES: [&str; 38] = [
     "@context",
     "@id",
     "@type",
@@ -253,6 +254,13 @@ const PROPERTIES: [&str; 31] = [
     "publisher",
     "isPartOf",
     "sameAs",
+    "image",
+    "contentUrl",
+    "encodingFormat",
+    "width",
+    "height",
+    "unitCode",
+    "caption",
 ];
 
 fn json_ld_of(page: &str) -> Option<Json> {

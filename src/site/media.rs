@@ -250,8 +250,8 @@ pub fn json_ld(entry: &Entry, base_url: Option<&str>) -> Value {
                 "@type": "ImageObject",
                 "contentUrl": url,
                 "encodingFormat": image.format.media_type(),
-                "width": whole.width,
-                "height": whole.height,
+                "width": pixels(whole.width),
+                "height": pixels(whole.height),
             });
             if let Some(caption) = &image.caption {
                 object["caption"] = json!(caption);
@@ -262,6 +262,11 @@ pub fn json_ld(entry: &Entry, base_url: Option<&str>) -> Value {
             object
         })
         .collect()
+}
+
+/// A length in pixels as schema.org gives one: a `QuantitativeValue` in UN/CEFACT's unit E37, the pixel.
+fn pixels(n: u32) -> Value {
+    json!({ "@type": "QuantitativeValue", "value": n, "unitCode": "E37" })
 }
 
 fn size_in_words(bytes: usize) -> String {
