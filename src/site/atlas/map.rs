@@ -389,6 +389,26 @@ mod tests {
     }
 
     #[test]
+    fn ten_thousand_places_make_at_most_one_marker_a_cell() {
+        let places: Vec<Place> = (0..10_000)
+            .map(|i| {
+                let east = f64::from(i % 360) - 179.5;
+                let north = f64::from((i * 7) % 140) - 69.5;
+                place(&format!("p{i}"), east, north)
+            })
+            .collect();
+        let view = View::WORLD;
+        let svg = svg(&view, &places, "m", "Map", "world.svg");
+        let cells = (WIDTH / CELL).ceil() * (view.height() / CELL).ceil();
+        let markers = svg.matches("<circle").count();
+        assert!(
+            markers as f64 <= cells && markers < 3_000,
+            "{markers} markers"
+        );
+        assert!(svg.len() < 1_000_000, "{} bytes", svg.len());
+    }
+
+    #[test]
     fn outlines_are_read() {
         let all = outlines();
         assert!(all.len() > 200);
