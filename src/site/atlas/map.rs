@@ -232,7 +232,9 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
     );
     out.push_str("<g class=\"areas\" aria-hidden=\"true\">");
     for p in places {
-        if let Some((w, e, s, n)) = p.area {
+        // A box across the date line (west of it east of east) is marked but not framed: one rectangle
+        // cannot draw it on a map cut at the date line.
+        if let Some((w, e, s, n)) = p.area.filter(|(w, e, _, _)| w <= e) {
             let (x0, y0) = view.project(w, n);
             let (x1, y1) = view.project(e, s);
             out.push_str("<rect x=\"");
