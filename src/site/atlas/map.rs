@@ -232,7 +232,9 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
     );
     out.push_str("<g class=\"areas\" aria-hidden=\"true\">");
     for p in places {
-        if let Some((w, e, s, n)) = p.area {
+        // A box across the date line (west of it east of east) is marked but not framed: one rectangle
+        // cannot draw it on a map cut at the date line.
+        if let Some((w, e, s, n)) = p.area.filter(|(w, e, _, _)| w <= e) {
             let (x0, y0) = view.project(w, n);
             let (x1, y1) = view.project(e, s);
             out.push_str("<rect x=\"");
@@ -386,6 +388,26 @@ mod tests {
         // Africa and Asia are drawn, the Americas are not.
         assert!(land(&view).len() > 1000);
         assert!(land(&View::fit(&[(-100.0, 40.0)])) != land(&view));
+    }
+
+    #[test]
+    fn ten_thousand_places_make_at_most_one_marker_a_cell() {
+        let places: Vec<Place> = (0..10_000)
+            .map(|i| {
+                let east = f64::from(i % 360) - 179.5;
+                let north = f64::from((i * 7) % 140) - 69.5;
+                place(&format!("p{i}"), east, north)
+            })
+            .collect();
+        let view = View::WORLD;
+        let svg = svg(&view, &places, "m", "Map", "world.svg");
+        let cells = (WIDTH / CELL).ceil() * (view.height() / CELL).ceil();
+        let markers = svg.matches("<circle").count();
+        assert!(
+            markers as f64 <= cells && markers < 3_000,
+            "{markers} markers"
+        );
+        assert!(svg.len() < 1_000_000, "{} bytes", svg.len());
     }
 
     #[test]

@@ -23,6 +23,15 @@ use crate::archive::text::{fold, one_line};
 use crate::scheme::Scheme;
 use crate::scheme::place;
 
+/// The facets the map filters by. Not places (the map is of places, listed beside it) nor board sizes (many
+/// values a game, which on a map of thousands of places made the page several times larger for a filter
+/// nobody looks for on a map).
+const MAP_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "tag"];
+
+/// The map's filters offer the commonest values of each facet, so that the form stays the same size whatever
+/// the catalog; a rarer value still filters from the URL (`#tag=...`), as on browse.
+const MAP_VALUES: usize = 40;
+
 /// The folder of the map page, and of the timeline's pages.
 const MAP: &str = "map";
 const TIMELINE: &str = "timeline";
@@ -94,7 +103,8 @@ pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
         };
         let mut facets: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
         for &i in &facet.items {
-            let of_entry = entry_facets(archive, &archive.entries[i]);
+            let mut of_entry = entry_facets(archive, &archive.entries[i]);
+            of_entry.retain(|(key, _)| MAP_FACETS.contains(key));
             for (key, values) in &of_entry {
                 facets
                     .entry(key)
@@ -168,9 +178,15 @@ pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
         "@type": "CollectionPage",
         "name": title,
     }));
+    let mut groups = facet_groups(&rows, &FACET_LABELS);
+    for group in &mut groups {
+        if let Some(values) = group["values"].as_array_mut() {
+            values.truncate(MAP_VALUES);
+        }
+    }
     let page = json!({
         "heading": "Places on a map",
-        "groups": facet_groups(&rows, &FACET_LABELS),
+        "groups": groups,
         "maps": maps,
         "places": list,
         "unmapped": unmapped,
