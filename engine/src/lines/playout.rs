@@ -22,6 +22,8 @@ const CAPTURERS: usize = 32;
 pub(super) struct DrawTables {
     /// By kind, side and point `q`: the points a step reaches `q` from.
     steps_into: Vec<u128>,
+    /// By kind, side and point `p`: the points a step from `p` reaches (the move tables' steps, packed close).
+    steps: Vec<u128>,
     /// By kind, side and point `q`: where its short jumps landing on `q` start in `into`.
     into_start: Vec<u32>,
     /// Short jumps by landing point: (start, captured point).
@@ -36,6 +38,7 @@ impl DrawTables {
         let n = game.n;
         let mut t = DrawTables {
             steps_into: vec![0; MAX_KINDS * 2 * n],
+            steps: game.tables.iter().map(|m| m.step).collect(),
             ..Default::default()
         };
         let mut into: Vec<Vec<(u8, u8)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
@@ -293,13 +296,19 @@ impl LinesGame {
                 movable |= from;
                 count += from.count_ones() as usize;
             }
+        } else if !self.draw.slides[k as usize][s as usize] {
+            let base = (k as usize * 2 + s as usize) * self.n;
+            for p in points(mine) {
+                let targets = self.draw.steps[base + p as usize] & empty;
+                // Without a branch: whether a piece can move is as unpredictable as a coin.
+                movable |= bit(p) & ((targets != 0) as u128).wrapping_neg();
+                count += targets.count_ones() as usize;
+            }
         } else {
             for p in points(mine) {
-                let n = self.quiet_targets(k, s, p, occ).count_ones() as usize;
-                if n > 0 {
-                    movable |= bit(p);
-                    count += n;
-                }
+                let targets = self.quiet_targets(k, s, p, occ);
+                movable |= bit(p) & ((targets != 0) as u128).wrapping_neg();
+                count += targets.count_ones() as usize;
             }
         }
         (movable, count)
