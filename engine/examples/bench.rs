@@ -2,10 +2,12 @@
 //! playouts per second and moves per second, on the family's own game type (no dispatch through `Compiled`),
 //! as the median of several runs (default 3 runs of 3 seconds).
 //!
-//! Every family is timed with the generic loop (list the legal moves, play one drawn at random). Sowing games
-//! are also timed with the sowing module's own playout loop, which draws the same uniform move without listing
-//! every choice of extra holes, and are compared with a general game system measured on these machines (about
-//! 380 Tchouba 4x4 playouts a second and 440 on 4x22, one core).
+//! Every family is timed with the generic loop (`random_playout`, which asks the family for a random move).
+//! Points-and-lines games are also timed with `LinesGame::playouts`, the loop `ludotheca bench` runs (the same
+//! games, compiled for the processor's bit-count instruction where it has one). Sowing games are also timed
+//! with the sowing module's own playout loop, which draws the same uniform move without listing every choice
+//! of extra holes, and are compared with a general game system measured on these machines (about 380 Tchouba
+//! 4x4 playouts a second and 440 on 4x22, one core).
 
 use ludotheca_engine::sowing::SowingGame;
 use ludotheca_engine::{Compiled, Game, playout::random_playout, rng::Rng};
@@ -138,7 +140,19 @@ fn main() {
             Compiled::Sowing(g) => listed(g.as_ref(), seconds, 1 + i),
         })
         .collect();
-    report(&format!("{name} listed"), listed_runs, versus);
+    report(&format!("{name} generic"), listed_runs, versus);
+    if let Compiled::Lines(g) = &game {
+        let own = (0..runs)
+            .map(|i| {
+                let mut round = 0;
+                timed(seconds, || {
+                    round += 1;
+                    g.playouts(1, (1 + i) << 32 | round, 100_000).plies
+                })
+            })
+            .collect();
+        report(&format!("{name} playouts"), own, versus);
+    }
     if let Compiled::Sowing(g) = &game {
         let own = (0..runs)
             .map(|i| sowing_playouts(g, seconds, 1 + i))

@@ -52,6 +52,9 @@ impl Compiled {
     /// Random playouts from the start, on the family's own game type.
     pub fn playouts(&self, n: u64, seed: u64, max_plies: u32) -> crate::playout::PlayoutStats {
         match self {
+            #[cfg(not(target_arch = "wasm32"))]
+            Compiled::Lines(g) => g.playouts(n, seed, max_plies),
+            #[cfg(target_arch = "wasm32")]
             Compiled::Lines(g) => crate::playout::playouts(g.as_ref(), n, seed, max_plies),
             Compiled::Sowing(g) => crate::playout::playouts(g.as_ref(), n, seed, max_plies),
         }

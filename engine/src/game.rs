@@ -59,6 +59,20 @@ pub trait Game {
         pos: &Self::Position,
         out: &mut Vec<Self::Move>,
     ) -> Result<(), TooManyMoves>;
+    /// A uniformly random legal move, or `None` when the game is over: the move `moves[rng.below(moves.len())]`
+    /// picks over `legal_moves`, for the same generator state, so seeded playouts do not depend on how a family
+    /// draws it. By default it lists the moves into `moves`; a family may count them instead and build only the
+    /// one drawn.
+    fn random_move(
+        &self,
+        pos: &Self::Position,
+        rng: &mut crate::rng::Rng,
+        moves: &mut Vec<Self::Move>,
+    ) -> Result<Option<Self::Move>, TooManyMoves> {
+        moves.clear();
+        self.legal_moves(pos, moves)?;
+        Ok((!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone()))
+    }
     fn play(&self, pos: &mut Self::Position, mv: &Self::Move) -> Self::Undo;
     fn undo(&self, pos: &mut Self::Position, mv: &Self::Move, undo: Self::Undo);
     /// `Some` once the game is over in this position, which is exactly when `legal_moves` lists none. Cheap:

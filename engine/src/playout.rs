@@ -14,6 +14,8 @@ pub struct Playout {
 
 /// Plays one random game from `start`. `moves` is a reusable buffer, so a run of playouts allocates nothing
 /// after the first.
+// Always inlined, so that a caller compiled for particular processor features compiles the loop that way too.
+#[inline(always)]
 pub fn random_playout<G: Game>(
     game: &G,
     start: &G::Position,
@@ -24,29 +26,32 @@ pub fn random_playout<G: Game>(
     let mut pos = start.clone();
     let mut plies = 0;
     loop {
-        moves.clear();
-        if game.legal_moves(&pos, moves).is_err() {
-            // Too many moves to choose among: the playout stops unfinished, as at `max_plies`.
-            return Playout {
-                outcome: None,
-                plies,
-            };
-        }
-        if moves.is_empty() {
+        if plies >= max_plies {
+            // `outcome` is `Some` exactly when no move is left, so a game that ends on the last ply counts.
             return Playout {
                 outcome: game.outcome(&pos),
                 plies,
             };
         }
-        if plies >= max_plies {
-            return Playout {
-                outcome: None,
-                plies,
-            };
+        match game.random_move(&pos, rng, moves) {
+            // Too many moves to choose among: the playout stops unfinished, as at `max_plies`.
+            Err(_) => {
+                return Playout {
+                    outcome: None,
+                    plies,
+                };
+            }
+            Ok(None) => {
+                return Playout {
+                    outcome: game.outcome(&pos),
+                    plies,
+                };
+            }
+            Ok(Some(mv)) => {
+                game.play(&mut pos, &mv);
+                plies += 1;
+            }
         }
-        let mv = &moves[rng.below(moves.len())];
-        game.play(&mut pos, mv);
-        plies += 1;
     }
 }
 
@@ -62,6 +67,7 @@ pub struct PlayoutStats {
 }
 
 /// `n` playouts from the start position, deterministic for `seed`.
+#[inline(always)]
 pub fn playouts<G: Game>(game: &G, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
     let start = game.start();
     let mut rng = Rng::new(seed);

@@ -234,12 +234,12 @@ impl LinesGame {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! Following a written move must accept exactly what finding it in the move list accepts, and give the same
     //! move and the same error. Checked over random games of every catalogued points-and-lines ruleset, rules
-    //! that exercise each capture setting, and any rules files in the folder `LUDOTHECA_EXTRA_RULES` names
-    //! (benchmark readings of the same games, kept outside the repository): every legal move's notation, and
-    //! texts mutated from it that are mostly illegal.
+    //! that exercise each capture setting, the benchmark rules, and any rules files in the folder
+    //! `LUDOTHECA_EXTRA_RULES` names: every legal move's notation, and texts mutated from it that are mostly
+    //! illegal.
 
     use super::super::notation;
     use super::*;
@@ -290,10 +290,13 @@ mod tests {
         )
     }
 
-    fn games() -> Vec<(String, LinesGame)> {
+    /// Every points-and-lines ruleset of the catalog and of the benchmark rules, and the fixtures above.
+    pub(in crate::lines) fn games() -> Vec<(String, LinesGame)> {
         let mut files: Vec<(String, String)> = Vec::new();
-        let mut folders =
-            vec![concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games").to_string()];
+        let mut folders = vec![
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games").to_string(),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/rules").to_string(),
+        ];
         folders.extend(std::env::var("LUDOTHECA_EXTRA_RULES").ok());
         for folder in folders {
             let Ok(entries) = std::fs::read_dir(&folder) else {

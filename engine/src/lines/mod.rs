@@ -3,6 +3,9 @@
 
 mod legality;
 pub mod notation;
+// The page lists moves and never plays random games fast, so the wasm does without the drawing tables.
+#[cfg(not(target_arch = "wasm32"))]
+mod playout;
 pub mod rules;
 
 use crate::game::{Game, MAX_MOVES, MoveError, Outcome, Side, TooManyMoves};
@@ -17,8 +20,29 @@ const NO_DIR: u8 = u8::MAX;
 
 #[inline]
 fn bit(p: u8) -> u128 {
-    1u128 << p
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // A load instead of a 128-bit shift, which takes several instructions and a conditional move; the page
+        // keeps the shift, to stay small.
+        BITS[p as usize & 127]
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        1u128 << p
+    }
 }
+
+/// `1 << p` for every point `p`.
+#[cfg(not(target_arch = "wasm32"))]
+static BITS: [u128; 128] = {
+    let mut bits = [0u128; 128];
+    let mut p = 0;
+    while p < 128 {
+        bits[p] = 1 << p;
+        p += 1;
+    }
+    bits
+};
 
 /// The points of a bit set, lowest first.
 #[inline]
@@ -196,6 +220,8 @@ pub struct LinesGame {
     promo: [[(u128, u8); 2]; MAX_KINDS],
     /// Kinds that can capture at all, by side: a quick test that skips capture generation.
     capturing: [u128; 2],
+    #[cfg(not(target_arch = "wasm32"))]
+    draw: playout::DrawTables,
 }
 
 impl LinesGame {
@@ -308,14 +334,22 @@ impl LinesGame {
                 capturing[1] |= 1 << k;
             }
         }
-        LinesGame {
+        #[allow(unused_mut)]
+        let mut game = LinesGame {
             rules,
             n,
             tables,
             pool,
             promo,
             capturing,
+            #[cfg(not(target_arch = "wasm32"))]
+            draw: Default::default(),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            game.draw = playout::DrawTables::new(&game);
         }
+        game
     }
 
     pub fn points(&self) -> usize {
@@ -372,6 +406,7 @@ impl LinesGame {
     }
 
     /// The end of the game that needs no move generation: capture goal, no pieces, move cap.
+    #[inline]
     fn static_outcome(&self, pos: &LinesPosition) -> Option<Outcome> {
         if let Some(goal) = self.rules.capture_goal {
             for s in 0..2 {
@@ -446,17 +481,7 @@ impl LinesGame {
         let occ = pos.side[0] | pos.side[1];
         for k in 0..self.rules.kinds.len() as u8 {
             for p in points(pos.side[s as usize] & pos.kind[k as usize]) {
-                let t = self.table(k, s, p);
-                let mut targets = t.step & !occ;
-                for &(start, len) in &t.slides {
-                    for &q in &self.pool[start as usize..start as usize + len as usize] {
-                        if occ & bit(q) != 0 {
-                            break;
-                        }
-                        targets |= bit(q);
-                    }
-                }
-                for q in points(targets) {
+                for q in points(self.quiet_targets(k, s, p, occ)) {
                     let mut m = LinesMove::new(Action::Move, k, p, q, huff);
                     m.promotes = self.promotion(k, s, q);
                     list.push(m)?;
@@ -464,6 +489,22 @@ impl LinesGame {
             }
         }
         Ok(())
+    }
+
+    /// The points a piece of kind `k` of side `s` on `p` may step or slide to on a board occupied as `occ`.
+    #[inline(always)]
+    fn quiet_targets(&self, k: u8, s: u8, p: u8, occ: u128) -> u128 {
+        let t = self.table(k, s, p);
+        let mut targets = t.step & !occ;
+        for &(start, len) in &t.slides {
+            for &q in &self.pool[start as usize..start as usize + len as usize] {
+                if occ & bit(q) != 0 {
+                    break;
+                }
+                targets |= bit(q);
+            }
+        }
+        targets
     }
 
     /// Whether a piece of kind `k` of side `s` may capture at all from `p`: most pieces have no enemy on a
@@ -901,6 +942,18 @@ impl Game for LinesGame {
         Ok(())
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn random_move(
+        &self,
+        pos: &LinesPosition,
+        rng: &mut crate::rng::Rng,
+        moves: &mut Vec<LinesMove>,
+    ) -> Result<Option<LinesMove>, TooManyMoves> {
+        self.draw_move(pos, rng, moves)
+    }
+
+    #[inline]
     fn play(&self, pos: &mut LinesPosition, mv: &LinesMove) -> LinesPosition {
         let undo = *pos;
         let s = pos.to_move;

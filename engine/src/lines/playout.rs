@@ -1,0 +1,502 @@
+//! A random move without the move list. Random play only needs how many moves a position offers, in the order
+//! `legal_moves` lists them: the placements, the capture chains piece by piece, then the steps and slides. So
+//! they are counted (a chain tree is walked without writing its moves down), an index is drawn over the total,
+//! and only the move with that index is built: the same move that `moves[rng.below(moves.len())]` picks over
+//! the list, for the same generator state. Huffing and the longest-chain rule reorder or extend the list in
+//! ways not worth counting; those rules draw from the list.
+
+use super::rules::{CapturePolicy, Chain, MAX_KINDS, NoMove};
+use super::{Action, ChainSink, LinesGame, LinesMove, LinesPosition, MAX_CHAIN, NO_DIR, NO_POINT};
+use super::{bit, mask, points};
+use crate::game::{Game, MAX_MOVES, TooManyMoves};
+use crate::playout::PlayoutStats;
+use crate::rng::Rng;
+
+/// Pieces with a capture whose chain counts a draw remembers; a position with more draws from the list.
+const CAPTURERS: usize = 32;
+
+/// The move tables read backwards, by the point a move reaches: on a crowded board (most of these games start
+/// with a handful of empty points) the steps and first jumps are counted from the few empty points instead of
+/// from every piece.
+#[derive(Clone, Debug, Default)]
+pub(super) struct DrawTables {
+    /// By kind, side and point `q`: the points a step reaches `q` from.
+    steps_into: Vec<u128>,
+    /// By kind, side and point `p`: the points a step from `p` reaches (the move tables' steps, packed close).
+    steps: Vec<u128>,
+    /// By kind, side and point `q`: where its short jumps landing on `q` start in `into`.
+    into_start: Vec<u32>,
+    /// Short jumps by landing point: (start, captured point).
+    into: Vec<(u8, u8)>,
+    /// By kind and side: some point has a slide, or a flying capture, so the backward tables do not tell all.
+    slides: [[bool; 2]; MAX_KINDS],
+    long: [[bool; 2]; MAX_KINDS],
+}
+
+impl DrawTables {
+    pub(super) fn new(game: &LinesGame) -> DrawTables {
+        let n = game.n;
+        let mut t = DrawTables {
+            steps_into: vec![0; MAX_KINDS * 2 * n],
+            steps: game.tables.iter().map(|m| m.step).collect(),
+            ..Default::default()
+        };
+        let mut into: Vec<Vec<(u8, u8)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
+        for k in 0..MAX_KINDS {
+            for s in 0..2 {
+                let base = (k * 2 + s) * n;
+                for p in 0..n {
+                    let m = &game.tables[base + p];
+                    for q in points(m.step) {
+                        t.steps_into[base + q as usize] |= bit(p as u8);
+                    }
+                    for &(over, land, _) in &m.jumps {
+                        into[base + land as usize].push((p as u8, over));
+                    }
+                    t.slides[k][s] |= !m.slides.is_empty();
+                    t.long[k][s] |= !m.long.is_empty();
+                }
+            }
+        }
+        for list in into {
+            t.into_start.push(t.into.len() as u32);
+            t.into.extend(list);
+        }
+        t.into_start.push(t.into.len() as u32);
+        t
+    }
+}
+
+impl LinesGame {
+    /// `n` random playouts from the start: the same games and totals as `crate::playout::playouts`, with the
+    /// processor's bit-count instruction where it has one (the x86-64 baseline lacks it, and counting moves is
+    /// mostly counting bits).
+    pub fn playouts(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the instruction, as just checked.
+            return unsafe { self.playouts_popcnt(n, seed, max_plies) };
+        }
+        crate::playout::playouts(self, n, seed, max_plies)
+    }
+
+    /// `playouts` compiled for processors with the bit-count instruction; what it calls is inlined into it
+    /// so that the counting code is compiled that way too.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn playouts_popcnt(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        crate::playout::playouts(self, n, seed, max_plies)
+    }
+
+    /// `Game::random_move` for points and lines (see the module comment).
+    #[inline(always)]
+    pub(super) fn draw_move(
+        &self,
+        pos: &LinesPosition,
+        rng: &mut Rng,
+        moves: &mut Vec<LinesMove>,
+    ) -> Result<Option<LinesMove>, TooManyMoves> {
+        if self.rules.capture == CapturePolicy::Huffing || self.rules.maximum {
+            return self.draw_listed(pos, rng, moves);
+        }
+        if self.static_outcome(pos).is_some() {
+            return Ok(None);
+        }
+        let s = pos.to_move;
+        let hand = &pos.hand[s as usize];
+        let occ = pos.side[0] | pos.side[1];
+        if hand.iter().any(|&h| h > 0) {
+            let empty = !occ & mask(self.n);
+            let per_kind = empty.count_ones() as usize;
+            if per_kind == 0 {
+                return Ok(self.draw_pass(pos, rng));
+            }
+            let kinds = hand.iter().filter(|&&h| h > 0).count();
+            let i = rng.below(per_kind * kinds);
+            let k = (0..MAX_KINDS as u8)
+                .filter(|&k| hand[k as usize] > 0)
+                .nth(i / per_kind)
+                .unwrap_or(0);
+            let q = nth_point(empty, i % per_kind);
+            return Ok(Some(LinesMove::new(
+                Action::Place,
+                k,
+                NO_POINT,
+                q,
+                NO_POINT,
+            )));
+        }
+        let own = pos.side[s as usize];
+        let enemy = pos.side[1 - s as usize];
+        let empty = !occ & mask(self.n);
+        let kinds = self.rules.kinds.len();
+        // Chains counted per capturing piece, so the drawn one is walked again from its piece alone.
+        let mut capturers = [(0u8, 0u8, 0usize); CAPTURERS];
+        let mut found = 0;
+        let mut total = 0;
+        for k in 0..kinds as u8 {
+            let mine = own & pos.kind[k as usize];
+            if mine == 0 || self.capturing[s as usize] & (1 << k) == 0 {
+                continue;
+            }
+            // One jump a turn: a piece's chains are its jumps, counted without walking them.
+            let single =
+                self.rules.chain == Chain::Single && !self.draw.long[k as usize][s as usize];
+            let from = if single {
+                mine
+            } else {
+                self.first_jumpers(k, s, mine, enemy, empty)
+            };
+            for p in points(from) {
+                let before = total;
+                if single {
+                    total += self.single_jumps(k, s, p, enemy, empty);
+                    if total > MAX_MOVES {
+                        return Err(TooManyMoves);
+                    }
+                } else {
+                    self.count_chains(k, s, p, occ & !bit(p), enemy, NO_DIR, 0, &mut total)?;
+                }
+                if total > before {
+                    if found == CAPTURERS {
+                        return self.draw_listed(pos, rng, moves);
+                    }
+                    capturers[found] = (k, p, total - before);
+                    found += 1;
+                }
+            }
+        }
+        let captures = total;
+        // Steps and slides, counted kind by kind, with the pieces that have one.
+        let mut movable = [0u128; MAX_KINDS];
+        let mut counts = [0usize; MAX_KINDS];
+        if captures == 0 || self.rules.capture != CapturePolicy::Compulsory {
+            for k in 0..kinds as u8 {
+                let mine = own & pos.kind[k as usize];
+                if mine != 0 {
+                    (movable[k as usize], counts[k as usize]) =
+                        self.quiet_count(k, s, mine, empty, occ);
+                    total += counts[k as usize];
+                }
+            }
+            if total > MAX_MOVES {
+                return Err(TooManyMoves);
+            }
+        }
+        if total == 0 {
+            return Ok(self.draw_pass(pos, rng));
+        }
+        let mut i = rng.below(total);
+        if i < captures {
+            for &(k, p, n) in &capturers[..found] {
+                if i >= n {
+                    i -= n;
+                    continue;
+                }
+                let mut nth = Nth {
+                    left: i,
+                    found: None,
+                };
+                let mut mv = LinesMove::new(Action::Capture, k, p, p, NO_POINT);
+                // `Nth` stops the walk once it holds its chain: the error is that stop, not a refusal.
+                let _ = self.chain(
+                    k,
+                    s,
+                    p,
+                    (own | enemy) & !bit(p),
+                    enemy,
+                    NO_DIR,
+                    &mut mv,
+                    &mut nth,
+                );
+                return Ok(nth.found);
+            }
+            return Ok(None);
+        }
+        i -= captures;
+        for k in 0..kinds as u8 {
+            if i >= counts[k as usize] {
+                i -= counts[k as usize];
+                continue;
+            }
+            for p in points(movable[k as usize]) {
+                let targets = self.quiet_targets(k, s, p, occ);
+                let n = targets.count_ones() as usize;
+                if i >= n {
+                    i -= n;
+                    continue;
+                }
+                let q = nth_point(targets, i);
+                let mut m = LinesMove::new(Action::Move, k, p, q, NO_POINT);
+                m.promotes = self.promotion(k, s, q);
+                return Ok(Some(m));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The short jumps of the piece of kind `k` on `p`: over an enemy, onto an empty point.
+    #[inline(always)]
+    fn single_jumps(&self, k: u8, s: u8, p: u8, enemy: u128, empty: u128) -> usize {
+        let t = self.table(k, s, p);
+        if t.jump_over & enemy == 0 {
+            return 0;
+        }
+        t.jumps
+            .iter()
+            .map(|&(o, l, _)| ((enemy & bit(o) != 0) & (empty & bit(l) != 0)) as usize)
+            .sum()
+    }
+
+    /// The pieces of kind `k` in `mine` with a first jump (all of them where flying captures are allowed):
+    /// from the empty points when they are fewer than the pieces.
+    #[inline(always)]
+    fn first_jumpers(&self, k: u8, s: u8, mine: u128, enemy: u128, empty: u128) -> u128 {
+        if self.draw.long[k as usize][s as usize] {
+            return mine;
+        }
+        let mut set = 0;
+        if empty.count_ones() < mine.count_ones() {
+            let base = (k as usize * 2 + s as usize) * self.n;
+            for q in points(empty) {
+                let (a, b) = (
+                    self.draw.into_start[base + q as usize],
+                    self.draw.into_start[base + q as usize + 1],
+                );
+                for &(p, over) in &self.draw.into[a as usize..b as usize] {
+                    if mine & bit(p) != 0 && enemy & bit(over) != 0 {
+                        set |= bit(p);
+                    }
+                }
+            }
+        } else {
+            for p in points(mine) {
+                let t = self.table(k, s, p);
+                if t.jump_over & enemy != 0
+                    && t.jumps
+                        .iter()
+                        .any(|&(o, l, _)| enemy & bit(o) != 0 && empty & bit(l) != 0)
+                {
+                    set |= bit(p);
+                }
+            }
+        }
+        set
+    }
+
+    /// The pieces of kind `k` in `mine` that can step or slide, and how many such moves they have: from the
+    /// empty points when they are fewer than the pieces and the kind only steps.
+    #[inline(always)]
+    fn quiet_count(&self, k: u8, s: u8, mine: u128, empty: u128, occ: u128) -> (u128, usize) {
+        let (mut movable, mut count) = (0, 0);
+        if !self.draw.slides[k as usize][s as usize] && empty.count_ones() < mine.count_ones() {
+            let base = (k as usize * 2 + s as usize) * self.n;
+            for q in points(empty) {
+                let from = self.draw.steps_into[base + q as usize] & mine;
+                movable |= from;
+                count += from.count_ones() as usize;
+            }
+        } else if !self.draw.slides[k as usize][s as usize] {
+            let base = (k as usize * 2 + s as usize) * self.n;
+            for p in points(mine) {
+                let targets = self.draw.steps[base + p as usize] & empty;
+                // Without a branch: whether a piece can move is as unpredictable as a coin.
+                movable |= bit(p) & ((targets != 0) as u128).wrapping_neg();
+                count += targets.count_ones() as usize;
+            }
+        } else {
+            for p in points(mine) {
+                let targets = self.quiet_targets(k, s, p, occ);
+                movable |= bit(p) & ((targets != 0) as u128).wrapping_neg();
+                count += targets.count_ones() as usize;
+            }
+        }
+        (movable, count)
+    }
+
+    /// The plain way: list the moves and pick one.
+    fn draw_listed(
+        &self,
+        pos: &LinesPosition,
+        rng: &mut Rng,
+        moves: &mut Vec<LinesMove>,
+    ) -> Result<Option<LinesMove>, TooManyMoves> {
+        moves.clear();
+        self.legal_moves(pos, moves)?;
+        Ok((!moves.is_empty()).then(|| moves[rng.below(moves.len())]))
+    }
+
+    /// With nothing else to play, the pass `legal_moves` then lists (drawn from a list of one, as picking from
+    /// that list would draw).
+    fn draw_pass(&self, pos: &LinesPosition, rng: &mut Rng) -> Option<LinesMove> {
+        (self.rules.no_move == NoMove::Passes && !pos.passed).then(|| {
+            rng.below(1);
+            LinesMove::pass()
+        })
+    }
+
+    /// Adds to `total` the chains `chain` would list from `cur` after `depth` jumps, and returns whether any
+    /// jump was possible; refuses once `total` passes `MAX_MOVES`, as the list would.
+    #[allow(clippy::too_many_arguments)]
+    fn count_chains(
+        &self,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: u128,
+        enemy: u128,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        if depth >= MAX_CHAIN {
+            return Ok(false);
+        }
+        let one = |total: &mut usize| {
+            *total += 1;
+            if *total > MAX_MOVES {
+                Err(TooManyMoves)
+            } else {
+                Ok(())
+            }
+        };
+        self.each_jump(k, s, cur, occ, enemy, last, |over, land, dir| {
+            if self.stops_at(k, s, land) {
+                return one(total);
+            }
+            if self.rules.chain == Chain::MayStop {
+                one(total)?;
+            }
+            let (occ, enemy) = (occ & !bit(over), enemy & !bit(over));
+            let more = self.count_chains(k, s, land, occ, enemy, dir, depth + 1, total)?;
+            if !more && self.rules.chain == Chain::MustContinue {
+                one(total)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The chain with index `left` in a walk's order.
+struct Nth {
+    left: usize,
+    found: Option<LinesMove>,
+}
+
+impl ChainSink for Nth {
+    fn chain(&mut self, mv: &LinesMove) -> Result<(), TooManyMoves> {
+        if self.left == 0 {
+            self.found = Some(*mv);
+            return Err(TooManyMoves);
+        }
+        self.left -= 1;
+        Ok(())
+    }
+}
+
+/// The `i`-th point of `set`, lowest first (`i` below its size).
+#[inline]
+fn nth_point(mut set: u128, i: usize) -> u8 {
+    for _ in 0..i {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as u8
+}
+
+#[cfg(test)]
+mod tests {
+    //! Drawing a move must pick exactly the move picking from the list picks, and leave the generator in the same
+    //! state, in every position random games reach, for every catalogued and benchmark ruleset and the fixtures
+    //! that exercise each capture setting.
+
+    use super::super::legality::tests::games;
+    use super::*;
+    use crate::playout::Playout;
+
+    #[test]
+    fn a_drawn_move_is_the_move_picked_from_the_list() {
+        let mut positions = 0u64;
+        for (name, game) in games() {
+            let mut rng = Rng::new(99);
+            let mut moves = Vec::new();
+            for _ in 0..8 {
+                let mut pos = game.start();
+                loop {
+                    let (mut a, mut b) = (rng.clone(), rng.clone());
+                    let drawn = game.draw_move(&pos, &mut a, &mut moves);
+                    let listed = game.draw_listed(&pos, &mut b, &mut moves);
+                    assert_eq!(drawn, listed, "{name} in {}", game.format_position(&pos));
+                    assert_eq!(
+                        a.next_u64(),
+                        b.next_u64(),
+                        "{name}: the generator moved alike"
+                    );
+                    positions += 1;
+                    match drawn {
+                        Ok(Some(mv)) if pos.ply < 400 => {
+                            rng = a;
+                            game.play(&mut pos, &mv);
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+        assert!(positions > 20_000, "only {positions} positions");
+    }
+
+    /// Playouts by listing every move, as they were played before moves were drawn.
+    fn listed_playouts(game: &LinesGame, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        let mut rng = Rng::new(seed);
+        let mut stats = PlayoutStats::default();
+        let mut moves = Vec::new();
+        for _ in 0..n {
+            let mut pos = game.start();
+            let mut plies = 0;
+            let p = loop {
+                moves.clear();
+                if game.legal_moves(&pos, &mut moves).is_err() {
+                    break Playout {
+                        outcome: None,
+                        plies,
+                    };
+                }
+                if moves.is_empty() {
+                    break Playout {
+                        outcome: game.outcome(&pos),
+                        plies,
+                    };
+                }
+                if plies >= max_plies {
+                    break Playout {
+                        outcome: None,
+                        plies,
+                    };
+                }
+                game.play(&mut pos, &moves[rng.below(moves.len())]);
+                plies += 1;
+            };
+            stats.games += 1;
+            stats.plies += p.plies as u64;
+            match p.outcome {
+                Some(crate::game::Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
+                Some(crate::game::Outcome::Draw) => stats.draws += 1,
+                None => stats.unfinished += 1,
+            }
+        }
+        stats
+    }
+
+    #[test]
+    fn playouts_play_the_games_listing_played() {
+        for (name, game) in games() {
+            for max_plies in [30, 10_000] {
+                assert_eq!(
+                    game.playouts(12, 5, max_plies),
+                    listed_playouts(&game, 12, 5, max_plies),
+                    "{name}, at most {max_plies} plies"
+                );
+            }
+        }
+    }
+}
