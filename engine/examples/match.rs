@@ -7,6 +7,10 @@
 //! within ITERATIONS random games a move, each of at most CAP plies). RULESET `-` means the first. Game `i` gives A the first side when `i`
 //! is even. Prints A's wins, draws and losses, how many games ended at the move cap (counted as draws by the
 //! rules), the median game length and the CPU time.
+//!
+//! `match RULES-FILE RULESET rate PLAYER BUDGET [PLIES]` instead prints the player's nodes or iterations per CPU
+//! second over the first plies of a game against itself, the positions tests/board/think_budget.js measures the
+//! page's engine on.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -161,10 +165,45 @@ fn run<G: Game + Sync>(game: &G, a: Player, b: Player, games: u64, seed: u64, th
     );
 }
 
+/// The player's speed over the first `plies` plies of a game against itself: nodes (alpha-beta) or iterations
+/// (tree search) per CPU second, to compare with the page's engine (tests/board/think_budget.js) on the same
+/// positions.
+fn rate<G: Game>(game: &G, p: Player, budget: u64, plies: u32) {
+    let mut pos = game.start();
+    let mut rates = Vec::new();
+    for ply in 0..plies {
+        let seed = 7 + u64::from(ply);
+        let t0 = thread_cpu_ns();
+        let choice = match p {
+            Player::AlphaBeta(_) => player::choose(game, &pos, &Limits::nodes(budget), seed),
+            Player::Mcts(_, cap) => {
+                mcts::choose_capped(game, &pos, &Limits::nodes(budget), seed, cap)
+            }
+            Player::Random => panic!("random play has no speed to measure"),
+        };
+        let ns = thread_cpu_ns() - t0;
+        let Ok(Some(c)) = choice else { break };
+        rates.push(c.nodes as f64 / (ns as f64 / 1e9));
+        game.play(&mut pos, &c.best);
+    }
+    rates.sort_by(f64::total_cmp);
+    let median = rates
+        .get(rates.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0.0);
+    println!(
+        "{p:?}: {budget} a move; median {median:.0} a CPU second over {} plies",
+        rates.len()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 5 {
-        eprintln!("usage: match RULES-FILE RULESET A B GAMES [SEED] [THREADS]");
+        eprintln!(
+            "usage: match RULES-FILE RULESET A B GAMES [SEED] [THREADS]\n       \
+             match RULES-FILE RULESET rate PLAYER BUDGET [PLIES]"
+        );
         std::process::exit(2);
     }
     let src = std::fs::read_to_string(&args[0]).unwrap_or_else(|e| panic!("{}: {e}", args[0]));
@@ -172,6 +211,16 @@ fn main() {
     let game = file
         .compile((args[1] != "-").then_some(args[1].as_str()))
         .unwrap_or_else(|e| panic!("{}:{e}", args[0]));
+    if args[2] == "rate" {
+        let p = parse_player(&args[3]);
+        let budget = args[4].parse().expect("BUDGET is a number");
+        let plies = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(6);
+        match &game {
+            Compiled::Lines(g) => rate(g.as_ref(), p, budget, plies),
+            Compiled::Sowing(g) => rate(g.as_ref(), p, budget, plies),
+        }
+        return;
+    }
     let a = parse_player(&args[2]);
     let b = parse_player(&args[3]);
     let games: u64 = args[4].parse().expect("GAMES is a number");
