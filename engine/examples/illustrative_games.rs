@@ -6,9 +6,9 @@
 //! `GAMES` is a comma-separated list of game identifiers (default: every game below), so that regenerating one
 //! game's records leaves the others' files alone.
 
-use ludotheca_engine::player::{Limits, choose};
+use ludotheca_engine::player::{Limits, choose_fresh, same_placement};
 use ludotheca_engine::record::write_moves;
-use ludotheca_engine::{Compiled, Game, Outcome, RulesFile};
+use ludotheca_engine::{AnyPosition, Compiled, Game, Outcome, RulesFile};
 
 const GAMES: [&str; 8] = [
     "terhuchu",
@@ -21,16 +21,30 @@ const GAMES: [&str; 8] = [
     "shimunana",
 ];
 
-fn play<G: Game>(game: &G, nodes: u64, seed: u64) -> (Vec<G::Move>, Option<Outcome>) {
+/// The player against itself from the start; `any` wraps a position so that earlier positions can be recognised
+/// (the player does not go back to one when it can do better, as in the page).
+fn play<G: Game>(
+    game: &G,
+    nodes: u64,
+    seed: u64,
+    any: impl Fn(&G::Position) -> AnyPosition,
+) -> (Vec<G::Move>, Option<Outcome>) {
     let mut pos = game.start();
     let mut moves = Vec::new();
+    let mut history = Vec::new();
     // Rules without a move cap still end here; every catalogued ruleset has one at or below this.
     for ply in 0..2000u64 {
-        let Ok(Some(choice)) = choose(
+        history.push(any(&pos));
+        let seen = |p: &G::Position| {
+            let p = any(p);
+            history.iter().any(|q| same_placement(q, &p))
+        };
+        let Ok(Some(choice)) = choose_fresh(
             game,
             &pos,
             &Limits::nodes(nodes),
             seed.wrapping_mul(1_000_003).wrapping_add(ply),
+            &seen,
         ) else {
             break;
         };
@@ -64,7 +78,8 @@ fn main() {
             // On the family's own type: the player's inner loop then needs no dispatch.
             let (text, plies, outcome) = match &game {
                 Compiled::Lines(g) => {
-                    let (moves, outcome) = play(g.as_ref(), nodes, seed);
+                    let (moves, outcome) =
+                        play(g.as_ref(), nodes, seed, |p| AnyPosition::Lines(*p));
                     (
                         write_moves(g.as_ref(), &g.start(), &moves),
                         moves.len(),
@@ -72,7 +87,8 @@ fn main() {
                     )
                 }
                 Compiled::Sowing(g) => {
-                    let (moves, outcome) = play(g.as_ref(), nodes, seed);
+                    let (moves, outcome) =
+                        play(g.as_ref(), nodes, seed, |p| AnyPosition::Sowing(p.clone()));
                     (
                         write_moves(g.as_ref(), &g.start(), &moves),
                         moves.len(),
@@ -96,7 +112,7 @@ fn main() {
             };
             let record = format!(
                 "[Event \"Illustrative game: {}\"]\n[Kind \"illustrative\"]\n[Ruleset \"{}\"]\n\
-                 [Players \"ludotheca computer player against itself (alpha-beta, {nodes} nodes a move, seed {seed})\"]\n\
+                 [Players \"ludotheca computer player against itself (alpha-beta, {nodes} nodes a move, no return to an earlier position, seed {seed})\"]\n\
                  [Result \"{result}\"]\n\n\
                  {{Played by the engine's computer player, not by people: it shows the rules of this ruleset at work \
                  from start to end ({plies} plies, {how}), not how the game was played.}}\n{text} {result}\n",

@@ -8,6 +8,7 @@ pub mod board;
 pub mod drawing;
 pub mod game;
 pub mod lines;
+pub mod mcts;
 pub mod perft;
 pub mod player;
 pub mod playout;

@@ -3,6 +3,7 @@
 //! clock: wasm has none of its own), and is deterministic for a seed, which only shuffles the root moves so that
 //! equally good moves are chosen differently from game to game.
 
+use crate::any::AnyPosition;
 use crate::game::{Game, Outcome, TooManyMoves};
 use crate::rng::Rng;
 
@@ -127,6 +128,29 @@ pub fn choose<G: Game>(
     limits: &Limits<'_>,
     seed: u64,
 ) -> Result<Option<Choice<G::Move>>, TooManyMoves> {
+    choose_fresh(game, pos, limits, seed, &|_| false)
+}
+
+/// Whether two positions are the same to the players: the same pieces on the same points and the same side to
+/// move, whatever the counters (plies played, quiet plies), so coming back to one is a repetition. Pieces in hand
+/// are not compared, which keeps the page's engine within its size: the same board with other pieces in hand
+/// needs as many captures as placements between, which does not happen while a side shuffles. Only
+/// points-and-lines positions compare: sowing games capture seeds as they go and end by the rules without it.
+pub fn same_placement(a: &AnyPosition, b: &AnyPosition) -> bool {
+    matches!((a, b), (AnyPosition::Lines(a), AnyPosition::Lines(b))
+        if a.side == b.side && a.kind == b.kind && a.to_move == b.to_move)
+}
+
+/// `choose` in a game whose earlier positions `seen` recognises: a move back to one of them scores as a draw.
+/// Without it a side ahead in material with no capture in sight shuffles one piece to and fro until the move
+/// cap draws the game; with it, it must keep finding new positions, which sooner or later means going forward.
+pub fn choose_fresh<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    limits: &Limits<'_>,
+    seed: u64,
+    seen: &dyn Fn(&G::Position) -> bool,
+) -> Result<Option<Choice<G::Move>>, TooManyMoves> {
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves)?;
     if moves.is_empty() {
@@ -158,7 +182,11 @@ pub fn choose<G: Game>(
         let mut iteration_best = None;
         for (i, mv) in moves.iter().enumerate() {
             let undo = game.play(&mut pos, mv);
-            let v = -search.negamax(&mut pos, depth - 1, 1, -WIN - 1, -alpha);
+            let v = if seen(&pos) {
+                0
+            } else {
+                -search.negamax(&mut pos, depth - 1, 1, -WIN - 1, -alpha)
+            };
             game.undo(&mut pos, mv, undo);
             if search.stopped {
                 break;
@@ -191,4 +219,50 @@ pub fn choose<G: Game>(
     }
     best.nodes = search.nodes;
     Ok(Some(best))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bagh_chal() -> crate::Compiled {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../catalog/games/bagh-chal/rules.txt"
+        ))
+        .unwrap();
+        crate::compile(&src, None).unwrap()
+    }
+
+    #[test]
+    fn a_move_back_to_a_seen_position_scores_as_a_draw() {
+        let game = bagh_chal();
+        let pos = game.start();
+        let free = choose(&game, &pos, &Limits::nodes(3000), 1)
+            .unwrap()
+            .unwrap();
+        // The goats' placement scores in their favour by mobility alone.
+        assert_ne!(free.score, 0);
+        let all_seen = choose_fresh(&game, &pos, &Limits::nodes(3000), 1, &|_| true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(all_seen.score, 0);
+    }
+
+    #[test]
+    fn the_same_placement_ignores_the_counters() {
+        let game = bagh_chal();
+        let start = game.start();
+        let mut moves = Vec::new();
+        game.legal_moves(&start, &mut moves).unwrap();
+        let mut later = start.clone();
+        game.play(&mut later, &moves[0]);
+        let AnyPosition::Lines(mut counted) = start.clone() else {
+            panic!("Bagh-Chal is a points-and-lines game");
+        };
+        counted.ply += 7;
+        counted.quiet += 3;
+        assert!(same_placement(&start, &AnyPosition::Lines(counted)));
+        assert!(!same_placement(&start, &later));
+    }
 }

@@ -515,8 +515,8 @@ impl Session {
         }
     }
 
-    /// The computer player's move at the cursor (not played): `{"n", "score", "depth", "nodes"}`, or `null`
-    /// when the game is over. `clock` gives milliseconds when the caller has one.
+    /// The computer player's move at the cursor (not played): `{"n", "nodes"}` (nodes searched), or `null`
+    /// when the game is over. A move back to a position of the line scores as a draw. `clock` gives milliseconds when the caller has one.
     pub fn think_json(
         &self,
         max_nodes: u64,
@@ -530,7 +530,10 @@ impl Session {
             max_nodes,
             deadline: clock.map(|c| (max_ms, c)),
         };
-        let choice = player::choose(&self.game, pos, &limits, seed)
+        // The line up to the cursor: the player does not go back to a position of it when it can do better.
+        let line = &self.positions[..=self.cursor.min(self.positions.len() - 1)];
+        let seen = |p: &AnyPosition| line.iter().any(|q| player::same_placement(q, p));
+        let choice = player::choose_fresh(&self.game, pos, &limits, seed, &seen)
             .map_err(|e| error_json(&e.to_string(), None))?;
         Ok(match choice {
             None => "null".into(),
@@ -538,8 +541,6 @@ impl Session {
                 let mut j = Json::new();
                 j.open_obj();
                 j.key("n").str(&self.game.format_move(pos, &c.best));
-                j.key("score").int(c.score.into());
-                j.key("depth").int(c.depth.into());
                 j.key("nodes").int(c.nodes as i64);
                 j.close_obj();
                 j.finish()
