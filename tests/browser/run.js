@@ -168,7 +168,7 @@ async function browserTests() {
     else pass('"terhüchü" finds Terhuchu');
     await page.keyboard.press('Escape');
 
-    await page.goto(url('games/tchouba/index.html'));
+    await page.goto(url('games/tchouba/index.html') + '#ruleset=4x40');
     await page.waitForSelector('[data-widget="board"][data-ready="true"]');
     if ((await page.locator('[data-widget="board"] .lt-labels text:visible').count()) < 160) fail('the hole numbers are not shown');
     await axeCheck(page, 'game page (Tchouba, sowing), hole numbers shown', true);
@@ -224,6 +224,7 @@ async function browserTests() {
     await axeCheck(page, 'variants');
 
     await puzzleTests(page);
+    await viewportTests(page);
 
     if (paged) await pagedTests(page);
 
@@ -270,6 +271,57 @@ async function puzzleTests(page) {
       pass(`${text}: opens the puzzle (ruleset ${board.ruleset}) with its question and without its solution`);
     }
   }
+}
+
+/* Every kind of page at a phone's size and a laptop's: nothing scrolls sideways; where a page has a board, its
+ * controls lie inside the viewport's width, and 4 x 40 Tchouba (160 holes) draws its seed counts 11 px high or
+ * more and shows its 160 hole numbers when they are switched on. */
+const PAGE_KINDS = [
+  ['home', 'index.html'], ['browse', 'browse/index.html'], ['game (sowing)', 'games/tchouba/index.html'],
+  ['game (lines)', 'games/terhuchu/index.html'], ['game, 4 x 40 board', 'games/tchouba/index.html#ruleset=4x40'],
+  ['board', 'boards/kherjarala-rock-board/index.html'], ['evidence', 'evidence/hutton-1921-sema-hunt/index.html'],
+  ['tags', 'tags/index.html'], ['tag', 'tags/mancala/index.html'], ['places', 'places/index.html'],
+  ['place', 'places/mozambique/index.html'], ['people', 'people/index.html'],
+  ['person', 'people/henri-alexandre-junod/index.html'], ['sources', 'sources/index.html'],
+  ['source', 'sources/mancala-world-tchouba/index.html'], ['rules', 'rules/index.html'],
+  ['search', 'search/index.html?q=tchouba'], ['puzzles', 'puzzles/index.html'], ['variants', 'variants/index.html'],
+  ['about', 'about/index.html'], ['uncatalogued', 'uncatalogued/index.html'],
+];
+
+async function viewportTests(page) {
+  for (const [width, height] of [[390, 844], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    for (const [kind, rel] of PAGE_KINDS) {
+      if (!fs.existsSync(path.join(site, rel.replace(/[#?].*$/, '')))) { fail(`no ${kind} page: ${rel}`); continue; }
+      await page.goto(url(rel.replace(/[#?].*$/, '')) + rel.replace(/^[^#?]*/, ''));
+      const board = (await page.locator('[data-widget-slot="board"] script.board-data').count()) > 0;
+      if (board) await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+      const found = await page.evaluate(() => {
+        const doc = document.documentElement, out = [];
+        if (doc.scrollWidth > doc.clientWidth) out.push(`the page is ${doc.scrollWidth} px wide`);
+        for (const c of document.querySelectorAll('[data-widget="board"] :is(button, select, input)')) {
+          const r = c.getBoundingClientRect();
+          if (r.width && (r.left < 0 || r.right > doc.clientWidth)) out.push(`${c.getAttribute('data-action') || c.className || c.id} at ${Math.round(r.left)}-${Math.round(r.right)} px`);
+        }
+        return out;
+      });
+      if (found.length) fail(`${kind} at ${width}x${height}: ${found.join('; ')}`);
+      else pass(`${kind} at ${width}x${height}: no sideways scrolling${board ? ', the board\'s controls in view' : ''}`);
+      if (!/4x40/.test(rel)) continue;
+      const sizes = await page.$$eval('[data-widget="board"] svg.board [data-point] text', (ts) =>
+        ts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
+      const smallest = Math.min(...sizes);
+      if (sizes.length !== 160 || !(smallest >= 11)) fail(`4 x 40 at ${width}x${height}: ${sizes.length} counts, the smallest ${smallest.toFixed(1)} px`);
+      else pass(`4 x 40 at ${width}x${height}: 160 seed counts, none under ${smallest.toFixed(1)} px`);
+      const labels = page.locator('[data-widget="board"] button[data-action="labels"]');
+      if ((await labels.getAttribute('aria-pressed')) !== 'true') await labels.click();
+      const numbers = await page.locator('[data-widget="board"] .lt-labels text:visible').allTextContents();
+      const expected = ['S', 'N'].flatMap(() => Array.from({ length: 80 }, (_, i) => String(i + 1))).sort().join(' ');
+      if (numbers.slice().sort().join(' ') !== expected) fail(`4 x 40 at ${width}x${height}: the hole numbers shown are ${numbers.length}`);
+      else pass(`4 x 40 at ${width}x${height}: hole numbers 1 to 80 of each side shown when switched on`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 /* A site whose lists run to several pages. */
