@@ -258,7 +258,8 @@ fn no_page_gives_a_solution_away_before_the_board_does() {
             "{}: its question is given",
             p.id
         );
-        for m in &p.moves {
+        // A hole the question itself names ("either pit 21 or 23") tells nothing of which one is right.
+        for m in p.moves.iter().filter(|m| !has_word(&p.question, m)) {
             assert!(!has_word(&entry_text, m), "{}: the move {m} is shown", p.id);
         }
         // The board shows the opening comment before the puzzle is solved: it must not name the answer.

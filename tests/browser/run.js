@@ -224,6 +224,7 @@ async function browserTests() {
     await axeCheck(page, 'variants');
 
     await puzzleTests(page);
+    await seedPuzzleTests(page);
     await viewportTests(page);
 
     if (paged) await pagedTests(page);
@@ -250,9 +251,10 @@ async function puzzleTests(page) {
   const solutions = {
     'puzzle-last-tiger': ['c2-c3', 'Both tigers were threatening'],
     'puzzle-4x8-constructed': ['10(x2+pit2)', "Hole 10's two seeds"],
+    'puzzle-capturing-race': ['28(x2+pit8&9)', 'Two seeds into 22 and 23', 'the big hole 30'],
   };
   // Tchouba opens on another ruleset: the link must switch the board to the puzzle's.
-  const rulesets = { 'puzzle-last-tiger': 'common', 'puzzle-4x8-constructed': '4x8' };
+  const rulesets = { 'puzzle-last-tiger': 'common', 'puzzle-4x8-constructed': '4x8', 'puzzle-capturing-race': '4x40' };
   const links = await page.$$eval('ol.puzzles a[href*="#record="]', (as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
   if (links.length !== Object.keys(solutions).length) fail(`the puzzles page links ${links.length} puzzles`);
   for (const [href, text] of links) {
@@ -270,6 +272,51 @@ async function puzzleTests(page) {
     } else {
       pass(`${text}: opens the puzzle (ruleset ${board.ruleset}) with its question and without its solution`);
     }
+  }
+}
+
+/* The board's data attributes, read at once. */
+function boardState(page) {
+  return page.$eval('[data-widget="board"]', (b) => ({ ...b.dataset }));
+}
+
+/* Plays North's move of a line written in the Tchouba article's notation by clicking, as a visitor would: the
+ * hole, then each extra hole named after "pit"; waits for the sowing and for the record's reply (ply `reply`). */
+async function playNorth(page, move, reply) {
+  const [, hole, pits] = /^(\d+)(?:\(x\d\+pit([\d&]+)\))?/.exec(move);
+  await page.click(`[data-widget="board"] [data-point="N${hole}"]`);
+  for (const pit of pits ? pits.split('&') : []) {
+    await page.waitForSelector(`[data-widget="board"] [data-point="S${pit}"].lt-target`);
+    await page.click(`[data-widget="board"] [data-point="S${pit}"]`);
+  }
+  await page.waitForFunction((p) => {
+    const b = document.querySelector('[data-widget="board"]').dataset;
+    return !b.animating && !b.refused && (b.solved === 'true' || (+b.ply >= p && b.toMove === '1'));
+  }, reply);
+}
+
+/* The article's problems on the board: the question is shown and the answer is not, the wrong first move is
+ * played out to its refutation (the record's Wrong line), and the correct line, clicked as the article writes
+ * it, solves the puzzle. */
+async function seedPuzzleTests(page) {
+  const problems = [['puzzle-capturing-race', '23', ['21', '24', '25', '28(x2+pit8&9)']]];
+  for (const [id, wrong, right] of problems) {
+    await page.goto(url('games/tchouba/index.html') + '#record=' + id);
+    await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+    const question = await page.locator('[data-widget="board"] .lt-question').innerText();
+    const shown = await page.locator('main').innerText();
+    const leaked = right.filter((m) => /\(/.test(m) && shown.includes(m));
+    if (!/North to move/.test(question) || leaked.length) fail(`${id}: question "${question}", shown before solving: ${leaked.join(', ')}`);
+    else pass(`${id}: the question is shown, the solution's captures are not`);
+    await page.click(`[data-widget="board"] [data-point="N${wrong}"]`);
+    await page.waitForFunction(() => /refuted/.test(document.querySelector('[data-widget="board"]').dataset.refused || ''));
+    const refuted = await boardState(page);
+    if (refuted.outcome !== '1-0' || refuted.solved !== 'false') fail(`${id}: after ${wrong}, outcome ${refuted.outcome}, solved ${refuted.solved}`);
+    else pass(`${id}: ${wrong} is refuted on the board: ${refuted.refused}`);
+    for (const [i, move] of right.entries()) await playNorth(page, move, 2 * i + 2);
+    const done = await boardState(page);
+    if (done.solved !== 'true' || done.outcome !== '0-1') fail(`${id}: the article's line leaves solved ${done.solved}, outcome ${done.outcome}`);
+    else pass(`${id}: solved by the article's line, ${right.join(' ')}, clicked on the board`);
   }
 }
 
