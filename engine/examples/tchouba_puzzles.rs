@@ -327,6 +327,7 @@ fn report(game: &SowingGame, problem: &Problem, text: &str) {
             match value {
                 1 => "a North win",
                 -1 => "a South win",
+                _ if nodes > NODE_BUDGET => "no result within the node budget",
                 _ => "no result within the depth searched",
             }
         );
