@@ -346,6 +346,12 @@ async function viewportTests(page) {
       const found = await page.evaluate(() => {
         const doc = document.documentElement, out = [];
         if (doc.scrollWidth > doc.clientWidth) out.push(`the page is ${doc.scrollWidth} px wide`);
+        // Static diagrams too keep 65% of their scale or more (seed counts of 11 px), scrolling in their box.
+        for (const img of document.querySelectorAll('img.board')) {
+          const r = img.getBoundingClientRect();
+          const full = +img.getAttribute('width');
+          if (r.width && r.width < 0.649 * full) out.push(`a diagram drawn at ${Math.round(r.width)} of ${full} px`);
+        }
         for (const c of document.querySelectorAll('[data-widget="board"] :is(button, select, input)')) {
           const r = c.getBoundingClientRect();
           if (r.width && (r.left < 0 || r.right > doc.clientWidth)) out.push(`${c.getAttribute('data-action') || c.className || c.id} at ${Math.round(r.left)}-${Math.round(r.right)} px`);
