@@ -1,20 +1,24 @@
 //! `cargo run --release -p ludotheca-engine --example tchouba_puzzles -- [PROBLEM] [SEED] [ROUNDS]`: looks for
 //! 4 x 40 Tchouba positions in which the two problems of the Tchouba article ("Capturing Race" and
 //! "Protraction Strategy") play out as its solutions say. The article prints each problem's wrong line and
-//! correct line in its own notation but not the diagrams, so the positions in the catalog are reconstructions
-//! found by this search, and it can be run again to see how.
+//! correct line in its own notation but not the diagrams, so a catalogued position can only be a
+//! reconstruction; this tool looks for one and checks one (docs/sowing.md says how problem 1's was found).
 //!
-//! The search is a seeded local search over sparse boards: start empty, change one hole at a time, keep the
-//! change when the position scores no worse. A position scores for every move of either line that is legal in
-//! the seed's notation (in turn, from the position), then for the lines ending where the article says (the
-//! correct line wins for North, the wrong line loses), then for what makes a sound puzzle: North's only
-//! legal moves are holes 21 and 23 (the article: "either pit 21 or 23 can be moved"), every South reply of the
-//! correct line is forced, each capture's written count of file holes (`x1`, `x2`) is the one the position
-//! gives, and few seeds. A position that scores in full is then solved exhaustively, far enough to see both
-//! lines to their end: the tool prints whether the first move of the correct line wins against every defence
-//! and whether the wrong one loses against best play, with the node count.
+//! The search is a seeded local search with annealing over sparse boards: each round starts with two seeds in
+//! every hole a line plays from, changes one or two holes at a time, and keeps the change when the position
+//! scores no worse (now and then a worse one early on). A position scores for every move of either line that
+//! is legal in the seed's notation (in turn, from the position), then for the lines ending where the article
+//! says (the correct line won by North; the wrong one lost, or at least leaving South ahead), then for what
+//! makes a sound puzzle: North's only legal moves are holes 21 and 23 (the article: "either pit 21 or 23 can
+//! be moved"), South's replies are forced, each capture's written count of file holes (`x1`, `x2`) is the one
+//! the position gives, and few seeds. A capture not legal as written may be replaced by one from the same
+//! hole (for a line's last move, one that still wins), at a heavy cost, and the report names it.
 //!
-//! Without arguments it searches both problems with seed 1 and prints each position in setup notation.
+//! - `check PROBLEM SETUP`: the report on a given position: each line, its counts as written, its stand-ins,
+//!   and an exhaustive search after its first move (within a budget of nodes).
+//! - `refute WIDTH SETUP MOVE [PLIES]`: best play after a move, to write a puzzle's wrong line.
+//!
+//! Without arguments it searches both problems with seed 1 and reports the best position of each.
 
 use ludotheca_engine::rng::Rng;
 use ludotheca_engine::sowing::{NORTH, SOUTH, SowingGame, SowingPosition, SowingRules};
