@@ -514,7 +514,8 @@ Board.prototype.annotation = function (i) {
 };
 
 Board.prototype.commentAt = function (ply) {
-  if (!this.record || this.diverged) return '';
+  // A wrong line shown (puzzle.back set) has no comments: the record's are the solution's.
+  if (!this.record || this.diverged || (this.puzzle && this.puzzle.back != null)) return '';
   if (ply === 0) return this.record.intro || '';
   var m = this.record.moves[ply - 1];
   return m && m.c ? m.c : '';

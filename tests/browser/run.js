@@ -300,6 +300,8 @@ async function playNorth(page, move, reply) {
  * it, solves the puzzle. */
 async function seedPuzzleTests(page) {
   const problems = [['puzzle-capturing-race', '23', ['21', '24', '25', '28(x2+pit8&9)']]];
+  // The start of each comment of the solution: none may show before the puzzle is solved.
+  const comments = { 'puzzle-capturing-race': ['Two seeds into 22 and 23', 'Into 25 and 26', 'Into 26 and 27', 'Two seeds into 29 and 30'] };
   for (const [id, wrong, right] of problems) {
     await page.goto(url('games/tchouba/index.html') + '#record=' + id);
     await page.waitForSelector('[data-widget="board"][data-ready="true"]');
@@ -308,9 +310,18 @@ async function seedPuzzleTests(page) {
     const leaked = right.filter((m) => /\(/.test(m) && shown.includes(m));
     if (!/North to move/.test(question) || leaked.length) fail(`${id}: question "${question}", shown before solving: ${leaked.join(', ')}`);
     else pass(`${id}: the question is shown, the solution's captures are not`);
+    // Every comment the board shows while it plays the wrong line out, step by step.
+    await page.evaluate(() => {
+      const c = document.querySelector('[data-widget="board"] .lt-comment');
+      window.shownComments = [];
+      new MutationObserver(() => window.shownComments.push(c.textContent)).observe(c, { childList: true, characterData: true, subtree: true });
+    });
     await page.click(`[data-widget="board"] [data-point="N${wrong}"]`);
     await page.waitForFunction(() => /refuted/.test(document.querySelector('[data-widget="board"]').dataset.refused || ''));
     const refuted = await boardState(page);
+    const during = (await page.locator('main').innerText()) + (await page.evaluate(() => window.shownComments.join(' | ')));
+    const told = (comments[id] || []).filter((c) => during.includes(c));
+    if (told.length) fail(`${id}: the refutation shows the solution's comments: ${told.join(', ')}`);
     if (refuted.outcome !== '1-0' || refuted.solved !== 'false') fail(`${id}: after ${wrong}, outcome ${refuted.outcome}, solved ${refuted.solved}`);
     else pass(`${id}: ${wrong} is refuted on the board: ${refuted.refused}`);
     for (const [i, move] of right.entries()) await playNorth(page, move, 2 * i + 2);
