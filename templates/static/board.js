@@ -965,7 +965,8 @@ Board.prototype.refute = function (n) {
       p.back = at;
       this.busy = true;
       var step = function (k) { self.guard(function () {
-        if (self.puzzle !== p) return;
+        // Another record or ruleset was chosen meanwhile: stop, and free the board.
+        if (self.puzzle !== p) { self.busy = false; return; }
         self.game.goto(k);
         self.render();
         if (k < w.length) return setTimeout(step, reducedMotion ? 0 : 700, k + 1);
