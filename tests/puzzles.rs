@@ -258,7 +258,8 @@ fn no_page_gives_a_solution_away_before_the_board_does() {
             "{}: its question is given",
             p.id
         );
-        for m in &p.moves {
+        // A hole the question itself names ("either pit 21 or 23") tells nothing of which one is right.
+        for m in p.moves.iter().filter(|m| !has_word(&p.question, m)) {
             assert!(!has_word(&entry_text, m), "{}: the move {m} is shown", p.id);
         }
         // The board shows the opening comment before the puzzle is solved: it must not name the answer.
@@ -327,4 +328,40 @@ fn an_edited_question_reaches_the_puzzles_page_on_a_rebuild() {
         "{list}"
     );
     assert_eq!(list, page(&fresh, "puzzles/index.html"));
+}
+
+/// A puzzle's wrong lines (its `Wrong` tag) are replayed by `check` from the puzzle's position, as the board
+/// replays them to show their refutation: a line with an illegal move is an error at the tag.
+#[test]
+fn a_wrong_line_that_does_not_replay_is_reported_at_its_tag() {
+    let scratch = Scratch::new("puzzles-wrong");
+    let catalog = scratch.0.join("catalog");
+    common::copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("games/tchouba/games/puzzle-4x8-constructed.game");
+    let text = fs::read_to_string(&record).unwrap();
+    let anchor = "[Result \"1-0\"]";
+    assert!(text.contains(anchor));
+    let with = |wrong: &str| {
+        fs::write(
+            &record,
+            text.replacen(anchor, &format!("[Wrong \"{wrong}\"]\n{anchor}"), 1),
+        )
+        .unwrap();
+        let dir = catalog.to_str().unwrap();
+        common::ludotheca(&["check", "--catalog", dir, "--format", "json"])
+    };
+    // South's 5 is legal, and so is North's capture that answers it: a wrong line that replays passes.
+    let good = with("1. 5? 10(x1+pit2)");
+    assert!(good.status.success(), "{}", common::stdout(&good));
+    // Hole 3 of South is empty: the second line of the tag does not replay.
+    let bad = with("1. 5? 10(x1+pit2); 1. 3");
+    let out = common::stdout(&bad);
+    assert_eq!(bad.status.code(), Some(1), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("the wrong line `1. 3`"))
+        .unwrap_or_else(|| panic!("no diagnostic of the wrong line: {out}"));
+    assert!(line.contains("\"code\":\"E105\""), "{line}");
+    assert!(line.contains("puzzle-4x8-constructed.game"), "{line}");
+    assert!(line.contains("\"line\":7,\"column\":9"), "{line}");
 }

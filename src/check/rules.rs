@@ -394,6 +394,50 @@ fn check_record(
         if let Err(err) = record::check(game, record) {
             diagnostics.push(record_diagnostic(&catalog.files, file, err, Some(record)));
         }
+        check_wrong_lines(game, record, &at, diagnostics);
+    }
+}
+
+/// A puzzle's `Wrong` tag holds wrong lines (joined by `;`) that the board plays out to their refutation
+/// when a visitor chooses one: each must replay from the puzzle's position, as the board will replay it.
+fn check_wrong_lines(
+    game: &Compiled,
+    record: &Record,
+    at: &dyn Fn(u32, u32, usize, Diagnostic) -> Diagnostic,
+    diagnostics: &mut Diagnostics,
+) {
+    let (Some(tag), Some(position)) = (
+        record.tags.iter().find(|t| t.name == "Wrong"),
+        record.tag("Position"),
+    ) else {
+        return;
+    };
+    for line in tag.value.split(';').filter(|l| !l.trim().is_empty()) {
+        let text = format!(
+            "[Event \"wrong line\"]\n[Kind \"demonstration\"]\n[Position \"{position}\"]\n\n{line}\n"
+        );
+        let result = Record::parse(&text).and_then(|r| record::check(game, &r).map(|_| ()));
+        if let Err(err) = result {
+            diagnostics.push(
+                at(
+                    tag.line,
+                    tag.column,
+                    tag.value.chars().count().max(1),
+                    Diagnostic::error(
+                        "E105",
+                        format!(
+                            "the wrong line `{}` does not replay from the puzzle's position: {}",
+                            line.trim(),
+                            err.message
+                        ),
+                    ),
+                )
+                .with_help(
+                    "write each wrong line from the puzzle's position, in the notation of the moves, and \
+                     join lines with `;`",
+                ),
+            );
+        }
     }
 }
 

@@ -33,7 +33,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
     let first = match ruleset {
         Some(r) if playable.contains(&r.as_str()) => r,
         Some(_) => return None,
-        None => playable.first()?.to_string(),
+        None => opening_ruleset(&rules.rulesets)?.to_string(),
     };
     let mut records = Vec::new();
     let mut lists = Vec::new();
@@ -85,4 +85,24 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
         "records": records,
     });
     Some(json!({ "json": script_json(&input), "records": lists }))
+}
+
+/// Boards with more points than this open on a smaller ruleset of the same standing when there is one: 4 x 40
+/// Tchouba's 160 holes need the page's whole width and a scroll to be legible, 4 x 8's 32 do not.
+const LARGE_BOARD: usize = 64;
+
+/// The ruleset the board shows first: the first playable one, unless its board is large and another ruleset of
+/// the same type (described, reconstructed...) has a board within `LARGE_BOARD`; then the smallest of those. A
+/// record of the large board still opens on it (the widget switches to a record's ruleset).
+fn opening_ruleset(rulesets: &[crate::archive::rules::Ruleset]) -> Option<&str> {
+    let points = |r: &crate::archive::rules::Ruleset| r.diagram.as_ref().map(|d| d.points.len());
+    let first = rulesets.iter().find(|r| r.diagram.is_some())?;
+    if points(first)? <= LARGE_BOARD {
+        return Some(&first.name);
+    }
+    let smaller = rulesets
+        .iter()
+        .filter(|r| r.kind == first.kind && points(r).is_some_and(|n| n <= LARGE_BOARD))
+        .min_by_key(|r| points(r));
+    Some(&smaller.unwrap_or(first).name)
 }

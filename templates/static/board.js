@@ -99,8 +99,8 @@ function svgEl(tag, attrs) {
   for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
   return e;
 }
-function button(label, action, title) {
-  return el('button', { type: 'button', 'data-action': action, title: title || null }, label);
+function button(label, action) {
+  return el('button', { type: 'button', 'data-action': action }, label);
 }
 // "1 goat", "2 goats", "2 men": kinds of piece and seeds.
 function plural(n, word) {
@@ -113,13 +113,10 @@ function agree(title, one, many) {
 
 /* The widget */
 
-var counter = 0;
-
 function Board(slot, data, engine) {
   this.slot = slot;
   this.data = data;
   this.engine = engine;
-  this.id = 'lt' + (++counter);
   this.records = data.records || [];
   this.record = null;      // the record being replayed (its JSON from the engine, plus its entry)
   this.recordEntry = null;
@@ -136,75 +133,32 @@ function Board(slot, data, engine) {
 }
 
 Board.prototype.build = function () {
-  var root = el('div', { class: 'lt-board', 'data-widget': 'board', tabindex: '0',
-    'aria-label': 'Interactive board: replay, play and puzzles', 'aria-describedby': this.id + '-help' });
+  // The widget's elements and words are written in the page (templates/item.html, template.board-ui).
+  var root = this.slot.querySelector('template.board-ui').content.firstElementChild.cloneNode(true), self = this;
+  var q = function (c) { return root.querySelector(c); };
   this.root = root;
-  var top = el('div', { class: 'lt-top' });
-  var id = this.id, field = function (name, label, select) {
-    var span = el('span', { class: 'lt-field' });
-    select.id = id + '-' + name;
-    span.append(el('label', { for: select.id }, label + ' '), select);
-    return span;
-  };
-  this.rulesetSelect = el('select');
-  this.recordSelect = el('select');
-  top.append(field('ruleset', 'Ruleset', this.rulesetSelect), field('record', 'Game', this.recordSelect));
-  this.question = el('p', { class: 'lt-question', hidden: '' });
+  this.rulesetSelect = q('#lt-ruleset');
+  this.recordSelect = q('#lt-record');
+  this.computerSelect = q('#lt-computer');
+  this.question = q('.lt-question');
   // The ruleset's own section of the page (its facts, source and diagram), when the page has one.
-  this.rulesLink = el('a', { class: 'lt-rules-link', hidden: '' });
-  // Moves and comments name points and holes: this shows the names on the board.
-  this.labelsButton = button('', 'labels');
-  top.append(this.labelsButton, this.rulesLink);
-
-  var main = el('div', { class: 'lt-main' });
-  this.figure = el('div', { class: 'lt-figure' });
-  var side = el('div', { class: 'lt-side' });
-  this.status = el('p', { class: 'lt-status' });
-  this.counts = el('p', { class: 'lt-counts' });
-  this.message = el('p', { class: 'lt-message', role: 'status' });
-  this.choiceBox = el('div', { class: 'lt-choices', hidden: '' });
-  this.comment = el('p', { class: 'lt-comment' });
-  this.movesHeading = el('p', { class: 'lt-moves-heading', id: this.id + '-moves' });
-  this.movesBox = el('ol', { class: 'lt-moves', 'aria-labelledby': this.id + '-moves' });
-  side.append(this.status, this.counts, this.message, this.choiceBox, this.comment, this.movesHeading, this.movesBox);
-  main.append(this.figure, side);
-
-  var nav = el('div', { class: 'lt-controls', role: 'group', 'aria-label': 'Replay' });
+  this.rulesLink = q('.lt-rules-link');
+  this.figure = q('.lt-figure');
+  this.status = q('.lt-status');
+  this.counts = q('.lt-counts');
+  this.message = q('.lt-message');
+  this.choiceBox = q('.lt-choices');
+  this.comment = q('.lt-comment');
+  this.movesHeading = q('.lt-moves-heading');
+  this.movesBox = q('.lt-moves');
+  this.speed = q('.lt-speed');
+  this.scrubber = q('.lt-scrubber');
+  this.help = q('.lt-help');
+  this.live = q('[aria-live]');
   this.buttons = {};
-  var self = this;
-  [['|◀', 'first', 'First position (Home)'], ['◀', 'back', 'Back (left arrow)'], ['▶', 'forward', 'Forward (right arrow)'],
-   ['▶|', 'last', 'Last position (End)'], ['Autoplay', 'auto', 'Play the moves one after another (space)']
-  ].forEach(function (b) {
-    var btn = button(b[0], b[1], b[2]);
-    // The arrows need a name; a button with words keeps them as its name (the title adds the key).
-    if (b[1] !== 'auto') btn.setAttribute('aria-label', b[2]);
-    self.buttons[b[1]] = btn;
-    nav.append(btn);
-  });
-  this.speed = el('select', { 'aria-label': 'Autoplay speed', class: 'lt-speed' });
-  [['1500', 'slow'], ['800', 'normal'], ['300', 'fast']].forEach(function (o) {
-    var opt = el('option', { value: o[0] }, o[1]);
-    if (o[1] === 'normal') opt.selected = true;
-    self.speed.append(opt);
-  });
-  this.scrubber = el('input', { type: 'range', min: '0', max: '0', value: '0', 'aria-label': 'Move number', class: 'lt-scrubber' });
-  nav.append(this.speed, this.scrubber);
-
-  var play = el('div', { class: 'lt-play', role: 'group', 'aria-label': 'Play' });
-  [['Undo', 'undo', null], ['Redo', 'redo', null], ['Restart', 'restart', 'Back to the first position of this line'],
-   ['Pass', 'pass', null], ['Back to the record', 'to-record', null], ['Reveal the solution', 'reveal', null]
-  ].forEach(function (b) {
-    var btn = button(b[0], b[1], b[2]);
-    self.buttons[b[1]] = btn;
-    play.append(btn);
-  });
-  this.computerSelect = el('select');
-  play.append(field('computer', 'Computer plays', this.computerSelect));
-
-  this.live = el('p', { class: 'visually-hidden', 'aria-live': 'polite' });
-  // The help of each family of rules is written in the page (templates/item.html): words, not code.
-  this.help = el('p', { class: 'lt-help', id: this.id + '-help' });
-  root.append(top, this.question, main, nav, play, this.help, this.live);
+  root.querySelectorAll('button').forEach(function (b) { self.buttons[b.getAttribute('data-action')] = b; });
+  // Moves and comments name points and holes: this shows the names on the board.
+  this.labelsButton = this.buttons.labels;
   this.setLabels(storedLabels(), false);
 
   root.addEventListener('click', function (e) { self.guard(function () { self.onClick(e); }); });
@@ -326,7 +280,8 @@ Board.prototype.selectRecord = function (id) {
   var tags = {};
   this.record.tags.forEach(function (t) { tags[t[0]] = t[1]; });
   if (entry.kind === 'puzzle') {
-    this.puzzle = { solved: false, revealed: false };
+    // Wrong lines (the Wrong tag, lines joined by ';') are played out to their refutation when chosen.
+    this.puzzle = { solved: false, revealed: false, pos: tags.Position, wrong: (tags.Wrong || '').split(';') };
     this.question.hidden = false;
     this.question.textContent = 'Puzzle: ' + (tags.Question || 'find the solution.');
   }
@@ -348,6 +303,9 @@ Board.prototype.drawBoard = function () {
   var svg = svgEl('svg', { class: 'board ' + info.family, viewBox: '0 0 ' + w + ' ' + h, role: 'group',
     'aria-label': info.game + ': the board; arrow keys move between ' + (info.family === 'sowing' ? 'holes' : 'points') });
   svg.style.maxWidth = Math.round(w) + 'px';
+  // Counts (17 units) stay 11 px or more: a long board keeps this width and scrolls inside its figure.
+  svg.style.minWidth = Math.round(w * 0.65) + 'px';
+  this.root.classList.toggle('lt-wide', w > 1200);
   if (info.family === 'sowing') {
     svg.append(svgEl('rect', { class: 'frame', x: 4, y: 4, width: w - 8, height: h - 8, rx: 18 }));
     svg.append(svgEl('line', { class: 'divider', x1: 12, y1: h / 2, x2: w - 12, y2: h / 2 }));
@@ -556,7 +514,8 @@ Board.prototype.annotation = function (i) {
 };
 
 Board.prototype.commentAt = function (ply) {
-  if (!this.record || this.diverged) return '';
+  // A wrong line shown (puzzle.back set) has no comments: the record's are the solution's.
+  if (!this.record || this.diverged || (this.puzzle && this.puzzle.back != null)) return '';
   if (ply === 0) return this.record.intro || '';
   var m = this.record.moves[ply - 1];
   return m && m.c ? m.c : '';
@@ -591,6 +550,8 @@ Board.prototype.movePoints = function (n, mover) {
 /* navigation */
 
 Board.prototype.jump = function (ply) {
+  var b = this.unrefute();
+  if (b != null && !this.puzzle.revealed) ply = Math.min(ply, b);
   // An unsolved puzzle keeps its solution hidden: no stepping forward into it.
   if (this.puzzle && !this.puzzle.solved && !this.puzzle.revealed && ply > this.st.ply) {
     this.refuse('Play the move yourself, or reveal the solution.');
@@ -773,6 +734,7 @@ Board.prototype.clickPoint = function (name) {
   // A refusal of the last click must not stand beside this one's sowing or answer.
   this.root.removeAttribute('data-refused');
   this.flash('');
+  if (this.unrefute() != null) { this.render(); st = this.st; }
   if (st.outcome) { this.refuse('The game is over: ' + this.resultText(st.outcome) + '.'); return; }
   if (this.computer === st.toMove) {
     // Reached by stepping back through the line: let the computer move now.
@@ -988,8 +950,45 @@ Board.prototype.checkPuzzleMove = function (n) {
   if (sol.n === n) return true;
   var expected = this.outcomeAfter(sol.n), got = this.outcomeAfter(n);
   if (expected && got === expected) return true;
+  if (this.refute(n)) return false;
   this.refuse('Not the solution: ' + n + ' is legal, but ' + (expected ? 'it does not ' + (expected === '1/2-1/2' ? 'draw' : 'win') + ' at once' : 'it is not the move the solution plays') + '. Try again, or reveal the solution.');
   return false;
+};
+
+Board.prototype.refute = function (n) {
+  var st = this.st, self = this, p = this.puzzle, at = st.ply, w;
+  for (var i = 0; i < p.wrong.length; i++) {
+    w = p.wrong[i] && this.game.loadRecord('[Event "-"]\n[Kind "demonstration"]\n[Position "' + p.pos + '"]\n\n' + p.wrong[i])
+      .moves.map(function (m) { return m.n; });
+    if (w && w[at] === n && w.slice(0, at) + '' === st.line.slice(0, at) + '') {
+      // The session holds the wrong line until unrefute() brings the puzzle's back (the next click or step).
+      p.back = at;
+      this.busy = true;
+      var step = function (k) { self.guard(function () {
+        // Another record or ruleset was chosen meanwhile: stop, and free the board.
+        if (self.puzzle !== p) { self.busy = false; return; }
+        self.game.goto(k);
+        self.render();
+        if (k < w.length) return setTimeout(step, reducedMotion ? 0 : 700, k + 1);
+        self.busy = false;
+        self.refuse(n + ' is refuted: ' + w.slice(at + 1).join(' ') + (self.st.outcome ? ', ' + self.resultText(self.st.outcome) : '') + '. Try again.');
+      }); };
+      step(at + 1);
+      return true;
+    }
+  }
+  this.game.loadRecord(this.recordEntry.text);
+  this.game.goto(at);
+};
+
+Board.prototype.unrefute = function () {
+  var p = this.puzzle, b = p && p.back;
+  if (b == null) return b;
+  p.back = null;
+  this.game.loadRecord(this.recordEntry.text);
+  this.game.goto(b);
+  this.st = this.game.state();
+  return b;
 };
 
 Board.prototype.outcomeAfter = function (n) {

@@ -169,7 +169,7 @@ async function browserTests() {
     else pass('"terhüchü" finds Terhuchu');
     await page.keyboard.press('Escape');
 
-    await page.goto(url('games/tchouba/index.html'));
+    await page.goto(url('games/tchouba/index.html') + '#ruleset=4x40');
     await page.waitForSelector('[data-widget="board"][data-ready="true"]');
     if ((await page.locator('[data-widget="board"] .lt-labels text:visible').count()) < 160) fail('the hole numbers are not shown');
     await axeCheck(page, 'game page (Tchouba, sowing), hole numbers shown', true);
@@ -237,6 +237,8 @@ async function browserTests() {
     await axeCheck(page, 'variants');
 
     await puzzleTests(page);
+    await seedPuzzleTests(page);
+    await viewportTests(page);
 
     if (paged) await pagedTests(page);
 
@@ -262,9 +264,10 @@ async function puzzleTests(page) {
   const solutions = {
     'puzzle-last-tiger': ['c2-c3', 'Both tigers were threatening'],
     'puzzle-4x8-constructed': ['10(x2+pit2)', "Hole 10's two seeds"],
+    'puzzle-capturing-race': ['28(x2+pit8&9)', 'Two seeds into 22 and 23', 'the big hole 30'],
   };
   // Tchouba opens on another ruleset: the link must switch the board to the puzzle's.
-  const rulesets = { 'puzzle-last-tiger': 'common', 'puzzle-4x8-constructed': '4x8' };
+  const rulesets = { 'puzzle-last-tiger': 'common', 'puzzle-4x8-constructed': '4x8', 'puzzle-capturing-race': '4x40' };
   const links = await page.$$eval('ol.puzzles a[href*="#record="]', (as) => as.map((a) => [a.getAttribute('href'), a.textContent]));
   if (links.length !== Object.keys(solutions).length) fail(`the puzzles page links ${links.length} puzzles`);
   for (const [href, text] of links) {
@@ -283,6 +286,119 @@ async function puzzleTests(page) {
       pass(`${text}: opens the puzzle (ruleset ${board.ruleset}) with its question and without its solution`);
     }
   }
+}
+
+/* The board's data attributes, read at once. */
+function boardState(page) {
+  return page.$eval('[data-widget="board"]', (b) => ({ ...b.dataset }));
+}
+
+/* Plays North's move of a line written in the Tchouba article's notation by clicking, as a visitor would: the
+ * hole, then each extra hole named after "pit"; waits for the sowing and for the record's reply (ply `reply`). */
+async function playNorth(page, move, reply) {
+  const [, hole, pits] = /^(\d+)(?:\(x\d\+pit([\d&]+)\))?/.exec(move);
+  await page.click(`[data-widget="board"] [data-point="N${hole}"]`);
+  for (const pit of pits ? pits.split('&') : []) {
+    await page.waitForSelector(`[data-widget="board"] [data-point="S${pit}"].lt-target`);
+    await page.click(`[data-widget="board"] [data-point="S${pit}"]`);
+  }
+  await page.waitForFunction((p) => {
+    const b = document.querySelector('[data-widget="board"]').dataset;
+    return !b.animating && !b.refused && (b.solved === 'true' || (+b.ply >= p && b.toMove === '1'));
+  }, reply);
+}
+
+/* The article's problems on the board: the question is shown and the answer is not, the wrong first move is
+ * played out to its refutation (the record's Wrong line), and the correct line, clicked as the article writes
+ * it, solves the puzzle. */
+async function seedPuzzleTests(page) {
+  const problems = [['puzzle-capturing-race', '23', ['21', '24', '25', '28(x2+pit8&9)']]];
+  // The start of each comment of the solution: none may show before the puzzle is solved.
+  const comments = { 'puzzle-capturing-race': ['Two seeds into 22 and 23', 'Into 25 and 26', 'Into 26 and 27', 'Two seeds into 29 and 30'] };
+  for (const [id, wrong, right] of problems) {
+    await page.goto(url('games/tchouba/index.html') + '#record=' + id);
+    await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+    const question = await page.locator('[data-widget="board"] .lt-question').innerText();
+    const shown = await page.locator('main').innerText();
+    const leaked = right.filter((m) => /\(/.test(m) && shown.includes(m));
+    if (!/North to move/.test(question) || leaked.length) fail(`${id}: question "${question}", shown before solving: ${leaked.join(', ')}`);
+    else pass(`${id}: the question is shown, the solution's captures are not`);
+    // Every comment the board shows while it plays the wrong line out, step by step.
+    await page.evaluate(() => {
+      const c = document.querySelector('[data-widget="board"] .lt-comment');
+      window.shownComments = [];
+      new MutationObserver(() => window.shownComments.push(c.textContent)).observe(c, { childList: true, characterData: true, subtree: true });
+    });
+    await page.click(`[data-widget="board"] [data-point="N${wrong}"]`);
+    await page.waitForFunction(() => /refuted/.test(document.querySelector('[data-widget="board"]').dataset.refused || ''));
+    const refuted = await boardState(page);
+    const during = (await page.locator('main').innerText()) + (await page.evaluate(() => window.shownComments.join(' | ')));
+    const told = (comments[id] || []).filter((c) => during.includes(c));
+    if (told.length) fail(`${id}: the refutation shows the solution's comments: ${told.join(', ')}`);
+    if (refuted.outcome !== '1-0' || refuted.solved !== 'false') fail(`${id}: after ${wrong}, outcome ${refuted.outcome}, solved ${refuted.solved}`);
+    else pass(`${id}: ${wrong} is refuted on the board: ${refuted.refused}`);
+    for (const [i, move] of right.entries()) await playNorth(page, move, 2 * i + 2);
+    const done = await boardState(page);
+    if (done.solved !== 'true' || done.outcome !== '0-1') fail(`${id}: the article's line leaves solved ${done.solved}, outcome ${done.outcome}`);
+    else pass(`${id}: solved by the article's line, ${right.join(' ')}, clicked on the board`);
+  }
+}
+
+/* Every kind of page at a phone's size and a laptop's: nothing scrolls sideways; where a page has a board, its
+ * controls lie inside the viewport's width, and 4 x 40 Tchouba (160 holes) draws its seed counts 11 px high or
+ * more and shows its 160 hole numbers when they are switched on. */
+const PAGE_KINDS = [
+  ['home', 'index.html'], ['browse', 'browse/index.html'], ['game (sowing)', 'games/tchouba/index.html'],
+  ['game (lines)', 'games/terhuchu/index.html'], ['game, 4 x 40 board', 'games/tchouba/index.html#ruleset=4x40'],
+  ['board', 'boards/kherjarala-rock-board/index.html'], ['evidence', 'evidence/hutton-1921-sema-hunt/index.html'],
+  ['tags', 'tags/index.html'], ['tag', 'tags/mancala/index.html'], ['places', 'places/index.html'],
+  ['place', 'places/mozambique/index.html'], ['people', 'people/index.html'],
+  ['person', 'people/henri-alexandre-junod/index.html'], ['sources', 'sources/index.html'],
+  ['source', 'sources/mancala-world-tchouba/index.html'], ['rules', 'rules/index.html'],
+  ['search', 'search/index.html?q=tchouba'], ['puzzles', 'puzzles/index.html'], ['variants', 'variants/index.html'],
+  ['about', 'about/index.html'], ['uncatalogued', 'uncatalogued/index.html'],
+];
+
+async function viewportTests(page) {
+  for (const [width, height] of [[390, 844], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    for (const [kind, rel] of PAGE_KINDS) {
+      if (!fs.existsSync(path.join(site, rel.replace(/[#?].*$/, '')))) { fail(`no ${kind} page: ${rel}`); continue; }
+      await page.goto(url(rel.replace(/[#?].*$/, '')) + rel.replace(/^[^#?]*/, ''));
+      const board = (await page.locator('[data-widget-slot="board"] script.board-data').count()) > 0;
+      if (board) await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+      const found = await page.evaluate(() => {
+        const doc = document.documentElement, out = [];
+        if (doc.scrollWidth > doc.clientWidth) out.push(`the page is ${doc.scrollWidth} px wide`);
+        // Static diagrams too keep 65% of their scale or more (seed counts of 11 px), scrolling in their box.
+        for (const img of document.querySelectorAll('img.board')) {
+          const r = img.getBoundingClientRect();
+          const full = +img.getAttribute('width');
+          if (r.width && r.width < 0.649 * full) out.push(`a diagram drawn at ${Math.round(r.width)} of ${full} px`);
+        }
+        for (const c of document.querySelectorAll('[data-widget="board"] :is(button, select, input)')) {
+          const r = c.getBoundingClientRect();
+          if (r.width && (r.left < 0 || r.right > doc.clientWidth)) out.push(`${c.getAttribute('data-action') || c.className || c.id} at ${Math.round(r.left)}-${Math.round(r.right)} px`);
+        }
+        return out;
+      });
+      if (found.length) fail(`${kind} at ${width}x${height}: ${found.join('; ')}`);
+      else pass(`${kind} at ${width}x${height}: no sideways scrolling${board ? ', the board\'s controls in view' : ''}`);
+      if (!/4x40/.test(rel)) continue;
+      const sizes = await page.$$eval('[data-widget="board"] svg.board [data-point] text', (ts) =>
+        ts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
+      const smallest = Math.min(...sizes);
+      if (sizes.length !== 160 || !(smallest >= 11)) fail(`4 x 40 at ${width}x${height}: ${sizes.length} counts, the smallest ${smallest.toFixed(1)} px`);
+      else pass(`4 x 40 at ${width}x${height}: 160 seed counts, none under ${smallest.toFixed(1)} px`);
+      const labels = page.locator('[data-widget="board"] button[data-action="labels"]');
+      if ((await labels.getAttribute('aria-pressed')) !== 'true') await labels.click();
+      const numbers = await page.locator('[data-widget="board"] .lt-labels text:visible').allTextContents();
+      const expected = ['S', 'N'].flatMap(() => Array.from({ length: 80 }, (_, i) => String(i + 1))).sort().join(' ');
+      if (numbers.slice().sort().join(' ') !== expected) fail(`4 x 40 at ${width}x${height}: the hole numbers shown are ${numbers.length}`);
+      else pass(`4 x 40 at ${width}x${height}: hole numbers 1 to 80 of each side shown when switched on`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 }
 
 /* A site whose lists run to several pages. */
