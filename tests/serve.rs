@@ -793,3 +793,38 @@ fn files_the_browser_holds_are_not_sent_again() {
     assert_eq!(after.status, 200);
     assert!(after.text().contains("Bagh-Chal edited"));
 }
+
+/// Edits that keep coming, faster than the rest of the site waits for them to stop, still reach the lists:
+/// the whole site is built at least every few seconds while the items' pages follow each edit.
+#[test]
+fn the_lists_catch_up_while_edits_keep_coming() {
+    let (dir, server) = serve_shipped();
+    let address = server.address;
+    let record = dir.path().join("catalog/games/bagh-chal/record.xml");
+    let original = fs::read_to_string(&record).unwrap();
+    let started = Instant::now();
+    let mut n = 0;
+    let caught_up = loop {
+        n += 1;
+        fs::write(
+            &record,
+            original.replace(
+                "<dcterms:title>Bagh-Chal</dcterms:title>",
+                &format!("<dcterms:title>Bagh-Chal {n}</dcterms:title>"),
+            ),
+        )
+        .unwrap();
+        thread::sleep(Duration::from_millis(100));
+        let browse = get(address, "/browse/index.html").text();
+        if (1..=n).any(|k| browse.contains(&format!(">Bagh-Chal {k}<"))) {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            break false;
+        }
+    };
+    assert!(
+        caught_up,
+        "the browse page never showed an edited title while edits came every 100 ms"
+    );
+}

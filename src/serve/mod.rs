@@ -38,6 +38,9 @@ const DEBOUNCE: Duration = Duration::from_millis(15);
 /// build competing with the browser for the processor.
 const SETTLE: Duration = Duration::from_millis(250);
 
+/// The longest the rest of the site may lag behind the items' pages while changes keep coming.
+const MAX_BEHIND: Duration = Duration::from_secs(2);
+
 /// What `serve` is asked to do.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
@@ -225,17 +228,17 @@ fn rebuild_loop(
     mut kept: Kept,
 ) {
     let root = Root::of(&options.catalog);
-    // Whether the site's lists, exports and search index lag behind its items' pages.
-    let mut behind = false;
+    // Since when the site's lists, exports and search index lag behind its items' pages, if they do.
+    let mut behind: Option<Instant> = None;
     loop {
-        let wake = if behind {
+        let wake = if behind.is_some() {
             match woken.recv_timeout(SETTLE) {
                 Ok(wake) => wake,
                 Err(RecvTimeoutError::Timeout) => {
                     let started = Instant::now();
                     let outcome = site::build_scoped(build_options, Some(&mut kept), Scope::Whole);
                     report_build(options, live, outcome, started, Scope::Whole);
-                    behind = false;
+                    behind = None;
                     continue;
                 }
                 Err(RecvTimeoutError::Disconnected) => return,
@@ -262,11 +265,21 @@ fn rebuild_loop(
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
+        // Changes that keep coming (an editor saving every few hundred milliseconds) must not hold the rest
+        // of the site back for ever.
+        let scope = match behind {
+            Some(since) if since.elapsed() >= MAX_BEHIND => Scope::Whole,
+            _ => Scope::Items,
+        };
         let started = Instant::now();
-        let outcome = site::build_scoped(build_options, Some(&mut kept), Scope::Items);
-        // A failed build changed nothing: the site stays as far behind as it was.
-        behind |= outcome.is_ok();
-        report_build(options, live, outcome, started, Scope::Items);
+        let outcome = site::build_scoped(build_options, Some(&mut kept), scope);
+        match (scope, &outcome) {
+            (Scope::Whole, Ok(_)) => behind = None,
+            (Scope::Items, Ok(_)) => behind = behind.or(Some(started)),
+            // A failed build changed nothing: the site stays as far behind as it was.
+            (_, Err(_)) => {}
+        }
+        report_build(options, live, outcome, started, scope);
     }
 }
 
