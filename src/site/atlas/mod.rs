@@ -242,13 +242,14 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
                     })
                 })
                 .collect();
+            // The pictures are on the first page only; the later pages continue its list.
+            let maps = maps.take();
             json!({
-                "heading": "Places on a map",
+                "heading": if maps.is_some() { "Places on a map" } else { "Places on the map, continued" },
                 "groups": groups,
-                // The pictures are on the first page only; the later pages continue its list.
-                "maps": maps.take().unwrap_or_default(),
+                "maps": maps.unwrap_or_default(),
                 "places": list,
-                "total": total,
+                "total": paginate::thousands(total),
                 "pager": pager,
                 "map_href": format!("{root}{MAP}/index.html"),
                 "unmapped": unmapped,
