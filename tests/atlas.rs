@@ -143,3 +143,66 @@ fn a_box_is_drawn_and_approximate_dates_are_placed() {
     assert!(timeline.contains("<span class=\"timeline-year\">1700–1799</span>"));
     assert!(timeline.contains("timeline-bar approximate"));
 }
+
+/// Many distinct places: the map's list is paged, so the map page stays within a bound whatever the number of
+/// places (its pictures hold at most one marker a cell; its list one page), and a marker for several places
+/// leads to the first one's entry on whichever page of the list holds it.
+#[test]
+fn the_map_page_stays_bounded_with_many_places() {
+    let scratch = Scratch::new("atlas-many");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("boards/kherjarala-rock-board/record.xml");
+    // 4,000 places on a grid over South Asia, a tenth of a degree apart in places: many share a marker.
+    let mut spatial = String::new();
+    for i in 0..4000 {
+        let east = 70.0 + f64::from(i % 80) * 0.3;
+        let north = 8.0 + f64::from(i / 80) * 0.5 + f64::from(i % 3) * 0.1;
+        spatial.push_str(&format!(
+            "\n  <dcterms:spatial xsi:type=\"dcterms:Point\">east={east:.2}; north={north:.2}; name=Spot {i}</dcterms:spatial>"
+        ));
+    }
+    let text = fs::read_to_string(&record).unwrap().replace(
+        "<dcterms:date>Undated</dcterms:date>",
+        &format!("<dcterms:date>Undated</dcterms:date>{spatial}"),
+    );
+    fs::write(&record, text).unwrap();
+    let site = built(&catalog, &scratch, "site");
+
+    let map = page(&site, "map/index.html");
+    // The list beside the map: one page of 200 (of the 4,000 and the shipped places), then the pager.
+    let entries = map.matches(" data-row>").count() + map.matches(" data-row ").count();
+    assert!(entries <= 200, "{entries} places listed on the map page");
+    assert!(map.contains("class=\"pager\""));
+    let pages = site
+        .keys()
+        .filter(|p| p.starts_with("map/page/") && p.ends_with("/index.html"))
+        .count();
+    assert!(pages >= 20, "{pages} more pages of the list");
+    // Before paging, the list alone named every place: 4,000 entries of some 200 bytes.
+    assert!(map.len() < 700_000, "the map page is {} bytes", map.len());
+    // Marker names stay short: a few names, then how many more.
+    let marks = markers(&map);
+    assert!(marks.iter().any(|(_, label)| label.contains(" more")));
+    assert!(
+        marks.iter().all(|(_, label)| label.len() < 400),
+        "a marker's name is long"
+    );
+    // A marker for several places whose first is on a later page of the list leads there.
+    let later = marks
+        .iter()
+        .find(|(href, _)| href.starts_with("../map/page/"))
+        .expect("a marker leading to a later page of the list");
+    let (file, anchor) = later.0.trim_start_matches("../").split_once('#').unwrap();
+    assert!(
+        page(&site, file).contains(&format!("<li id=\"{anchor}\" data-row")),
+        "{} has {anchor}",
+        file
+    );
+    // A place's page links to its entry, on its page of the list.
+    let spot = page(&site, "places/spot-3999/index.html");
+    assert!(
+        spot.contains("map/page/"),
+        "the last place's entry is on a later page"
+    );
+}

@@ -370,11 +370,11 @@ pub fn render_site(
             emit_all(uncatalogued(&site))?;
             emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
             emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
-            let (map, outlines) = atlas::map_page(&site);
+            let (map, outlines) = atlas::map_pages(&site);
             for (path, svg) in outlines {
                 staging.put(&path, svg.as_bytes(), None)?;
             }
-            out.page(map)?;
+            emit_all(map)?;
             emit_all(atlas::timeline_pages(&site))?;
             emit_all(people_pages(&site))?;
             emit_all(source_pages(&site))?;
@@ -1641,6 +1641,12 @@ fn index_page<'a>(
 
 fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet]) -> Vec<Job> {
     let sizes = Sizes::current();
+    // A place on the map links to its entry in the map's list, which is paged.
+    let map_entries = if folder == "places" {
+        atlas::entry_links(site)
+    } else {
+        Default::default()
+    };
     let mut jobs = index_page(
         site,
         folder,
@@ -1704,7 +1710,7 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
                     "name": facet.name,
                     "point": facet.point.map(|(e, n)| values::coordinates(e, n)),
                     "map": facet.point.map(|(e, n)| values::map_link(e, n, &facet.name)),
-                    "atlas": facet.point.map(|_| format!("{root}map/index.html#place-{}", facet.slug)),
+                    "atlas": facet.point.and(map_entries.get(&facet.slug)).map(|l| format!("{root}{l}")),
                     "items": items,
                     "list_href": format!("{root}{folder}/index.html"),
                     "list_title": title,

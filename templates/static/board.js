@@ -34,7 +34,7 @@ var encoder = new TextEncoder(), decoder = new TextDecoder();
 
 function Engine(ex) { this.ex = ex; }
 
-// Calls an export with the handle first and strings last (written into the engine's memory, freed after).
+// Strings go last, into the engine's memory, freed after.
 Engine.prototype.call = function (name, args, texts) {
   var ex = this.ex, held = [];
   [].concat(texts == null ? [] : texts).forEach(function (text) {
@@ -102,7 +102,6 @@ function svgEl(tag, attrs) {
 function button(label, action) {
   return el('button', { type: 'button', 'data-action': action }, label);
 }
-// "1 goat", "2 goats", "2 men": kinds of piece and seeds.
 function plural(n, word) {
   return n + ' ' + (n === 1 ? word : /man$/.test(word) ? word.slice(0, -2) + 'en' : word + 's');
 }
@@ -133,7 +132,7 @@ function Board(slot, data, engine) {
 }
 
 Board.prototype.build = function () {
-  // The widget's elements and words are written in the page (templates/item.html, template.board-ui).
+  // Elements and words are in the page (item.html, template.board-ui).
   var root = this.slot.querySelector('template.board-ui').content.firstElementChild.cloneNode(true), self = this;
   var q = function (c) { return root.querySelector(c); };
   this.root = root;
@@ -141,7 +140,6 @@ Board.prototype.build = function () {
   this.recordSelect = q('#lt-record');
   this.computerSelect = q('#lt-computer');
   this.question = q('.lt-question');
-  // The ruleset's own section of the page (its facts, source and diagram), when the page has one.
   this.rulesLink = q('.lt-rules-link');
   this.figure = q('.lt-figure');
   this.status = q('.lt-status');
@@ -155,9 +153,9 @@ Board.prototype.build = function () {
   this.scrubber = q('.lt-scrubber');
   this.help = q('.lt-help');
   this.live = q('[aria-live]');
+  this.linkField = q('.lt-link');
   this.buttons = {};
   root.querySelectorAll('button').forEach(function (b) { self.buttons[b.getAttribute('data-action')] = b; });
-  // Moves and comments name points and holes: this shows the names on the board.
   this.labelsButton = this.buttons.labels;
   this.setLabels(storedLabels(), false);
 
@@ -181,7 +179,7 @@ Board.prototype.build = function () {
   if (lists) lists.hidden = true;
 };
 
-// The labels' choice is kept across pages where storage does not throw (a page from disk, storage off).
+// Storage may throw (a page from disk).
 function storedLabels() {
   try { return localStorage.getItem('ludotheca-labels') === 'on'; } catch (e) { return false; }
 }
@@ -248,7 +246,7 @@ Board.prototype.setRuleset = function (name) {
   this.render();
 };
 
-// The illustrative games are the engine's player against itself, as their Players tag says.
+// As the record's Players tag says.
 var BY_COMPUTER = 'the computer playing both sides';
 function byComputer(entry) {
   return /^\[Players "[^"\n]*computer player/m.test(entry.text || '');
@@ -449,7 +447,6 @@ Board.prototype.render = function () {
   }
   this.counts.textContent = parts.join(' ');
 
-  // The line played (the record's, hidden in an unsolved puzzle).
   var hideMoves = this.puzzle && !this.puzzle.solved && !this.puzzle.revealed;
   var moves = st.line, box = this.movesBox, scrolled = box.scrollTop;
   box.replaceChildren();
@@ -521,7 +518,6 @@ Board.prototype.commentAt = function (ply) {
   return m && m.c ? m.c : '';
 };
 
-// Marks the last move, the selected route and where the next click may go.
 Board.prototype.highlight = function () {
   var self = this;
   Object.keys(this.pointEls).forEach(function (n) {
@@ -538,7 +534,6 @@ Board.prototype.highlight = function () {
   (this.targets || []).forEach(function (n) { if (self.pointEls[n]) self.pointEls[n].classList.add('lt-target'); });
 };
 
-// The points a move in notation stands on (for marking the last move).
 Board.prototype.movePoints = function (n, mover) {
   if (this.family === 'sowing') return [this.holeOf(n, mover)];
   var body = n.replace(/^~[^/]*\//, '');
@@ -552,13 +547,11 @@ Board.prototype.movePoints = function (n, mover) {
 Board.prototype.jump = function (ply) {
   var b = this.unrefute();
   if (b != null && !this.puzzle.revealed) ply = Math.min(ply, b);
-  // An unsolved puzzle keeps its solution hidden: no stepping forward into it.
   if (this.puzzle && !this.puzzle.solved && !this.puzzle.revealed && ply > this.st.ply) {
     this.refuse('Play the move yourself, or reveal the solution.');
     return;
   }
   this.cancelMove();
-  // A step leaves the last click's message behind.
   this.flash('');
   this.game.goto(Math.max(0, ply));
   this.render();
@@ -584,6 +577,7 @@ Board.prototype.say = function (text) {
 
 Board.prototype.flash = function (text) {
   this.message.textContent = text;
+  if (!text) this.linkField.hidden = true;
   this.root.setAttribute('data-message', text);
 };
 
@@ -608,27 +602,49 @@ Board.prototype.stopAuto = function () {
   this.buttons.auto.setAttribute('aria-pressed', 'false');
 };
 
-/* the URL hash: #record=<id>&ply=<n> */
+/* the address: #record=<id>&ply=<n>, or the moves played from the record's or ruleset's start, &line=<m>_<m> */
 
 Board.prototype.updateHash = function () {
-  var parts = [];
-  if (this.recordEntry) parts.push('record=' + encodeURIComponent(this.recordEntry.id));
-  else if (this.info.rulesets.length > 1) parts.push('ruleset=' + encodeURIComponent(this.info.ruleset));
-  if (this.recordEntry) parts.push('ply=' + this.st.ply);
-  if (!parts.length) return;
-  try { history.replaceState(null, '', '#' + parts.join('&')); } catch (e) { /* a sandboxed page: no link */ }
+  var e = this.recordEntry, st = this.st, p = [];
+  if (e) p.push('record=' + encodeURIComponent(e.id));
+  else if (this.info.rulesets[1]) p.push('ruleset=' + encodeURIComponent(this.info.ruleset));
+  if (e && !this.diverged) p.push('ply=' + st.ply);
+  else if (st.ply && !this.puzzle) p.push('line=' + encodeURIComponent(st.line.slice(0, st.ply).join('_')));
+  try {
+    if (p[0] || /(^#|&)(line|record)=/.test(location.hash)) history.replaceState(null, '', p[0] ? '#' + p.join('&') : location.pathname);
+  } catch (x) { /* a sandboxed page: no link */ }
 };
 
 Board.prototype.restoreFromHash = function () {
   var params = new URLSearchParams(location.hash.slice(1)), ruleset = params.get('ruleset'), record = params.get('record');
+  var line = params.get('line'), ply = +params.get('ply'), rec, k = 0;
   if (ruleset && ruleset !== this.info.ruleset) {
     try { this.setRuleset(ruleset); } catch (e) { return; }
   }
-  if (record) {
-    this.selectRecord(record);
-    var ply = parseInt(params.get('ply'), 10);
-    if (this.recordEntry && ply > 0 && !this.puzzle) this.jump(ply);
+  if (record) this.selectRecord(record);
+  rec = this.record;
+  if (this.puzzle || record && !rec) return;
+  if (!line) { if (rec && ply > 0) this.jump(ply); return; }
+  line = line.split('_');
+  this.game.goto(0);
+  // A line that does not replay (an illegal move) is dropped quietly.
+  if (line.some(this.game.play, this.game)) { this.selectRecord(record); return; }
+  if (rec) {
+    while (rec.moves[k] && rec.moves[k].n === line[k]) k++;
+    this.diverged = k < line.length;
+    this.divergedAt = k;
   }
+  this.render();
+};
+
+// To the clipboard where the browser allows it, else into a field, selected, to copy.
+Board.prototype.copyLink = function (b) {
+  this.updateHash();
+  var self = this, f = this.linkField, c = navigator.clipboard, say = function (w) { self.flash(b.getAttribute('data-' + w)); };
+  var select = function () { f.hidden = false; f.focus(); f.select(); say('select'); };
+  f.value = location.href;
+  f.hidden = true;
+  if (c) c.writeText(f.value).then(function () { say('done'); }, select); else select();
 };
 
 /* events */
@@ -640,6 +656,7 @@ Board.prototype.onClick = function (e) {
   var a = t.getAttribute('data-action'), st = this.st;
   // Labels change nothing in the game: they may be toggled at any time, even in autoplay.
   if (a === 'labels') { this.setLabels(t.getAttribute('aria-pressed') !== 'true', true); return; }
+  if (a === 'link') { this.copyLink(t); return; }
   // While seeds are being sown or the computer thinks, the line must not move under them.
   if (this.busy) return;
   if (a !== 'auto') this.stopAuto();
@@ -682,7 +699,6 @@ Board.prototype.onKey = function (e) {
   if (handled) e.preventDefault();
 };
 
-// Arrow keys move to the nearest point in that direction; Enter or space clicks it.
 Board.prototype.boardKey = function (e, name) {
   var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   if (dirs[e.key]) {
@@ -774,7 +790,6 @@ Board.prototype.clickLines = function (name) {
   this.render();
 };
 
-// A short reason for a click that fits no legal move: the engine's own words where a move can be named.
 Board.prototype.reasonLines = function (route, name) {
   var st = this.st, v = st.board[this.pointIndex(name)];
   if (!route.length) {
@@ -836,7 +851,6 @@ Board.prototype.clickHole = function (name) {
   this.highlight();
 };
 
-// Drops the seeds one by one on the drawn board; the position after the move is drawn when it is played.
 Board.prototype.animateSowing = function (hole, done) {
   var steps = this.game.sowSteps(hole) || [];
   var self = this, i = 0, delay = Math.max(20, Math.min(180, 2400 / Math.max(1, steps.length)));
@@ -869,7 +883,6 @@ Board.prototype.applySteps = function (steps, upto, from) {
   }
 };
 
-// The route completes these moves: play the one, or let the visitor choose (a huff, a kind to place).
 Board.prototype.commit = function (moves) {
   if (moves.length === 1) { this.playMove(moves[0]); return; }
   var self = this;
@@ -931,7 +944,7 @@ Board.prototype.maybeComputer = function () {
 };
 
 // The player reads its clock every 1,024 nodes and a node on a long sowing board can cost a third of a
-// millisecond: bigger boards get less time, to answer within a second (tests/board/bench.js).
+// millisecond: bigger boards get less time, to answer within a second.
 function thinkMs(info) {
   return info.family === 'sowing' ? Math.max(300, 700 - 5 * (info.holesPerSide || 0)) : 700;
 }
@@ -1049,7 +1062,6 @@ function start() {
       if (!script) return;
       try {
         var board = new Board(slot, JSON.parse(script.textContent), engine);
-        // The time to interactive that docs/performance.md reports.
         board.root.setAttribute('data-ready-ms', String(Math.round(performance.now())));
         board.root.setAttribute('data-setup-ms', String(Math.round(performance.now() - t0)));
         board.root.setAttribute('data-ready', 'true');
@@ -1064,7 +1076,7 @@ function start() {
 }
 
 window.LudothecaBoard = { loadEngine: loadEngine };
-// Start unpacking and compiling the engine now, while the rest of the page is read.
+// Unpacked and compiled while the rest of the page is read.
 if (document.querySelector('script.board-data')) loadEngine().catch(function () { /* reported by start() */ });
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
 else start();

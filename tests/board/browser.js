@@ -131,6 +131,88 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
+  // The clipboard is replaced by a catcher: headless Chromium may refuse a page the real one.
+  const catchClipboard = (page) => page.evaluate(() => {
+    window.copied = null;
+    navigator.clipboard.writeText = (t) => { window.copied = t; return Promise.resolve(); };
+  });
+  const reloaded = async (page, link) => {
+    const again = await open('bagh-chal', link.slice(link.indexOf('#')));
+    const got = { ply: await attr(again, 'data-ply'), position: await attr(again, 'data-position'),
+      mode: await attr(again, 'data-mode'), record: await attr(again, 'data-record') };
+    await again.close();
+    return got;
+  };
+
+  await test('copy link: reached by Tab, copies the record and ply, which a new page restores', async () => {
+    const page = await open('terhuchu', '#record=illustrative-ten&ply=5');
+    await catchClipboard(page);
+    await page.focus(`${BOARD} [data-action="labels"]`);
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement.getAttribute('data-action'));
+    expect(focused === 'link', 'Tab from the labels button reaches the link button, not ' + focused);
+    const name = await page.$eval(`${BOARD} [data-action="link"]`, (b) => b.textContent);
+    expect(/copy link/i.test(name), 'the button is named: ' + name);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.copied);
+    const link = await page.evaluate(() => window.copied);
+    expect(link === page.url() && /#record=illustrative-ten&ply=5$/.test(link), 'the full address is copied: ' + link);
+    expect(/copied/.test(await page.$eval(`${BOARD} [role="status"]`, (e) => e.textContent)), 'the status line says so');
+    const again = watch(await browser.newPage());
+    await again.goto(link);
+    await again.waitForSelector(`${BOARD}[data-ready="true"]`);
+    expect(await attr(again, 'data-ply') === '5', 'the link opens at ply 5');
+    expect(await attr(again, 'data-position') === setupAt('games/terhuchu/games/illustrative-ten.game', 5), 'at the same position');
+    await again.close();
+    await page.close();
+  });
+
+  await test('copy link: a line played from the start or off a record is named by its moves and replayed', async () => {
+    const page = await open('bagh-chal');
+    await catchClipboard(page);
+    await clickPoint(page, 'c3');
+    await clickPoint(page, 'a1');
+    await clickPoint(page, 'a2');
+    expect(await attr(page, 'data-ply') === '2', 'two moves played');
+    const position = await attr(page, 'data-position');
+    await page.click(`${BOARD} [data-action="link"]`);
+    await page.waitForFunction(() => window.copied);
+    let link = await page.evaluate(() => window.copied);
+    expect(/line=%40c3_a1-a2$/.test(link), 'the link names the moves: ' + link);
+    let got = await reloaded(page, link);
+    expect(got.ply === '2' && got.position === position && got.mode === 'play', 'the line is replayed: ' + JSON.stringify(got));
+
+    // Off a record: its first move, then another than its second.
+    await page.selectOption(`${BOARD} select[id$="-record"]`, 'illustrative-common');
+    await clickPoint(page, 'c3');
+    expect(await attr(page, 'data-mode') === 'replay', 'the record\'s own move keeps the replay');
+    await clickPoint(page, 'a1');
+    await clickPoint(page, 'a2');
+    expect(await attr(page, 'data-mode') === 'play', 'a move off the record');
+    await page.evaluate(() => { window.copied = null; });
+    await page.click(`${BOARD} [data-action="link"]`);
+    await page.waitForFunction(() => window.copied);
+    link = await page.evaluate(() => window.copied);
+    expect(/#record=illustrative-common&line=%40c3_a1-a2$/.test(link), 'the link names the record and the moves: ' + link);
+    got = await reloaded(page, link);
+    expect(got.ply === '2' && got.position === position && got.mode === 'play' && got.record === 'illustrative-common',
+      'the line off the record is replayed: ' + JSON.stringify(got));
+
+    // An illegal line is refused quietly: the start position.
+    got = await reloaded(page, '#line=%40c3_%40c3');
+    expect(got.ply === '0' && got.mode === 'play', 'an illegal line leaves the start: ' + JSON.stringify(got));
+
+    // Without the clipboard the address is selected in a field.
+    await page.evaluate(() => { Object.defineProperty(navigator, 'clipboard', { value: undefined }); });
+    await page.click(`${BOARD} [data-action="link"]`);
+    const field = await page.$eval(`${BOARD} .lt-link`, (f) => ({ hidden: f.hidden, value: f.value,
+      focused: document.activeElement === f, selected: f.selectionEnd - f.selectionStart }));
+    expect(!field.hidden && field.value === page.url() && field.focused && field.selected === field.value.length,
+      'the address is shown and selected: ' + JSON.stringify(field));
+    expect(/selected/.test(await page.$eval(`${BOARD} [role="status"]`, (e) => e.textContent)), 'the status line says so');
+    await page.close();
+  });
+
   await test('a capture chain is built click by click, and an illegal click is refused with a reason', async () => {
     const page = await open('terhuchu');
     // Free play: a Black piece cannot move on White's turn.

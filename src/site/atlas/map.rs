@@ -16,6 +16,8 @@ use crate::site::theme::escape_html;
 pub const WIDTH: f64 = 960.0;
 /// Places whose markers fall in the same square of this size are drawn as one marker.
 const CELL: f64 = 14.0;
+/// A marker for several places names this many of them, then says how many more.
+const NAMED: usize = 8;
 
 /// A DCMI Box's limits: west, east, south, north.
 pub type Limits = (f64, f64, f64, f64);
@@ -29,7 +31,8 @@ pub struct Place {
     pub area: Option<Limits>,
     /// The place's page, relative to the map's page.
     pub href: String,
-    /// The place's entry in the list beside the map, for a marker that stands for several places.
+    /// The place's entry in the list of places (`#place-x`, or on a later page of the list), for a marker that
+    /// stands for several places.
     pub anchor: String,
     pub items: usize,
     /// Facet values for the filters, as data attributes (`kind`, `|game|board|`).
@@ -277,9 +280,19 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
                 format!("{}: {}", first.name, plural(items, "item", "items")),
             )
         } else {
-            let names: Vec<&str> = members.iter().map(|&i| places[i].name.as_str()).collect();
+            // The first few names, so that a marker's name stays short however many places it stands for.
+            let mut names: Vec<&str> = members
+                .iter()
+                .take(NAMED)
+                .map(|&i| places[i].name.as_str())
+                .collect();
+            let more = members.len().saturating_sub(NAMED);
+            let more = format!("and {more} more");
+            if members.len() > NAMED {
+                names.push(&more);
+            }
             (
-                format!("#{}", first.anchor),
+                first.anchor.clone(),
                 format!(
                     "{} close together, {}: {}",
                     plural(members.len(), "place", "places"),
@@ -335,7 +348,7 @@ mod tests {
             north,
             area: None,
             href: format!("../places/{name}/index.html"),
-            anchor: format!("place-{name}"),
+            anchor: format!("#place-{name}"),
             items: 1,
             facets: vec![("kind", vec!["game".into()])],
         }

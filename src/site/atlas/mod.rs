@@ -19,6 +19,7 @@ use super::{
     FACET_LABELS, Job, Site, entry_facets, facet_attr, facet_groups, kind_label, meta, paged,
     paginate, values,
 };
+use crate::archive::Facet;
 use crate::archive::text::{fold, one_line};
 use crate::scheme::Scheme;
 use crate::scheme::place;
@@ -79,28 +80,56 @@ fn boxes(site: &Site) -> HashMap<String, (f64, f64, map::Limits)> {
     found
 }
 
-/// The map page, and the pictures of the outlines it draws over: (path, SVG).
-pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
+/// A place on the map: its facet, east, north, and a DCMI Box's limits.
+type Mapped<'a> = (&'a Facet, f64, f64, Option<map::Limits>);
+
+/// The places the map draws, in the order of the places index, each with where it is marked (a DCMI Point, or
+/// the middle of a DCMI Box with its limits); and how many places have no coordinates.
+fn mapped<'a>(site: &Site<'a, '_>) -> (Vec<Mapped<'a>>, usize) {
+    let boxes = boxes(site);
+    let mut found = Vec::new();
+    let mut unmapped = 0;
+    for facet in &site.archive.places {
+        match facet.point {
+            Some((east, north)) => found.push((facet, east, north, None)),
+            None => match boxes.get(&fold(&facet.name)) {
+                Some(&(east, north, area)) => found.push((facet, east, north, Some(area))),
+                None => unmapped += 1,
+            },
+        }
+    }
+    (found, unmapped)
+}
+
+/// The entry of the `index`-th mapped place in the map's list, from the site root: the list is paged like the
+/// other plain lists, so that the page beside the map does not grow with the places.
+fn entry_link(index: usize, slug: &str) -> String {
+    let number = index / paginate::Sizes::current().links + 1;
+    format!("{}#place-{slug}", paginate::path(MAP, number))
+}
+
+/// Every mapped place's entry in the map's list, from the site root, by the place's slug (for its page's link).
+pub(super) fn entry_links(site: &Site) -> HashMap<String, String> {
+    mapped(site)
+        .0
+        .iter()
+        .enumerate()
+        .map(|(i, (facet, ..))| (facet.slug.clone(), entry_link(i, &facet.slug)))
+        .collect()
+}
+
+/// The map pages: the map with the first page of its list of places, then the rest of the list; and the
+/// pictures of the outlines the map draws over: (path, SVG).
+pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
     let archive = site.archive;
     let path = format!("{MAP}/index.html");
     let root = super::root_of(&path);
-    let boxes = boxes(site);
+    let (mapped, unmapped) = mapped(site);
     let mut places: Vec<map::Place> = Vec::new();
     let mut list = Vec::new();
     let mut rows = Vec::new();
     let mut seen = vec![false; archive.entries.len()];
-    let mut unmapped = 0;
-    for facet in &archive.places {
-        let (east, north, area) = match facet.point {
-            Some((east, north)) => (east, north, None),
-            None => match boxes.get(&fold(&facet.name)) {
-                Some(&(east, north, area)) => (east, north, Some(area)),
-                None => {
-                    unmapped += 1;
-                    continue;
-                }
-            },
-        };
+    for (index, &(facet, east, north, area)) in mapped.iter().enumerate() {
         let mut facets: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
         for &i in &facet.items {
             let mut of_entry = entry_facets(archive, &archive.entries[i]);
@@ -123,25 +152,30 @@ pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
                 (key, values)
             })
             .collect();
-        let href = format!("{root}places/{}/index.html", facet.slug);
-        let anchor = format!("place-{}", facet.slug);
-        list.push(json!({
-            "href": href,
-            "id": anchor,
-            "name": facet.name,
-            "where": match area {
-                Some((w, e, s, n)) => format!("{} to {}", values::coordinates(w, s), values::coordinates(e, n)),
+        // A marker for several places leads to the first one's entry: on this page, or on a page of the list.
+        let entry = entry_link(index, &facet.slug);
+        let anchor = match entry.strip_prefix(&path) {
+            Some(here) => here.to_string(),
+            None => format!("{root}{entry}"),
+        };
+        list.push((
+            facet,
+            match area {
+                Some((w, e, s, n)) => format!(
+                    "{} to {}",
+                    values::coordinates(w, s),
+                    values::coordinates(e, n)
+                ),
                 None => values::coordinates(east, north),
             },
-            "count": facet.items.len(),
-            "facets": facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
-        }));
+            facets.clone(),
+        ));
         places.push(map::Place {
             name: facet.name.clone(),
             east,
             north,
             area,
-            href,
+            href: format!("{root}places/{}/index.html", facet.slug),
             anchor,
             items: facet.items.len(),
             facets,
@@ -170,29 +204,60 @@ pub(super) fn map_page(site: &Site) -> (Job, Vec<(String, String)>) {
             "label": "The whole world",
         }));
     }
-    let title = "Map";
-    let description = "The archive's places on a map, with every place in a list beside it.";
-    let mut layout = site.layout(&path, title, description, "map");
-    layout.json_ld = meta::script_json(&json!({
-        "@context": "https://schema.org",
-        "@type": "CollectionPage",
-        "name": title,
-    }));
+    drop(places);
     let mut groups = facet_groups(&rows, &FACET_LABELS);
     for group in &mut groups {
         if let Some(values) = group["values"].as_array_mut() {
             values.truncate(MAP_VALUES);
         }
     }
-    let page = json!({
-        "heading": "Places on a map",
-        "groups": groups,
-        "maps": maps,
-        "places": list,
-        "unmapped": unmapped,
-        "places_href": format!("{root}places/index.html"),
-    });
-    (site.job(path, "map.html", layout, page), files)
+    let total = list.len();
+    let chunks = paginate::split(list, paginate::Sizes::current().links);
+    let mut maps = Some(maps);
+    let jobs = paged(
+        site,
+        MAP,
+        "Map",
+        "The archive's places on a map, with every place in a list beside it.",
+        "map",
+        "places",
+        chunks,
+        "map.html",
+        |layout, root, chunk, pager| {
+            layout.json_ld = meta::script_json(&json!({
+                "@context": "https://schema.org",
+                "@type": "CollectionPage",
+                "name": layout.title,
+            }));
+            let list: Vec<serde_json::Value> = chunk
+                .into_iter()
+                .map(|(facet, place, facets)| {
+                    json!({
+                        "href": format!("{root}places/{}/index.html", facet.slug),
+                        "id": format!("place-{}", facet.slug),
+                        "name": facet.name,
+                        "where": place,
+                        "count": facet.items.len(),
+                        "facets": facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            // The pictures are on the first page only; the later pages continue its list.
+            let maps = maps.take();
+            json!({
+                "heading": if maps.is_some() { "Places on a map" } else { "Places on the map, continued" },
+                "groups": groups,
+                "maps": maps.unwrap_or_default(),
+                "places": list,
+                "total": paginate::thousands(total),
+                "pager": pager,
+                "map_href": format!("{root}{MAP}/index.html"),
+                "unmapped": unmapped,
+                "places_href": format!("{root}places/index.html"),
+            })
+        },
+    );
+    (jobs, files)
 }
 
 /// A year as a label of the timeline's scale: `1921`, `501 BCE`.
