@@ -936,7 +936,10 @@ impl Game for LinesGame {
             out.truncate(start);
             return Err(e);
         }
-        if out.len() == start && self.rules.no_move == NoMove::Passes && !pos.passed {
+        if out.len() == start
+            && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
+            && !pos.passed
+        {
             out.push(LinesMove::pass());
         }
         Ok(())
@@ -1027,7 +1030,7 @@ impl Game for LinesGame {
             return None;
         }
         let s = pos.to_move;
-        match self.rules.no_move {
+        match self.rules.no_move[s as usize] {
             NoMove::Loses => Some(Outcome::Win(1 - s)),
             NoMove::Wins => Some(Outcome::Win(s)),
             NoMove::Draws => Some(Outcome::Draw),

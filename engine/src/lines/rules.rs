@@ -110,7 +110,9 @@ pub struct LinesRules {
     pub promotion_ends_chain: bool,
     pub promotions: Vec<Promotion>,
     pub no_pieces_loses: bool,
-    pub no_move: NoMove,
+    /// What befalls each side left without a move, indexed by side: it may differ (the crows win by trapping
+    /// the vulture, while blocked crows pass).
+    pub no_move: [NoMove; 2],
     /// A side that has captured this many pieces wins.
     pub capture_goal: Option<u16>,
     /// After this many plies the game is drawn.

@@ -897,26 +897,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
         if follow_on(name) {
             return Err(RulesError::new(pos, "", ""));
         }
-        side_names
-            .iter()
-            .position(|s| *s == name)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                unknown(
-                    pos,
-                    format!("no side named `{name}`"),
-                    name,
-                    side_names.iter().copied(),
-                    &format!(
-                        "the sides are {}",
-                        side_names
-                            .iter()
-                            .map(|s| format!("`{s}`"))
-                            .collect::<Vec<_>>()
-                            .join(" and ")
-                    ),
-                )
-            })
+        find_side(&side_names, name, pos)
     };
     let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
     let kind_of = |name: &str, pos: Pos| -> Result<u8, RulesError> {
@@ -1086,7 +1067,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
         promotion_ends_chain: true,
         promotions,
         no_pieces_loses: true,
-        no_move: NoMove::Loses,
+        no_move: [NoMove::Loses; 2],
         capture_goal: None,
         move_cap: None,
         no_progress: None,
@@ -1100,7 +1081,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
             item,
             "only `board`, `setup`, `ruleset` and `sowing` open blocks",
         )
-        .and_then(|line| setting(&mut rules, line));
+        .and_then(|line| setting(&mut rules, line, &side_names));
         cx.keep(r);
     }
     let (Some(setup), true, [_, _]) = (setup, board_ok, sides.as_slice()) else {
@@ -1117,7 +1098,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
 }
 
 /// A setting (`capture optional`) or an outcome.
-fn setting(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
+fn setting(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
     let mut choice = |options: &[&str], help: &str| -> Result<usize, RulesError> {
         let (w, pos) = c.word("a setting", help)?;
@@ -1158,7 +1139,7 @@ fn setting(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                 "write `promotion ends-chain` or `promotion continues-chain`",
             )? == 0
         }
-        "outcome" => outcome(rules, line)?,
+        "outcome" => outcome(rules, line, sides)?,
         other => {
             return Err(not_one_of(
                 line.pos(),
@@ -1187,10 +1168,36 @@ fn c_done(line: &Line, len: usize) -> Result<(), RulesError> {
     }
 }
 
-const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws` or `outcome no-progress N draws`";
+/// Finds a side by name, with a did-you-mean for an unknown one.
+fn find_side(side_names: &[&str], name: &str, pos: Pos) -> Result<u8, RulesError> {
+    side_names
+        .iter()
+        .position(|s| *s == name)
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            unknown(
+                pos,
+                format!("no side named `{name}`"),
+                name,
+                side_names.iter().copied(),
+                &format!(
+                    "the sides are {}",
+                    side_names
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+            )
+        })
+}
 
-fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
+const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws` or `outcome no-progress N draws`; `no-move` may end with `for SIDE`";
+
+fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
+    // The statement sets the rule for both sides; `for SIDE` then gives the other side its rule back.
+    let before = rules.no_move;
     let (cond, pos) = c.word("a condition", OUTCOME_HELP)?;
     match cond {
         "no-pieces" => {
@@ -1211,7 +1218,7 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
         }
         "no-move" => {
             let (w, wpos) = c.word("what happens", OUTCOME_HELP)?;
-            rules.no_move = match w {
+            rules.no_move = [match w {
                 "loses" => NoMove::Loses,
                 "wins" => NoMove::Wins,
                 "draws" => NoMove::Draws,
@@ -1225,7 +1232,7 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                         OUTCOME_HELP,
                     ));
                 }
-            };
+            }; 2];
         }
         "captures" => {
             let (n, _) = c.number::<u16>("a number of captures", OUTCOME_HELP)?;
@@ -1257,6 +1264,12 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                 OUTCOME_HELP,
             ));
         }
+    }
+    // Only the end of a blocked side differs between sides in the games described; `for` elsewhere is reported.
+    if cond == "no-move" && c.eat("for") {
+        let (name, npos) = c.word("a side", OUTCOME_HELP)?;
+        let o = 1 - find_side(sides, name, npos)? as usize;
+        rules.no_move[o] = before[o];
     }
     c.done(OUTCOME_HELP)
 }
