@@ -216,6 +216,31 @@ fn flying_king_jumps_from_afar_and_lands_anywhere_beyond() {
 }
 
 #[test]
+fn moves_limited_by_where_they_land() {
+    // A runner steps only onto the far row or jumps only onto it; a stepper steps anywhere.
+    let src = "game \"F\"\nboard\n  grid 5 x 5 diagonals alquerque\n  region far: a5 b5 c5 d5 e5\nend\n\
+               side white forward north\nside black forward south\n\
+               piece runner: step into far, jump into far\npiece stepper: step\n\
+               setup\n  white: runner on c4\n  black: stepper on e1\n  first white\nend\ncapture optional\n";
+    let g = lines_game(src, None);
+    let pos = position(&g, "white runner c4; black stepper c3 a1; to-move white");
+    // c4 has no diagonals on this board: its one step onto the far row is c5.
+    assert_eq!(sorted_moves(&g, &pos), ["c4-c5"]);
+    // The jump from c2 over c3 lands on c4, outside the region: refused, as are c5's steps off the far row.
+    let pos = position(&g, "white runner c2 c5; black stepper c3; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c5-b5", "c5-d5"]);
+    let pos = position(&g, "white runner c3; black stepper c4 a1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c3xc5"]);
+    let bad = src.replace("step into far, jump", "slide into far, jump");
+    let e = RulesFile::parse_all(&bad).expect_err("a slide cannot be limited by its landing");
+    assert_eq!(
+        e[0].message,
+        "only steps and jumps can be limited by where they land"
+    );
+    assert_eq!((e[0].line, e[0].column), (8, 15));
+}
+
+#[test]
 fn men_limited_to_forward_and_sideways() {
     let src = "game \"F\"\nboard\n grid 5 x 5 diagonals alquerque\nend\nside white forward north\nside black\n\
                piece man: step forward sideways, jump\nsetup\n white: man on c3\n black: man on a5\n first white\nend\n";

@@ -645,7 +645,7 @@ fn geometry(b: &BoardBuild, cx: &mut Ctx) {
 
 const SIDE_HELP: &str =
     "write `side NAME \"Title\"`, optionally followed by `forward north` (or south, east, west)";
-const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`) and `within REGION`";
+const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`), `within REGION` and (steps and jumps) `into REGION`";
 const PROMOTE_HELP: &str = "write `promote KIND to KIND for SIDE on REGION`";
 const SETUP_HELP: &str =
     "a setup holds `SIDE: KIND on POINT POINT ...`, `SIDE: COUNT KIND in hand` and `first SIDE`";
@@ -668,7 +668,7 @@ const STATEMENTS: [&str; 15] = [
     "sowing",
 ];
 const MOVES: [&str; 4] = ["step", "slide", "jump", "long-jump"];
-const MOVE_WORDS: [&str; 5] = ["forward", "sideways", "backward", "any", "within"];
+const MOVE_WORDS: [&str; 6] = ["forward", "sideways", "backward", "any", "within", "into"];
 
 fn side_stmt(line: &Line, first: bool) -> Result<SideDef, RulesError> {
     let mut c = Cur::new(line);
@@ -722,7 +722,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
             max = c.number::<u8>("a distance", PIECE_HELP)?.0;
         }
         let mut d = 0u8;
-        let mut within = None;
+        let (mut within, mut into) = (None, None);
         loop {
             if c.eat("forward") {
                 d |= dirs::FORWARD;
@@ -732,9 +732,12 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                 d |= dirs::BACKWARD;
             } else if c.eat("any") {
                 d |= dirs::ALL;
-            } else if c.eat("within") {
+            } else if let Some(limit) = [("within", &mut within), ("into", &mut into)]
+                .into_iter()
+                .find_map(|(w, slot)| c.eat(w).then_some(slot))
+            {
                 let (r, rpos) = c.word("a region name", PIECE_HELP)?;
-                within = Some(region_of(
+                *limit = Some(region_of(
                     b,
                     r,
                     rpos,
@@ -748,7 +751,18 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
             d = dirs::ALL;
         }
         let rule = match m {
-            "step" => MoveRule::Step { dirs: d, within },
+            "step" => MoveRule::Step {
+                dirs: d,
+                within,
+                into,
+            },
+            "slide" | "long-jump" if into.is_some() => {
+                return Err(RulesError::new(
+                    mpos,
+                    "only steps and jumps can be limited by where they land",
+                    PIECE_HELP,
+                ));
+            }
             "slide" => MoveRule::Slide {
                 max,
                 dirs: d,
@@ -761,7 +775,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                     PIECE_HELP,
                 ));
             }
-            "jump" => MoveRule::Jump { dirs: d },
+            "jump" => MoveRule::Jump { dirs: d, into },
             "long-jump" => MoveRule::LongJump { dirs: d },
             _ => {
                 return Err(not_one_of(
@@ -784,7 +798,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                     let w = t.word().unwrap_or_default();
                     not_one_of(
                         t.pos,
-                        format!("`{w}` is not a direction or `within`"),
+                        format!("`{w}` is not a direction, `within` or `into`"),
                         w,
                         &MOVE_WORDS,
                         PIECE_HELP,
