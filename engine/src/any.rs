@@ -340,15 +340,26 @@ fn lines_facts(g: &LinesGame) -> Facts {
     if r.no_pieces_loses {
         end_conditions.push("a side with no pieces left loses".into());
     }
-    end_conditions.push(
-        match r.no_move {
-            NoMove::Loses => "a side that cannot move loses",
-            NoMove::Wins => "a side that cannot move wins",
-            NoMove::Draws => "a side that cannot move draws",
-            NoMove::Passes => "a side that cannot move passes; two passes draw",
+    // What a blocked side's end is, said once when both sides share it and side by side when they differ.
+    let nm = r.no_move;
+    for s in 0..2 {
+        if s == 0 || nm[0] != nm[1] {
+            let who = if nm[0] == nm[1] {
+                "a side"
+            } else {
+                r.sides[s].name.as_str()
+            };
+            end_conditions.push(format!(
+                "{who} that cannot move {}",
+                match nm[s] {
+                    NoMove::Loses => "loses",
+                    NoMove::Wins => "wins",
+                    NoMove::Draws => "draws",
+                    NoMove::Passes => "passes; two passes draw",
+                }
+            ));
         }
-        .into(),
-    );
+    }
     if let Some(n) = r.no_progress {
         end_conditions.push(format!(
             "drawn after {n} plies without a capture, placement or promotion"

@@ -2,8 +2,6 @@
 //! points and lines; what play needs is derived from it once: the neighbours of each point and the rays (the
 //! points met going straight out along a line), so move generation only reads tables.
 
-use std::collections::HashMap;
-
 /// At most this many points: positions are `u128` bitboards.
 pub const MAX_POINTS: usize = 128;
 
@@ -357,15 +355,20 @@ impl Board {
     /// middle line), which is how jumps cross from the board into a triangle.
     pub fn rays(&self) -> Vec<Vec<Vec<u8>>> {
         let neighbours = self.neighbours();
-        let mut next_on_line: HashMap<(u8, u8), u8> = HashMap::new();
+        // The point after (p, q) on a declared line, by p * n + q; NO_NEXT where none. A flat table rather
+        // than a hash map keeps the page's engine small (boards have at most 128 points).
+        const NO_NEXT: u8 = u8::MAX;
+        let n = self.points.len();
+        let mut next_on_line = vec![NO_NEXT; n * n];
         for line in &self.lines {
             for w in line.windows(3) {
-                next_on_line.insert((w[0], w[1]), w[2]);
-                next_on_line.insert((w[2], w[1]), w[0]);
+                next_on_line[w[0] as usize * n + w[1] as usize] = w[2];
+                next_on_line[w[2] as usize * n + w[1] as usize] = w[0];
             }
         }
         let cont = |p: u8, q: u8| -> Option<u8> {
-            if let Some(&r) = next_on_line.get(&(p, q)) {
+            let r = next_on_line[p as usize * n + q as usize];
+            if r != NO_NEXT {
                 return Some(r);
             }
             let d = self.unit(p, q);

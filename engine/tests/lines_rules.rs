@@ -216,6 +216,31 @@ fn flying_king_jumps_from_afar_and_lands_anywhere_beyond() {
 }
 
 #[test]
+fn moves_limited_by_where_they_land() {
+    // A runner steps only onto the far row or jumps only onto it; a stepper steps anywhere.
+    let src = "game \"F\"\nboard\n  grid 5 x 5 diagonals alquerque\n  region far: a5 b5 c5 d5 e5\nend\n\
+               side white forward north\nside black forward south\n\
+               piece runner: step into far, jump into far\npiece stepper: step\n\
+               setup\n  white: runner on c4\n  black: stepper on e1\n  first white\nend\ncapture optional\n";
+    let g = lines_game(src, None);
+    let pos = position(&g, "white runner c4; black stepper c3 a1; to-move white");
+    // c4 has no diagonals on this board: its one step onto the far row is c5.
+    assert_eq!(sorted_moves(&g, &pos), ["c4-c5"]);
+    // The jump from c2 over c3 lands on c4, outside the region: refused, as are c5's steps off the far row.
+    let pos = position(&g, "white runner c2 c5; black stepper c3; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c5-b5", "c5-d5"]);
+    let pos = position(&g, "white runner c3; black stepper c4 a1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c3xc5"]);
+    let bad = src.replace("step into far, jump", "slide into far, jump");
+    let e = RulesFile::parse_all(&bad).expect_err("a slide cannot be limited by its landing");
+    assert_eq!(
+        e[0].message,
+        "only steps and jumps can be limited by where they land"
+    );
+    assert_eq!((e[0].line, e[0].column), (8, 15));
+}
+
+#[test]
 fn men_limited_to_forward_and_sideways() {
     let src = "game \"F\"\nboard\n grid 5 x 5 diagonals alquerque\nend\nside white forward north\nside black\n\
                piece man: step forward sideways, jump\nsetup\n white: man on c3\n black: man on a5\n first white\nend\n";
@@ -297,6 +322,81 @@ fn goats_win_by_blocking_the_tigers() {
     );
     assert!(sorted_moves(&g, &pos).is_empty());
     assert_eq!(g.outcome(&pos), Some(Outcome::Win(1)));
+}
+
+/// A hunt where the hunters win by trapping the lone beast, while hunters with no move pass: the crows'
+/// win over the vulture, written with an outcome for one side.
+fn vulture_hunt(outcomes: &str) -> LinesGame {
+    let src = format!(
+        "game \"Fixture\"\nboard\n  grid 3 x 3\nend\n\
+         side vulture\nside crows\npiece bird: step, jump\n\
+         setup\n  vulture: bird on a1\n  crows: bird on b2\n  first vulture\nend\n\
+         capture optional\n{outcomes}\n"
+    );
+    lines_game(&src, None)
+}
+
+#[test]
+fn an_outcome_for_one_side_leaves_the_other_sides_rule() {
+    let g = vulture_hunt("outcome no-move loses for vulture\noutcome no-move passes for crows");
+    // The trapped vulture loses.
+    let trapped = position(
+        &g,
+        "vulture bird a1; crows bird a2 b1 b2 a3 c1 c3; to-move vulture",
+    );
+    assert!(sorted_moves(&g, &trapped).is_empty());
+    assert_eq!(g.outcome(&trapped), Some(Outcome::Win(1)));
+    // Crows with no move pass instead of losing; the vulture then moves again.
+    let mut blocked = position(&g, "vulture bird a2 b1 a3 c1; crows bird a1; to-move crows");
+    assert_eq!(g.outcome(&blocked), None);
+    assert_eq!(sorted_moves(&g, &blocked), ["pass"]);
+    let pass = g.parse_move(&blocked, "pass").unwrap();
+    g.play(&mut blocked, &pass);
+    assert_eq!(
+        sorted_moves(&g, &blocked),
+        ["a2-b2", "a3-b3", "b1-b2", "c1-c2"]
+    );
+    // Without the qualifier the rule holds for both sides: blocked crows lose.
+    let both = vulture_hunt("outcome no-move loses");
+    let blocked = position(
+        &both,
+        "vulture bird a2 b1 a3 c1; crows bird a1; to-move crows",
+    );
+    assert_eq!(both.outcome(&blocked), Some(Outcome::Win(0)));
+    // A ruleset's outcome for one side replaces that side's only.
+    let src = "game \"F\"\nboard\n  grid 3 x 3\nend\nside vulture\nside crows\npiece bird: step\n\
+               setup\n  vulture: bird on a1\n  crows: bird on c3\n  first vulture\nend\n\
+               outcome no-move passes for crows\noutcome no-move loses for vulture\n\
+               ruleset r\n  type suggested\n  source s\n  outcome no-move draws for vulture\nend\n";
+    let g = lines_game(src, Some("r"));
+    let trapped = position(&g, "vulture bird a1; crows bird a2 b1 b2; to-move vulture");
+    assert_eq!(g.outcome(&trapped), Some(Outcome::Draw));
+    let trapped = position(
+        &g,
+        "vulture bird b2 c2 c3 b3 a2 a3 b1 c1; crows bird a1; to-move crows",
+    );
+    assert_eq!(g.outcome(&trapped), None);
+}
+
+#[test]
+fn an_outcome_names_a_known_side() {
+    let src = "game \"F\"\nboard\n  grid 3 x 3\nend\nside vulture\nside crows\npiece bird: step\n\
+               setup\n  vulture: bird on a1\n  crows: bird on c3\n  first vulture\nend\n\
+               outcome no-move loses for vultures\noutcome move-cap 9 draws for crows\n";
+    let errors = RulesFile::parse_all(src).expect_err("two mistakes");
+    let found: Vec<(u32, u32, u32)> = errors
+        .iter()
+        .map(|e| (e.line, e.column, e.length))
+        .collect();
+    assert_eq!(found, [(13, 27, 8), (14, 26, 3)], "{errors:#?}");
+    assert_eq!(errors[0].message, "no side named `vultures`");
+    assert!(
+        errors[0].help.starts_with("did you mean `vulture`?"),
+        "{}",
+        errors[0].help
+    );
+    // The caps end the game for both sides: they take no side.
+    assert_eq!(errors[1].message, "unexpected `for`");
 }
 
 #[test]

@@ -26,7 +26,7 @@ impl LinesGame {
         if w.action == Action::Pass {
             // A pass is offered only when nothing else is, huffs included.
             let legal = w.huff == NO_POINT
-                && self.rules.no_move == NoMove::Passes
+                && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
                 && !pos.passed
                 && !self.any_move(pos);
             return Ok(legal.then(LinesMove::pass));

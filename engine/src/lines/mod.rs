@@ -272,10 +272,10 @@ impl LinesGame {
                         let ray = &pool[start as usize..(start + len as u32) as usize];
                         for rule in &kind.moves {
                             match *rule {
-                                MoveRule::Step { dirs, within } => {
+                                MoveRule::Step { dirs, within, into } => {
                                     let inside = within.is_none_or(|r| {
                                         r & bit(p as u8) != 0 && r & bit(ray[0]) != 0
-                                    });
+                                    }) && into.is_none_or(|r| r & bit(ray[0]) != 0);
                                     if dirs & class != 0 && inside {
                                         t.step |= bit(ray[0]);
                                     }
@@ -299,9 +299,10 @@ impl LinesGame {
                                         t.slides.push((start, l));
                                     }
                                 }
-                                MoveRule::Jump { dirs } => {
+                                MoveRule::Jump { dirs, into } => {
                                     if dirs & class != 0
                                         && len >= 2
+                                        && into.is_none_or(|r| r & bit(ray[1]) != 0)
                                         && !t.jumps.iter().any(|j| j.1 == ray[1] && j.0 == ray[0])
                                     {
                                         t.jumps.push((ray[0], ray[1], id));
@@ -936,7 +937,10 @@ impl Game for LinesGame {
             out.truncate(start);
             return Err(e);
         }
-        if out.len() == start && self.rules.no_move == NoMove::Passes && !pos.passed {
+        if out.len() == start
+            && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
+            && !pos.passed
+        {
             out.push(LinesMove::pass());
         }
         Ok(())
@@ -1027,7 +1031,7 @@ impl Game for LinesGame {
             return None;
         }
         let s = pos.to_move;
-        match self.rules.no_move {
+        match self.rules.no_move[s as usize] {
             NoMove::Loses => Some(Outcome::Win(1 - s)),
             NoMove::Wins => Some(Outcome::Win(s)),
             NoMove::Draws => Some(Outcome::Draw),

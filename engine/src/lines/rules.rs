@@ -25,16 +25,21 @@ pub struct SideDef {
 /// One way a piece kind may move.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MoveRule {
-    /// To a neighbouring empty point along a line.
-    Step { dirs: u8, within: Option<u128> },
+    /// To a neighbouring empty point along a line; `into`: only to a point of that region.
+    Step {
+        dirs: u8,
+        within: Option<u128>,
+        into: Option<u128>,
+    },
     /// Along a line over empty points, at most `max` points (0: no limit).
     Slide {
         max: u8,
         dirs: u8,
         within: Option<u128>,
     },
-    /// Over an adjacent enemy piece to the empty point just beyond, capturing it.
-    Jump { dirs: u8 },
+    /// Over an adjacent enemy piece to the empty point just beyond, capturing it; `into`: only landing on a
+    /// point of that region.
+    Jump { dirs: u8, into: Option<u128> },
     /// Flying capture: along a line over any number of empty points, over one enemy piece, landing on any empty
     /// point beyond before the next piece.
     LongJump { dirs: u8 },
@@ -110,7 +115,9 @@ pub struct LinesRules {
     pub promotion_ends_chain: bool,
     pub promotions: Vec<Promotion>,
     pub no_pieces_loses: bool,
-    pub no_move: NoMove,
+    /// What befalls each side left without a move, indexed by side: it may differ (the crows win by trapping
+    /// the vulture, while blocked crows pass).
+    pub no_move: [NoMove; 2],
     /// A side that has captured this many pieces wins.
     pub capture_goal: Option<u16>,
     /// After this many plies the game is drawn.

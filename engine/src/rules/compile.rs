@@ -645,7 +645,7 @@ fn geometry(b: &BoardBuild, cx: &mut Ctx) {
 
 const SIDE_HELP: &str =
     "write `side NAME \"Title\"`, optionally followed by `forward north` (or south, east, west)";
-const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`) and `within REGION`";
+const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`), `within REGION` and (steps and jumps) `into REGION`";
 const PROMOTE_HELP: &str = "write `promote KIND to KIND for SIDE on REGION`";
 const SETUP_HELP: &str =
     "a setup holds `SIDE: KIND on POINT POINT ...`, `SIDE: COUNT KIND in hand` and `first SIDE`";
@@ -668,7 +668,7 @@ const STATEMENTS: [&str; 15] = [
     "sowing",
 ];
 const MOVES: [&str; 4] = ["step", "slide", "jump", "long-jump"];
-const MOVE_WORDS: [&str; 5] = ["forward", "sideways", "backward", "any", "within"];
+const MOVE_WORDS: [&str; 6] = ["forward", "sideways", "backward", "any", "within", "into"];
 
 fn side_stmt(line: &Line, first: bool) -> Result<SideDef, RulesError> {
     let mut c = Cur::new(line);
@@ -722,7 +722,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
             max = c.number::<u8>("a distance", PIECE_HELP)?.0;
         }
         let mut d = 0u8;
-        let mut within = None;
+        let (mut within, mut into) = (None, None);
         loop {
             if c.eat("forward") {
                 d |= dirs::FORWARD;
@@ -732,9 +732,12 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                 d |= dirs::BACKWARD;
             } else if c.eat("any") {
                 d |= dirs::ALL;
-            } else if c.eat("within") {
+            } else if let Some(limit) = [("within", &mut within), ("into", &mut into)]
+                .into_iter()
+                .find_map(|(w, slot)| c.eat(w).then_some(slot))
+            {
                 let (r, rpos) = c.word("a region name", PIECE_HELP)?;
-                within = Some(region_of(
+                *limit = Some(region_of(
                     b,
                     r,
                     rpos,
@@ -748,7 +751,18 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
             d = dirs::ALL;
         }
         let rule = match m {
-            "step" => MoveRule::Step { dirs: d, within },
+            "step" => MoveRule::Step {
+                dirs: d,
+                within,
+                into,
+            },
+            "slide" | "long-jump" if into.is_some() => {
+                return Err(RulesError::new(
+                    mpos,
+                    "only steps and jumps can be limited by where they land",
+                    PIECE_HELP,
+                ));
+            }
             "slide" => MoveRule::Slide {
                 max,
                 dirs: d,
@@ -761,7 +775,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                     PIECE_HELP,
                 ));
             }
-            "jump" => MoveRule::Jump { dirs: d },
+            "jump" => MoveRule::Jump { dirs: d, into },
             "long-jump" => MoveRule::LongJump { dirs: d },
             _ => {
                 return Err(not_one_of(
@@ -784,7 +798,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                     let w = t.word().unwrap_or_default();
                     not_one_of(
                         t.pos,
-                        format!("`{w}` is not a direction or `within`"),
+                        format!("`{w}` is not a direction, `within` or `into`"),
                         w,
                         &MOVE_WORDS,
                         PIECE_HELP,
@@ -897,26 +911,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
         if follow_on(name) {
             return Err(RulesError::new(pos, "", ""));
         }
-        side_names
-            .iter()
-            .position(|s| *s == name)
-            .map(|i| i as u8)
-            .ok_or_else(|| {
-                unknown(
-                    pos,
-                    format!("no side named `{name}`"),
-                    name,
-                    side_names.iter().copied(),
-                    &format!(
-                        "the sides are {}",
-                        side_names
-                            .iter()
-                            .map(|s| format!("`{s}`"))
-                            .collect::<Vec<_>>()
-                            .join(" and ")
-                    ),
-                )
-            })
+        find_side(&side_names, name, pos)
     };
     let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
     let kind_of = |name: &str, pos: Pos| -> Result<u8, RulesError> {
@@ -1086,7 +1081,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
         promotion_ends_chain: true,
         promotions,
         no_pieces_loses: true,
-        no_move: NoMove::Loses,
+        no_move: [NoMove::Loses; 2],
         capture_goal: None,
         move_cap: None,
         no_progress: None,
@@ -1100,7 +1095,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
             item,
             "only `board`, `setup`, `ruleset` and `sowing` open blocks",
         )
-        .and_then(|line| setting(&mut rules, line));
+        .and_then(|line| setting(&mut rules, line, &side_names));
         cx.keep(r);
     }
     let (Some(setup), true, [_, _]) = (setup, board_ok, sides.as_slice()) else {
@@ -1117,7 +1112,7 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
 }
 
 /// A setting (`capture optional`) or an outcome.
-fn setting(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
+fn setting(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
     let mut choice = |options: &[&str], help: &str| -> Result<usize, RulesError> {
         let (w, pos) = c.word("a setting", help)?;
@@ -1158,7 +1153,7 @@ fn setting(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                 "write `promotion ends-chain` or `promotion continues-chain`",
             )? == 0
         }
-        "outcome" => outcome(rules, line)?,
+        "outcome" => outcome(rules, line, sides)?,
         other => {
             return Err(not_one_of(
                 line.pos(),
@@ -1187,10 +1182,36 @@ fn c_done(line: &Line, len: usize) -> Result<(), RulesError> {
     }
 }
 
-const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws` or `outcome no-progress N draws`";
+/// Finds a side by name, with a did-you-mean for an unknown one.
+fn find_side(side_names: &[&str], name: &str, pos: Pos) -> Result<u8, RulesError> {
+    side_names
+        .iter()
+        .position(|s| *s == name)
+        .map(|i| i as u8)
+        .ok_or_else(|| {
+            unknown(
+                pos,
+                format!("no side named `{name}`"),
+                name,
+                side_names.iter().copied(),
+                &format!(
+                    "the sides are {}",
+                    side_names
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+            )
+        })
+}
 
-fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
+const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws` or `outcome no-progress N draws`; `no-move` may end with `for SIDE`";
+
+fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
+    // The statement sets the rule for both sides; `for SIDE` then gives the other side its rule back.
+    let before = rules.no_move;
     let (cond, pos) = c.word("a condition", OUTCOME_HELP)?;
     match cond {
         "no-pieces" => {
@@ -1211,7 +1232,7 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
         }
         "no-move" => {
             let (w, wpos) = c.word("what happens", OUTCOME_HELP)?;
-            rules.no_move = match w {
+            rules.no_move = [match w {
                 "loses" => NoMove::Loses,
                 "wins" => NoMove::Wins,
                 "draws" => NoMove::Draws,
@@ -1225,7 +1246,7 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                         OUTCOME_HELP,
                     ));
                 }
-            };
+            }; 2];
         }
         "captures" => {
             let (n, _) = c.number::<u16>("a number of captures", OUTCOME_HELP)?;
@@ -1257,6 +1278,12 @@ fn outcome(rules: &mut LinesRules, line: &Line) -> Result<(), RulesError> {
                 OUTCOME_HELP,
             ));
         }
+    }
+    // Only the end of a blocked side differs between sides in the games described; `for` elsewhere is reported.
+    if cond == "no-move" && c.eat("for") {
+        let (name, npos) = c.word("a side", OUTCOME_HELP)?;
+        let o = 1 - find_side(sides, name, npos)? as usize;
+        rules.no_move[o] = before[o];
     }
     c.done(OUTCOME_HELP)
 }

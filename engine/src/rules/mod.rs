@@ -56,7 +56,15 @@ fn key_of(item: &Item) -> String {
     let head = item.head();
     let kw = head.keyword();
     match kw {
-        "side" | "piece" | "region" | "outcome" => format!("{kw} {}", word_at(head, 1)),
+        // An outcome for one side (`... for vulture`) replaces that side's outcome only.
+        "side" | "piece" | "region" | "outcome" => {
+            let side = head.tokens.iter().position(|t| t.is_word("for"));
+            format!(
+                "{kw} {} {}",
+                word_at(head, 1),
+                word_at(head, side.map_or(0, |i| i + 1))
+            )
+        }
         // promote KIND to KIND for SIDE ...
         "promote" => format!("promote {} {}", word_at(head, 1), word_at(head, 5)),
         _ => kw.to_string(),
