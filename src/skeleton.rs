@@ -182,6 +182,8 @@ fn record(kind: Kind, title: Option<&str>) -> String {
   <dcterms:instructionalMethod>TODO: the rules in words</dcterms:instructionalMethod>
   <!-- The work this record follows, by its key in sources.bib: <dcterms:source cite="KEY" pages="12-14"/> -->
   <dcterms:source>TODO: cite the source</dcterms:source>
+  <!-- A scan of the source's page, in images/ beside this record (PNG, JPEG or WebP), with words for readers
+       who cannot see it: <image file="images/page.png" alt="what the picture shows">a caption</image> -->
 </record>
 "#
         ),
@@ -197,6 +199,8 @@ fn record(kind: Kind, title: Option<&str>) -> String {
   <dcterms:extent>TODO: its size, or Not recorded</dcterms:extent>
   <!-- When it was made or recorded: a year, or a range with xsi:type="dcterms:EDTF" (1898/1912). -->
   <dcterms:date>TODO: when</dcterms:date>
+  <!-- A photograph of it, in images/ beside this record (PNG, JPEG or WebP), with words for readers who cannot
+       see it: <image file="images/board.jpg" alt="what the picture shows">a caption</image> -->
 </record>
 "#
         ),
@@ -215,6 +219,8 @@ fn record(kind: Kind, title: Option<&str>) -> String {
   <dcterms:description>TODO: what the source says</dcterms:description>
   <!-- The work, by its key in sources.bib: <dcterms:source cite="KEY" pages="110-111"/> -->
   <dcterms:source>TODO: cite the source</dcterms:source>
+  <!-- A scan of the source's page, in images/ beside this record (PNG, JPEG or WebP), with words for readers
+       who cannot see it: <image file="images/page.png" alt="what the picture shows">a caption</image> -->
 </record>
 "#
         ),
