@@ -35,6 +35,22 @@ struct Node<M> {
     reward: f32,
 }
 
+impl<M> Node<M> {
+    /// A node not yet visited nor expanded.
+    fn new(mv: Option<M>, mover: Side) -> Node<M> {
+        Node {
+            mv,
+            mover,
+            first: 0,
+            children: 0,
+            tried: 0,
+            expanded: false,
+            visits: 0,
+            reward: 0.0,
+        }
+    }
+}
+
 /// The material balance at the searched position, from its mover's side: leaves are scored against it.
 struct Balance {
     side: Side,
@@ -117,16 +133,7 @@ pub fn choose_capped<G: Game>(
         change_sum: 0.0,
         changes: 0.0,
     };
-    let mut tree: Vec<Node<G::Move>> = vec![Node {
-        mv: None,
-        mover: 1 - game.side_to_move(pos),
-        first: 0,
-        children: 0,
-        tried: 0,
-        expanded: false,
-        visits: 0,
-        reward: 0.0,
-    }];
+    let mut tree: Vec<Node<G::Move>> = vec![Node::new(None, 1 - game.side_to_move(pos))];
     expand(game, pos, &mut tree, 0, &mut moves, &mut rng);
     // One move: nothing to think about.
     let budget = if tree[0].children == 1 {
@@ -212,16 +219,7 @@ fn expand<G: Game>(
     let mover = game.side_to_move(pos);
     tree[at].first = tree.len() as u32;
     tree[at].children = moves.len() as u32;
-    tree.extend(moves.drain(..).map(|mv| Node {
-        mv: Some(mv),
-        mover,
-        first: 0,
-        children: 0,
-        tried: 0,
-        expanded: false,
-        visits: 0,
-        reward: 0.0,
-    }));
+    tree.extend(moves.drain(..).map(|mv| Node::new(Some(mv), mover)));
 }
 
 /// The child of `at` to follow: the next untried one, else the best by UCT.
