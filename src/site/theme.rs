@@ -168,6 +168,12 @@ pub fn describe(err: &tera::Error) -> String {
 /// Escape text for HTML content and quoted attribute values.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
+    push_escaped(&mut out, text);
+    out
+}
+
+/// [`escape_html`], appending to `out`.
+pub fn push_escaped(out: &mut String, text: &str) {
     // Copy the runs between special characters whole: pages are mostly text that needs no escaping.
     let mut from = 0;
     for (i, b) in text.bytes().enumerate() {
@@ -184,5 +190,4 @@ pub fn escape_html(text: &str) -> String {
         from = i + 1;
     }
     out.push_str(&text[from..]);
-    out
 }

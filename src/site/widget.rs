@@ -58,15 +58,20 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
         // A puzzle's list shows its question, never its moves: the solution stays out of the page's text
         // until the board reveals it (the record itself, comments and all, is in the data above).
         let puzzle = record.tag("Kind") == Some("puzzle");
-        let moves: Vec<&str> = if puzzle {
-            Vec::new()
-        } else {
-            record.moves().collect()
-        };
+        // The list items are made here rather than by a template loop: a long game has hundreds of moves,
+        // and the template engine's loop cost more than the rest of the page.
+        let mut moves_html = String::new();
+        if !puzzle {
+            for mv in record.moves() {
+                moves_html.push_str("<li>");
+                crate::site::theme::push_escaped(&mut moves_html, mv);
+                moves_html.push_str("</li>");
+            }
+        }
         lists.push(json!({
             "title": title,
             "kind": record.tag("Kind"),
-            "moves": moves,
+            "moves_html": moves_html,
             "question": record.tag("Question").filter(|_| puzzle),
         }));
         records.push(json!({
