@@ -64,17 +64,10 @@ fn boxes(site: &Site) -> HashMap<String, (f64, f64, map::Limits)> {
                     b.west, b.east, b.south, b.north
                 )
             });
-            // A box across the date line (west east of east) is marked at its western limit's side.
-            let east = if b.west <= b.east {
-                (b.west + b.east) / 2.0
-            } else {
-                b.west
-            };
-            found.entry(fold(&name)).or_insert((
-                east,
-                (b.south + b.north) / 2.0,
-                (b.west, b.east, b.south, b.north),
-            ));
+            let (east, north) = b.centre();
+            found
+                .entry(fold(&name))
+                .or_insert((east, north, (b.west, b.east, b.south, b.north)));
         }
     }
     found
@@ -181,13 +174,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
             facets,
         });
     }
-    let mut corners: Vec<(f64, f64)> = Vec::new();
-    for p in &places {
-        corners.push((p.east, p.north));
-        if let Some((w, e, s, n)) = p.area {
-            corners.extend([(w, s), (e, n)]);
-        }
-    }
+    let corners: Vec<(f64, f64)> = places.iter().flat_map(map::Place::corners).collect();
     let view = map::View::fit(&corners);
     let mut files = vec![(format!("{MAP}/land.svg"), map::outlines_svg(&view))];
     let mut maps = vec![json!({
