@@ -25,6 +25,8 @@ pub type Limits = (f64, f64, f64, f64);
 /// A place to mark.
 pub struct Place {
     pub name: String,
+    /// The name of its page's folder (`places/<slug>/index.html`).
+    pub slug: String,
     pub east: f64,
     pub north: f64,
     /// A DCMI Box's limits, drawn as a frame around the marker.
@@ -243,9 +245,9 @@ pub fn outlines_svg(view: &View) -> String {
     )
 }
 
-/// The map as an SVG element: the outlines (the picture at `outlines_href`), then one marker per cell of
-/// places, each a link named in words (place and number of items) for screen readers and keyboard users.
-pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: &str) -> String {
+/// The places within `view`, grouped by the cell of the picture their marker falls in: each group is drawn as
+/// one marker. By index in `places`, in the order of `places` within a group.
+pub fn cells(view: &View, places: &[Place]) -> BTreeMap<(i64, i64), Vec<usize>> {
     let height = view.height();
     let mut cells: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
     for (i, p) in places.iter().enumerate() {
@@ -258,6 +260,16 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
             .or_default()
             .push(i);
     }
+    cells
+}
+
+/// The map as an SVG element: the outlines (the picture at `outlines_href`), then one marker per cell of
+/// places, each a link named in words (place and number of items) for screen readers and keyboard users. A
+/// marker for several places also lists them all by index in `places` (`data-places`), for the page's script
+/// to show them in a list; without the script it leads to the first one's entry in the list of places.
+pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: &str) -> String {
+    let height = view.height();
+    let cells = cells(view, places);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -349,6 +361,16 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
             escape_html(&href),
             escape_html(&label)
         );
+        if members.len() > 1 {
+            out.push_str(" data-places=\"");
+            for (n, i) in members.iter().enumerate() {
+                if n > 0 {
+                    out.push(' ');
+                }
+                let _ = write!(out, "{i}");
+            }
+            out.push('"');
+        }
         for (key, values) in &mut facets {
             values.sort();
             values.dedup();
@@ -386,6 +408,7 @@ mod tests {
     fn place(name: &str, east: f64, north: f64) -> Place {
         Place {
             name: name.into(),
+            slug: name.into(),
             east,
             north,
             area: None,
@@ -507,6 +530,9 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
         assert!(svg.contains("aria-label=\"2 places close together, 2 items: a; b\""));
         assert!(svg.contains("href=\"#place-a\""));
+        // Every place of the shared marker, by index, for the page's list of them; none on a lone place's.
+        assert!(svg.contains(" data-places=\"0 1\""), "{svg}");
+        assert_eq!(svg.matches("data-places").count(), 1);
         assert!(svg.contains("href=\"../places/c/index.html\" aria-label=\"c: 1 item\""));
         assert!(svg.contains("data-f-kind=\"|game|\""));
         // Africa and Asia are drawn, the Americas are not.
