@@ -17,7 +17,8 @@ use crate::catalog::{Catalog, Item};
 use crate::check::CheckedImage;
 use crate::fingerprint::{self, Hash};
 
-/// What an item's archive is made from: the program and the item's files (names and texts).
+/// What an item's archive is made from: the program and the item's files (names and texts, and the pictures'
+/// hashes, which `files_hash` covers).
 pub fn inputs(entry: &Entry, program: &Hash) -> Hash {
     fingerprint::bytes(program, [&entry.files_hash[..]])
 }

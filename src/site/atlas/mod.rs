@@ -178,7 +178,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
     let corners: Vec<(f64, f64)> = places.iter().flat_map(map::Place::corners).collect();
     let view = map::View::fit(&corners);
     let world = view != map::View::WORLD && !places.is_empty();
-    let cluster_places = cluster_table(&places, &view, world);
+    let mut cluster_places = cluster_table(&places, &view, world);
     let mut files = vec![(format!("{MAP}/land.svg"), map::outlines_svg(&view))];
     let mut maps = vec![json!({
         "svg": map::svg(&view, &places, "map-places", "Map of the archive's places", "land.svg"),
@@ -204,7 +204,6 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
     let total = list.len();
     let chunks = paginate::split(list, paginate::Sizes::current().links);
     let mut maps = Some(maps);
-    let mut cluster_places = cluster_places;
     let jobs = paged(
         site,
         MAP,
