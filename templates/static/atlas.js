@@ -1,6 +1,7 @@
 /* The map's markers that stand for several places close together. Activated (a click, Enter or Space), such a
    marker opens a list below its map of every place it stands for, each a link to the place's page; activated
-   again, or with Escape or the list's Close button, it shuts the list and the focus goes back to the marker.
+   again, or with Escape or the list's Close button, it shuts the list and the focus goes back to the marker; a
+   filter that hides the marker shuts it too.
    The markers carry their places as indices (data-places="3 17 42") into the page's one table of them
    (#atlas-places: [name, slug, items], 0 for a place no such marker holds), so that a place is written once
    however many maps draw it. Without this script a marker leads to the first of its places in the list. */
@@ -74,6 +75,17 @@
   }
 
   close.addEventListener('click', shut);
+  /* A filter that hides the open marker shuts its list too (browse.js, loaded first, has applied it by now);
+     the focus stays on the filter. */
+  var filters = document.querySelector('[data-filters]');
+  if (filters) {
+    filters.addEventListener('change', function () {
+      if (opener && !panel.hidden && opener.hasAttribute('hidden')) {
+        panel.hidden = true;
+        opener.setAttribute('aria-expanded', 'false');
+      }
+    });
+  }
   panel.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') { shut(); }
   });

@@ -153,6 +153,11 @@ async function cluster(page) {
   } else {
     fail('the world map has a marker for Kohima and Zunheboto');
   }
+  // A filter that hides the marker (no sowing game in Nagaland) shuts its list.
+  await marker.click();
+  await page.check('input[name="family"][value="sowing"]');
+  check(await panel.isHidden(), 'a filter that hides the marker shuts its list');
+  await page.click('[data-clear]');
   await marker.click();
   await Promise.all([page.waitForURL(/zunheboto-nagaland\/index\.html$/, { timeout: 10000 }).catch(() => {}),
     panel.locator('a', { hasText: 'Zunheboto' }).click()]);
