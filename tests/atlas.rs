@@ -48,6 +48,44 @@ fn markers(html: &str) -> Vec<(String, String)> {
     found
 }
 
+/// A place as the map page's table gives it: name, slug, number of items.
+type Listed = (String, String, u64);
+
+/// The markers that stand for several places, with the places the page's table gives for each: the marker's
+/// name, then its places. Panics on an index the table has no place at.
+fn clusters(html: &str) -> Vec<(String, Vec<Listed>)> {
+    let start = html
+        .find("<script type=\"application/json\" id=\"atlas-places\"")
+        .expect("the page's table of places");
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let table: serde_json::Value = serde_json::from_str(json).unwrap();
+    let mut found = Vec::new();
+    for picture in html.split("<svg").skip(1) {
+        let picture = picture.split("</svg>").next().unwrap_or_default();
+        let (tags, _) = parse_html(&format!("<svg{picture}"));
+        for tag in tags.iter().filter(|t| t.name == "a") {
+            let Some(places) = tag.attr("data-places") else {
+                continue;
+            };
+            let places = places
+                .split(' ')
+                .map(|i| {
+                    let place = &table[i.parse::<usize>().unwrap()];
+                    assert!(place.is_array(), "no place {i} in the table");
+                    (
+                        place[0].as_str().unwrap().to_string(),
+                        place[1].as_str().unwrap().to_string(),
+                        place[2].as_u64().unwrap(),
+                    )
+                })
+                .collect();
+            found.push((tag.attr("aria-label").unwrap().to_string(), places));
+        }
+    }
+    found
+}
+
 #[test]
 fn places_with_coordinates_are_on_the_map_and_dated_items_on_the_timeline() {
     let scratch = Scratch::new("atlas-shipped");
@@ -70,6 +108,20 @@ fn places_with_coordinates_are_on_the_map_and_dated_items_on_the_timeline() {
                 && label.contains("Kohima, Nagaland")
                 && label.contains("Zunheboto, Nagaland"))
     );
+    // The marker lists both (the page's script shows them), in each of the two maps.
+    let shared = clusters(&map);
+    assert_eq!(shared.len(), 2, "{shared:?}");
+    for (_, places) in &shared {
+        assert_eq!(
+            places,
+            &[
+                ("Kohima, Nagaland".into(), "kohima-nagaland".into(), 1),
+                ("Zunheboto, Nagaland".into(), "zunheboto-nagaland".into(), 2)
+            ]
+        );
+    }
+    assert!(map.contains("data-href=\"../places/*/index.html\""));
+    assert!(map.contains("<script src=\"../static/atlas.js\"></script>"));
     assert!(map.contains("<li id=\"place-kathmandu-valley\" data-row"));
     assert!(map.contains("<a href=\"../places/kathmandu-valley/index.html\">Kathmandu Valley</a>"));
     // A place without coordinates is not drawn.
@@ -118,7 +170,8 @@ fn a_box_is_drawn_and_approximate_dates_are_placed() {
     let text = fs::read_to_string(&record).unwrap().replace(
         "<dcterms:date>Undated</dcterms:date>",
         "<dcterms:date>Undated</dcterms:date>\n  <dcterms:created xsi:type=\"dcterms:EDTF\">17XX~</dcterms:created>\n  \
-         <dcterms:spatial xsi:type=\"dcterms:Box\">northlimit=27.5; eastlimit=74.5; southlimit=26.5; westlimit=73.5; name=Around Kherjarala</dcterms:spatial>",
+         <dcterms:spatial xsi:type=\"dcterms:Box\">northlimit=27.5; eastlimit=74.5; southlimit=26.5; westlimit=73.5; name=Around Kherjarala</dcterms:spatial>\n  \
+         <dcterms:spatial xsi:type=\"dcterms:Box\">northlimit=-12; eastlimit=-178; southlimit=-21; westlimit=177; name=Fiji</dcterms:spatial>",
     );
     fs::write(&record, text).unwrap();
     let site = built(&catalog, &scratch, "site");
@@ -131,6 +184,20 @@ fn a_box_is_drawn_and_approximate_dates_are_placed() {
     );
     assert!(map.contains("<g class=\"areas\" aria-hidden=\"true\"><rect "));
     assert!(map.contains("26.5° N, 73.5° E to 27.5° N, 74.5° E"));
+    // A box across the date line: in the list with its limits as given; on the world map framed in two
+    // stretches, at the right edge (177 E to 180) and the left (180 to 178 W), not across the world.
+    assert!(map.contains("21° S, 177° E to 12° S, 178° W"), "{map}");
+    let world = map.split("id=\"map-world\"").nth(1).expect("the world map");
+    let areas = world.split("<g class=\"areas\"").nth(1).unwrap();
+    let areas = areas.split("</g>").next().unwrap();
+    let widths: Vec<f64> = areas
+        .split(" width=\"")
+        .skip(1)
+        .map(|w| w.split('"').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(widths.len(), 3, "{areas}");
+    assert!(widths.iter().all(|&w| w < 20.0), "{widths:?}");
+    assert!(areas.contains("<rect x=\"0\" "), "{areas}");
 
     let timeline = page(&site, "timeline/index.html");
     let board = timeline
@@ -188,6 +255,19 @@ fn the_map_page_stays_bounded_with_many_places() {
         marks.iter().all(|(_, label)| label.len() < 400),
         "a marker's name is long"
     );
+    // Every marker for several places lists them all, each found in the page's table, the first of them
+    // those its name gives.
+    let shared = clusters(&map);
+    assert!(shared.len() > 100, "{} shared markers", shared.len());
+    for (label, places) in &shared {
+        let count: usize = label.split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(places.len(), count, "{label}");
+        let named = label.split_once(": ").unwrap().1;
+        for (name, ..) in places.iter().take(8) {
+            assert!(named.contains(name.as_str()), "{name} in {label}");
+        }
+    }
+    assert!(shared.iter().any(|(_, places)| places.len() > 8));
     // A marker for several places whose first is on a later page of the list leads there.
     let later = marks
         .iter()

@@ -369,3 +369,136 @@ fn a_photographs_orientation_is_applied() {
         "{page}"
     );
 }
+
+/// Every way the archive is given out as data names the pictures: catalog.json (address, size, type, alt text,
+/// caption), catalog.csv (an `images` column), the item's zip (the pictures under `images/`, byte for byte, as
+/// in the catalog folder) and the OAI-PMH file (each picture's address as a `dc:relation`, still valid against
+/// the schemas); and `export json` gives what the site's catalog.json does.
+#[test]
+fn every_export_gives_the_pictures() {
+    const BASE: &str = "https://archive.example.org/games/";
+    let scratch = Scratch::new("media-exports");
+    let catalog = catalog_with_pictures(&scratch);
+    let site = scratch.0.join("site");
+    let output = ludotheca(&[
+        "build",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        site.to_str().unwrap(),
+        "--base-url",
+        BASE,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let photo = format!("{BOARD}/images/photo.jpg");
+    let detail = format!("{BOARD}/images/detail.png");
+    let board_id = BOARD.rsplit('/').next().unwrap();
+
+    // catalog.json: each picture of the board, in the record's order.
+    let json: serde_json::Value =
+        serde_json::from_slice(&fs::read(site.join("catalog.json")).unwrap()).unwrap();
+    let items = json["items"].as_array().unwrap();
+    let board = items.iter().find(|i| i["id"] == board_id).unwrap();
+    assert_eq!(
+        board["images"],
+        serde_json::json!([
+            { "url": photo, "type": "image/jpeg", "width": 1200, "height": 900, "alt": ALT,
+              "caption": "The board & its step, 2024." },
+            { "url": detail, "type": "image/png", "width": 200, "height": 100,
+              "alt": "A corner of the board", "caption": null },
+        ])
+    );
+    // Each address is a file of the site, the picture as published.
+    for address in [&photo, &detail] {
+        assert!(site.join(address).is_file(), "{address}");
+    }
+    assert!(
+        items
+            .iter()
+            .filter(|i| i["id"] != board_id)
+            .all(|i| i.get("images").is_none()),
+        "only the board has pictures"
+    );
+    let exported = ludotheca(&["export", "json", "--catalog", catalog.to_str().unwrap()]);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    let exported: serde_json::Value = serde_json::from_str(&stdout(&exported)).unwrap();
+    let same = exported["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == board_id);
+    assert_eq!(same.unwrap()["images"], board["images"]);
+
+    // catalog.csv: a column of addresses after the page's.
+    let mut csv = csv::Reader::from_path(site.join("catalog.csv")).unwrap();
+    let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header[..4], ["id", "kind", "page", "images"]);
+    let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+    let row = rows.iter().find(|r| &r[0] == board_id).unwrap();
+    assert_eq!(&row[3], format!("{photo} | {detail}"));
+    assert!(
+        rows.iter()
+            .filter(|r| &r[0] != board_id)
+            .all(|r| r[3].is_empty())
+    );
+
+    // The zip: the catalog folder, pictures included, byte for byte; offered on the page with them counted.
+    let zip_path = site.join(BOARD).join(format!("{board_id}.zip"));
+    let mut zip =
+        zip::ZipArchive::new(fs::File::open(&zip_path).expect("the board has a zip")).unwrap();
+    let mut names: Vec<String> = zip.file_names().map(String::from).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("{board_id}/images/detail.png"),
+            format!("{board_id}/images/photo.jpg"),
+            format!("{board_id}/record.xml"),
+        ]
+    );
+    for name in ["images/photo.jpg", "images/detail.png", "record.xml"] {
+        let mut inside = Vec::new();
+        let mut file = zip.by_name(&format!("{board_id}/{name}")).unwrap();
+        std::io::Read::read_to_end(&mut file, &mut inside).unwrap();
+        assert_eq!(
+            inside,
+            fs::read(catalog.join(BOARD).join(name)).unwrap(),
+            "{name} in the zip"
+        );
+    }
+    let page = fs::read_to_string(site.join(BOARD).join("index.html")).unwrap();
+    assert!(
+        page.contains(&format!("href=\"{board_id}.zip\"")) && page.contains("2 pictures"),
+        "the page offers the zip"
+    );
+
+    // OAI-PMH: the pictures as relations of the board's record, by their absolute addresses.
+    let oai = fs::read_to_string(site.join("oai-pmh.xml")).unwrap();
+    let record = oai
+        .split("<oai:record>")
+        .find(|r| r.contains(&format!(":{board_id}</oai:identifier>")))
+        .unwrap();
+    for address in [&photo, &detail] {
+        assert!(
+            record.contains(&format!("<dc:relation>{BASE}{address}</dc:relation>")),
+            "{address} in:\n{record}"
+        );
+    }
+    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas");
+    match std::process::Command::new("xmllint")
+        .args(["--noout", "--nonet", "--schema", "driver.xsd"])
+        .arg(site.join("oai-pmh.xml"))
+        .current_dir(&schemas)
+        .output()
+    {
+        Ok(lint) => assert!(
+            lint.status.success(),
+            "oai-pmh.xml is not valid:\n{}",
+            String::from_utf8_lossy(&lint.stderr)
+        ),
+        Err(_) if std::env::var_os("LUDOTHECA_REQUIRE_XMLLINT").is_none() => {
+            eprintln!("note: xmllint is missing: the OAI-PMH schema check is skipped")
+        }
+        Err(err) => panic!("xmllint does not run: {err}"),
+    }
+}

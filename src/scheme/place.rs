@@ -17,6 +17,32 @@ pub struct GeoBox {
     pub name: Option<String>,
 }
 
+impl GeoBox {
+    /// Whether the box crosses the 180th meridian: DCMI Box has no other way to say so than a west limit east
+    /// of the east limit (Fiji is `westlimit=177; eastlimit=-178`).
+    pub fn crosses_date_line(&self) -> bool {
+        self.west > self.east
+    }
+
+    /// Degrees of longitude from the west limit eastward to the east limit: 5 for Fiji, not 355.
+    pub fn width(&self) -> f64 {
+        if self.crosses_date_line() {
+            self.east + 360.0 - self.west
+        } else {
+            self.east - self.west
+        }
+    }
+
+    /// The middle of the box (east, north), east between -180 and 180: half its width east of its west limit.
+    pub fn centre(&self) -> (f64, f64) {
+        let mut east = self.west + self.width() / 2.0;
+        if east > 180.0 {
+            east -= 360.0;
+        }
+        (east, (self.south + self.north) / 2.0)
+    }
+}
+
 /// A plain decimal number: optional sign, digits, optional fraction. No exponents, `inf` or `NaN`.
 fn number(key: &str, value: &str) -> Result<f64, String> {
     let unsigned = value.strip_prefix(['-', '+']).unwrap_or(value);
@@ -123,6 +149,23 @@ pub fn parse_box(text: &str) -> Result<GeoBox, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_box_across_the_date_line_has_its_middle_in_the_pacific() {
+        let fiji =
+            parse_box("northlimit=-12; eastlimit=-178; southlimit=-21; westlimit=177; name=Fiji")
+                .unwrap();
+        assert!(fiji.crosses_date_line());
+        assert_eq!(fiji.width(), 5.0);
+        assert_eq!(fiji.centre(), (179.5, -16.5));
+        // Wider on the far side of the line: the middle wraps to the western hemisphere.
+        let pacific =
+            parse_box("northlimit=10; eastlimit=-150; southlimit=-10; westlimit=170").unwrap();
+        assert_eq!((pacific.width(), pacific.centre()), (40.0, (-170.0, 0.0)));
+        let india = parse_box("northlimit=28; eastlimit=97; southlimit=24; westlimit=88").unwrap();
+        assert!(!india.crosses_date_line());
+        assert_eq!((india.width(), india.centre()), (9.0, (92.5, 26.0)));
+    }
 
     #[test]
     fn points() {

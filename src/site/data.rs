@@ -99,6 +99,9 @@ fn item_json(archive: &Archive, entry: &Entry) -> String {
                 .map(|g| json!(archive.entries[*g].item.id))
                 .collect();
         }
+        if !entry.images.is_empty() {
+            o["images"] = super::media::exported(entry).into();
+        }
         if let Some(c) = entry.item.confidence_value() {
             o["confidence"] = json!(c);
         }
@@ -166,20 +169,26 @@ pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io
                 .any(|e| e.item.values_of(name).next().is_some())
         })
         .collect();
-    let mut out = String::from("id,kind,page");
+    // The pictures' addresses, in a column of their own after the page's, when any record has a picture.
+    let images = archive.entries.iter().any(|e| !e.images.is_empty());
+    let mut out = String::from(if images {
+        "id,kind,page,images"
+    } else {
+        "id,kind,page"
+    });
     for name in &used {
         out.push(',');
         out.push_str(&csv_field(&format!("dcterms:{name}")));
     }
     out.push_str("\r\n");
     // A row has a cell for each column in use, which depends on every record.
-    let columns = used.join(",");
+    let columns = format!("{images},{}", used.join(","));
     for (n, entry) in archive.entries.iter().enumerate() {
         out.push_str(&items.text(
             |p| &p.csv,
             n,
             columns.as_bytes(),
-            || csv_row(archive, entry, &used),
+            || csv_row(archive, entry, images, &used),
         ));
         sink.write_all(out.as_bytes())?;
         out.clear();
@@ -188,12 +197,16 @@ pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io
 }
 
 /// One item's row in catalog.csv, with its line ending.
-fn csv_row(archive: &Archive, entry: &Entry, used: &[&str]) -> String {
+fn csv_row(archive: &Archive, entry: &Entry, images: bool, used: &[&str]) -> String {
     let mut out = csv_field(&entry.item.id);
     out.push(',');
     out.push_str(entry.kind.as_str());
     out.push(',');
     out.push_str(&csv_field(&entry.url));
+    if images {
+        out.push(',');
+        out.push_str(&csv_field(&super::media::addresses(entry).join(" | ")));
+    }
     for name in used {
         let values: Vec<String> = entry
             .item
@@ -351,6 +364,12 @@ fn oai_record(
     }
     if let Some(base) = base_url {
         element("identifier", &format!("{base}{}", entry.url), None);
+        // A picture is a resource of its own that the record's item relates to (oai_dc has no element for an
+        // image, and dc:identifier must name the item itself); given only by an absolute address, since a
+        // harvester has no page to resolve a relative one against.
+        for address in super::media::addresses(entry) {
+            element("relation", &format!("{base}{address}"), None);
+        }
     }
     out.push_str("        </oai_dc:dc>\n      </oai:metadata>\n    </oai:record>\n");
     out

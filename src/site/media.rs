@@ -264,6 +264,37 @@ pub fn json_ld(entry: &Entry, base_url: Option<&str>) -> Value {
         .collect()
 }
 
+/// An item's pictures for the data exports (`images` of catalog.json): each the address of the picture itself
+/// from the site's root (where the catalog folder's `images/` is published), its size, media type, alt text
+/// and caption.
+pub fn exported(entry: &Entry) -> Vec<Value> {
+    entry
+        .images
+        .iter()
+        .map(|image| {
+            let whole = original(&entry.dir, image);
+            json!({
+                "url": whole.path,
+                "type": image.format.media_type(),
+                "width": whole.width,
+                "height": whole.height,
+                "alt": image.alt,
+                "caption": image.caption,
+            })
+        })
+        .collect()
+}
+
+/// The addresses of an item's pictures from the site's root, in the record's order (for catalog.csv and
+/// OAI-PMH, which give a picture by its address alone).
+pub fn addresses(entry: &Entry) -> Vec<String> {
+    entry
+        .images
+        .iter()
+        .map(|image| original(&entry.dir, image).path)
+        .collect()
+}
+
 /// A length in pixels as schema.org gives one: a `QuantitativeValue` in UN/CEFACT's unit E37, the pixel.
 fn pixels(n: u32) -> Value {
     json!({ "@type": "QuantitativeValue", "value": n, "unitCode": "E37" })

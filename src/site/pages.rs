@@ -401,7 +401,7 @@ pub fn render_site(
                             // Zipping is the costly part of an item's files: skipped when they are unchanged.
                             let inputs = bundle::inputs(entry, &program);
                             if !staging.keep_if_unchanged(&path, inputs)? {
-                                let bytes = bundle::item_zip(archive.catalog, item)?;
+                                let bytes = bundle::item_zip(archive.catalog, item, entry.images)?;
                                 staging.put(&path, &bytes, Some(inputs))?;
                             }
                         }
@@ -2166,7 +2166,7 @@ fn item_page<'a>(
         note: Some("the Dublin Core record".into()),
         lang: None,
     }];
-    if item.rules_file.is_some() || !item.game_records.is_empty() {
+    if has_folder(entry) {
         let name = format!("{}.zip", item.id);
         let mut parts = Vec::new();
         if item.rules_file.is_some() {
@@ -2176,6 +2176,11 @@ fn item_page<'a>(
             0 => {}
             1 => parts.push("1 game record".to_string()),
             n => parts.push(format!("{n} game records")),
+        }
+        match entry.images.len() {
+            0 => {}
+            1 => parts.push("1 picture".to_string()),
+            n => parts.push(format!("{n} pictures")),
         }
         downloads.push(Link {
             href: name.clone(),
@@ -2450,8 +2455,17 @@ fn item_page<'a>(
     Ok((site.job(path, "item.html", layout, page), files))
 }
 
-/// The files beside an item's page: the record, and for a game the whole catalog folder as one archive
-/// (record, rules, every game record), so that an item costs a handful of files however many records it has.
+/// Whether an item's catalog folder holds more than its record (rules, game records or pictures), and so is
+/// offered as one archive.
+fn has_folder(entry: &Entry) -> bool {
+    entry.item.rules_file.is_some()
+        || !entry.item.game_records.is_empty()
+        || !entry.images.is_empty()
+}
+
+/// The files beside an item's page: the record, and when the item has more, the whole catalog folder as one
+/// archive (record, rules, every game record, the pictures), so that an item costs a handful of files however
+/// many records it has.
 fn item_files<'a>(site: &Site<'a, '_>, entry: &Entry<'a>) -> Vec<Download<'a>> {
     let catalog = site.archive.catalog;
     let item = entry.item;
@@ -2459,7 +2473,7 @@ fn item_files<'a>(site: &Site<'a, '_>, entry: &Entry<'a>) -> Vec<Download<'a>> {
         format!("{}record.xml", entry.dir),
         &catalog.files.get(item.file).text,
     )];
-    if item.rules_file.is_some() || !item.game_records.is_empty() {
+    if has_folder(entry) {
         files.push(Download::Folder(
             format!("{}{}.zip", entry.dir, item.id),
             item,

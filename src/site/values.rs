@@ -142,20 +142,10 @@ fn geo_box(b: &GeoBox) -> Shown {
         Some(name) => (format!("{name} ({extent})"), name.to_string()),
         None => (format!("the area {extent}"), format!("the area {extent}")),
     };
-    // A box that crosses the 180th meridian has its west limit east of its east limit.
-    let mut east = (b.west + b.east) / 2.0;
-    if b.west > b.east {
-        east += 180.0;
-        if east > 180.0 {
-            east -= 360.0;
-        }
-    }
-    let north = (b.south + b.north) / 2.0;
+    let (east, north) = b.centre();
     // The link opens the box's centre, with its half-diagonal as the uncertainty (in metres), so that a map
     // application shows roughly the whole area.
-    let half = ((b.north - b.south).powi(2) + (b.east - b.west).abs().min(360.0).powi(2)).sqrt()
-        / 2.0
-        * 111_000.0;
+    let half = ((b.north - b.south).powi(2) + b.width().powi(2)).sqrt() / 2.0 * 111_000.0;
     let mut map = map_link(round(east), round(north), &name);
     map.href.push_str(&format!(";u={}", half.round() as i64));
     Shown {
@@ -546,6 +536,12 @@ mod tests {
             "North-east India (24° N to 28° N, 88° E to 97° E)"
         );
         assert!(shown.map.unwrap().href.starts_with("geo:26,92.5;u="));
+        // Across the date line: the middle is in the Pacific and the uncertainty is of a box 5 degrees wide,
+        // not 355.
+        let fiji =
+            place::parse_box("northlimit=-12; eastlimit=-178; southlimit=-21; westlimit=177")
+                .unwrap();
+        assert_eq!(geo_box(&fiji).map.unwrap().href, "geo:-16.5,179.5;u=571407");
     }
 
     #[test]

@@ -24,7 +24,11 @@
   var lists = document.querySelector('[data-facet-lists]');
 
   function readHash() {
-    var params = new URLSearchParams(window.location.hash.replace(/^#/, ''));
+    var hash = window.location.hash.replace(/^#/, '');
+    /* A hash without a value is a link to a place in the page (#place-x, from a place's page), not filters: read
+       as a filter nobody has, it would hide every row, the one linked to too. */
+    if (hash && hash.indexOf('=') === -1) { return; }
+    var params = new URLSearchParams(hash);
     boxes.forEach(function (b) { b.checked = params.getAll(b.name).indexOf(b.value) !== -1; });
     absent = [];
     params.forEach(function (value, key) {

@@ -4,6 +4,8 @@
  *   - the map has a marker for Kathmandu Valley, a place whose record gives coordinates, which is a link to the
  *     place's page and is reached with the Tab key; the list beside the map names it too;
  *   - the timeline lists Tchouba, a dated game, and its link leads to the game's page;
+ *   - a marker for several places (Kohima and Zunheboto) opens, by keyboard or click, a list of every place it
+ *     stands for below its map, each a link to its page, and shuts with Escape or Close, back on the marker;
  *   - the filters work on both: `kind=evidence` leaves only the places and items with evidence, and
  *     `#kind=board` in the URL leaves none on the timeline;
  *   - axe finds no violation at all on either page, light and dark, neither scrolls sideways at 390 px, and
@@ -87,8 +89,80 @@ async function map(page) {
   check(/of \d+ shown/.test(await page.textContent('[data-status]')), 'the status counts the places shown');
   await page.click('[data-clear]');
   check((await shown(page, '.atlas-places li')) === places, 'clearing the filters shows every place again');
+  await cluster(page);
   await axeCheck(page, 'map');
   await noSidewaysScroll(page, 'the map');
+  // A place's page links to its entry in the list: the entry shows (a hash that is no filter hides nothing).
+  await page.goto(url('map/index.html') + '#place-kathmandu-valley');
+  await page.reload();
+  check((await shown(page, '#place-kathmandu-valley')) === 1 && (await shown(page, '.atlas-places li')) === places,
+    'map/index.html#place-kathmandu-valley shows the entry and every place');
+}
+
+/* A marker for several places: Kohima and Zunheboto (Nagaland) share one. Opened by keyboard, it lists both
+   places below its map, as links to their pages; Escape shuts the list and returns to the marker; a click opens
+   it again, on the world map too, and a place in the list leads to its page. */
+async function cluster(page) {
+  const selector = 'svg#map-places a[data-places][aria-label*="Zunheboto"]';
+  const marker = page.locator(selector);
+  check((await marker.count()) === 1, 'the map has one marker for Kohima and Zunheboto');
+  if ((await marker.count()) !== 1) return;
+  check((await marker.getAttribute('role')) === 'button' && (await marker.getAttribute('aria-expanded')) === 'false',
+    'it is a button that says it is shut');
+  const panel = page.locator('#atlas-cluster');
+  check(await panel.isHidden(), 'no list of places is shown before a marker is opened');
+  await page.focus('[data-clear]');
+  let reached = false;
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate((sel) => !!document.activeElement && document.activeElement.matches(sel), selector);
+  }
+  check(reached, 'the Tab key reaches the marker for several places');
+  await page.keyboard.press('Enter');
+  check(await panel.isVisible(), 'Enter opens the list of its places');
+  if (!(await panel.isVisible())) return;
+  const listed = await panel.locator('li a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+  check(JSON.stringify(listed) === JSON.stringify([
+    ['Kohima, Nagaland', '../places/kohima-nagaland/index.html'],
+    ['Zunheboto, Nagaland', '../places/zunheboto-nagaland/index.html'],
+  ]), `the list names every place of the marker, each a link to its page: ${JSON.stringify(listed)}`);
+  const heading = await panel.locator('h2').textContent();
+  check(/^2 places close together, 3 items$/.test(heading), `it is headed in words: ${heading}`);
+  check(await page.evaluate(() => document.activeElement && document.activeElement.id === 'atlas-cluster-title'),
+    'the focus moves to the list\'s heading, which a screen reader reads');
+  check((await marker.getAttribute('aria-expanded')) === 'true', 'the marker says it is open');
+  check(/map\/index\.html$/.test(page.url()), 'the page stays where it is (no jump to the first place)');
+  await axeCheck(page, 'map with a list of places open');
+  await page.keyboard.press('Tab');
+  check(await page.evaluate(() => document.activeElement && document.activeElement.closest('#atlas-cluster') !== null
+    && document.activeElement.tagName === 'A'), 'the Tab key goes on into the list');
+  await page.keyboard.press('Escape');
+  check(await panel.isHidden(), 'Escape shuts the list');
+  check(await page.evaluate((sel) => document.activeElement && document.activeElement.matches(sel), selector),
+    'and the focus is back on the marker');
+  // On the world map, folded below, a click opens the same places below that map.
+  await page.click('.atlas-more summary');
+  const world = page.locator('svg#map-world a[data-places][aria-label*="Zunheboto"]');
+  if ((await world.count()) === 1) {
+    await world.click();
+    check(await panel.isVisible() && (await panel.locator('li a').count()) === 2, 'a click on the world map\'s marker lists both places');
+    check(await page.evaluate(() => document.getElementById('atlas-cluster').previousElementSibling.querySelector('#map-world') !== null),
+      'below the world map');
+    await page.click('#atlas-cluster button');
+    check(await panel.isHidden(), 'the Close button shuts it');
+  } else {
+    fail('the world map has a marker for Kohima and Zunheboto');
+  }
+  // A filter that hides the marker (no sowing game in Nagaland) shuts its list.
+  await marker.click();
+  await page.check('input[name="family"][value="sowing"]');
+  check(await panel.isHidden(), 'a filter that hides the marker shuts its list');
+  await page.click('[data-clear]');
+  await marker.click();
+  await Promise.all([page.waitForURL(/zunheboto-nagaland\/index\.html$/, { timeout: 10000 }).catch(() => {}),
+    panel.locator('a', { hasText: 'Zunheboto' }).click()]);
+  check(/places\/zunheboto-nagaland\/index\.html$/.test(page.url()), 'a place in the list opens its page');
+  await page.goto(url('map/index.html'));
 }
 
 async function timeline(page) {

@@ -25,6 +25,8 @@ pub type Limits = (f64, f64, f64, f64);
 /// A place to mark.
 pub struct Place {
     pub name: String,
+    /// The name of its page's folder (`places/<slug>/index.html`).
+    pub slug: String,
     pub east: f64,
     pub north: f64,
     /// A DCMI Box's limits, drawn as a frame around the marker.
@@ -37,6 +39,40 @@ pub struct Place {
     pub items: usize,
     /// Facet values for the filters, as data attributes (`kind`, `|game|board|`).
     pub facets: Vec<(&'static str, Vec<String>)>,
+}
+
+impl Place {
+    /// The points the view must hold for this place: where it is marked, and a box's corners. A box across the
+    /// date line gives only the corners of its part on the side of its middle, since a view never crosses the
+    /// line: holding both parts would take the whole width of the world.
+    pub fn corners(&self) -> Vec<(f64, f64)> {
+        let mut points = vec![(self.east, self.north)];
+        if let Some((w, e, s, n)) = self.area {
+            let (w, e) = match pieces(w, e) {
+                [Some(one), None] => one,
+                [Some(west), Some(east)] => {
+                    if self.east >= 0.0 {
+                        west
+                    } else {
+                        east
+                    }
+                }
+                _ => (w, e),
+            };
+            points.extend([(w, s), (e, n)]);
+        }
+        points
+    }
+}
+
+/// A box's extent east to west as the map draws it: one stretch, or two for a box across the date line (from
+/// its west limit to 180 and from -180 to its east limit), since the map is cut at the line.
+fn pieces(west: f64, east: f64) -> [Option<(f64, f64)>; 2] {
+    if west <= east {
+        [Some((west, east)), None]
+    } else {
+        [Some((west, 180.0)), Some((-180.0, east))]
+    }
 }
 
 /// The part of the world a map shows, in degrees, and the scale of its projection.
@@ -209,9 +245,9 @@ pub fn outlines_svg(view: &View) -> String {
     )
 }
 
-/// The map as an SVG element: the outlines (the picture at `outlines_href`), then one marker per cell of
-/// places, each a link named in words (place and number of items) for screen readers and keyboard users.
-pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: &str) -> String {
+/// The places within `view`, grouped by the cell of the picture their marker falls in: each group is drawn as
+/// one marker. By index in `places`, in the order of `places` within a group.
+pub fn cells(view: &View, places: &[Place]) -> BTreeMap<(i64, i64), Vec<usize>> {
     let height = view.height();
     let mut cells: BTreeMap<(i64, i64), Vec<usize>> = BTreeMap::new();
     for (i, p) in places.iter().enumerate() {
@@ -224,6 +260,16 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
             .or_default()
             .push(i);
     }
+    cells
+}
+
+/// The map as an SVG element: the outlines (the picture at `outlines_href`), then one marker per cell of
+/// places, each a link named in words (place and number of items) for screen readers and keyboard users. A
+/// marker for several places also lists them all by index in `places` (`data-places`), for the page's script
+/// to show them in a list; without the script it leads to the first one's entry in the list of places.
+pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: &str) -> String {
+    let height = view.height();
+    let cells = cells(view, places);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -235,9 +281,17 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
     );
     out.push_str("<g class=\"areas\" aria-hidden=\"true\">");
     for p in places {
-        // A box across the date line (west of it east of east) is marked but not framed: one rectangle
-        // cannot draw it on a map cut at the date line.
-        if let Some((w, e, s, n)) = p.area.filter(|(w, e, _, _)| w <= e) {
+        let Some((w, e, s, n)) = p.area else {
+            continue;
+        };
+        // Each stretch cut to the view, so that a frame never runs off the picture, and a stretch out of
+        // the view is not written at all.
+        for (w, e) in pieces(w, e).into_iter().flatten() {
+            let (w, e) = (w.max(view.west), e.min(view.east));
+            let (s, n) = (s.max(view.south), n.min(view.north));
+            if w > e || s > n {
+                continue;
+            }
             let (x0, y0) = view.project(w, n);
             let (x1, y1) = view.project(e, s);
             out.push_str("<rect x=\"");
@@ -307,6 +361,16 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
             escape_html(&href),
             escape_html(&label)
         );
+        if members.len() > 1 {
+            out.push_str(" data-places=\"");
+            for (n, i) in members.iter().enumerate() {
+                if n > 0 {
+                    out.push(' ');
+                }
+                let _ = write!(out, "{i}");
+            }
+            out.push('"');
+        }
         for (key, values) in &mut facets {
             values.sort();
             values.dedup();
@@ -344,6 +408,7 @@ mod tests {
     fn place(name: &str, east: f64, north: f64) -> Place {
         Place {
             name: name.into(),
+            slug: name.into(),
             east,
             north,
             area: None,
@@ -372,6 +437,75 @@ mod tests {
         assert!(one.east <= 180.0 && one.north <= View::WORLD.north && one.east - one.west >= 24.0);
     }
 
+    /// The `<rect>`s of a map's frames: x, y, width, height.
+    fn frames(svg: &str) -> Vec<[f64; 4]> {
+        let areas = svg.split("<g class=\"areas\"").nth(1).unwrap();
+        let areas = areas.split("</g>").next().unwrap();
+        areas
+            .split("<rect ")
+            .skip(1)
+            .map(|r| {
+                let get = |key: &str| -> f64 {
+                    let at = r.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+                    r[at..].split('"').next().unwrap().parse().unwrap()
+                };
+                [get("x"), get("y"), get("width"), get("height")]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_box_across_the_date_line_is_framed_on_both_sides_of_it() {
+        // Fiji: from 177 E eastward across the line to 178 W, 5 degrees wide.
+        let mut fiji = place("fiji", 179.5, -16.5);
+        fiji.area = Some((177.0, -178.0, -21.0, -12.0));
+        let world = svg(
+            &View::WORLD,
+            std::slice::from_ref(&fiji),
+            "m",
+            "Map",
+            "w.svg",
+        );
+        let drawn = frames(&world);
+        assert_eq!(drawn.len(), 2, "{world}");
+        let degree = WIDTH / 360.0;
+        // One stretch at the right edge (177 to 180), one at the left (-180 to -178); neither across the world.
+        assert!(
+            (drawn[0][0] - 357.0 * degree).abs() < 0.1 && (drawn[0][2] - 3.0 * degree).abs() < 0.1
+        );
+        assert!(drawn[1][0].abs() < 0.1 && (drawn[1][2] - 2.0 * degree).abs() < 0.1);
+        // The view fitted to it is a region of the Pacific, not the whole world, and holds the marker and
+        // the western stretch; the eastern one, past the line, is left out rather than drawn off the picture.
+        let view = View::fit(&fiji.corners());
+        assert!(
+            view != View::WORLD && view.east - view.west < 60.0,
+            "{view:?}"
+        );
+        let (x, y) = view.project(fiji.east, fiji.north);
+        assert!(x > 0.0 && x < WIDTH && y > 0.0 && y < view.height());
+        let fitted = frames(&svg(
+            &view,
+            std::slice::from_ref(&fiji),
+            "m",
+            "Map",
+            "l.svg",
+        ));
+        assert_eq!(fitted.len(), 1);
+        assert!(fitted[0][0] > 0.0 && fitted[0][0] + fitted[0][2] <= WIDTH + 0.1);
+        // A box on the other side's middle keeps the other stretch in view.
+        let mut samoa = place("samoa", -172.0, -13.5);
+        samoa.area = Some((178.0, -168.0, -15.0, -12.0));
+        let corners = samoa.corners();
+        assert!(corners.iter().all(|&(e, _)| e < 0.0), "{corners:?}");
+        // A box that does not cross the line is one frame, as before.
+        let mut india = place("india", 92.5, 26.0);
+        india.area = Some((88.0, 97.0, 24.0, 28.0));
+        assert_eq!(
+            frames(&svg(&View::WORLD, &[india], "m", "Map", "w.svg")).len(),
+            1
+        );
+    }
+
     #[test]
     fn numbers_are_short_and_signed() {
         let mut s = String::new();
@@ -396,6 +530,9 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 2, "{svg}");
         assert!(svg.contains("aria-label=\"2 places close together, 2 items: a; b\""));
         assert!(svg.contains("href=\"#place-a\""));
+        // Every place of the shared marker, by index, for the page's list of them; none on a lone place's.
+        assert!(svg.contains(" data-places=\"0 1\""), "{svg}");
+        assert_eq!(svg.matches("data-places").count(), 1);
         assert!(svg.contains("href=\"../places/c/index.html\" aria-label=\"c: 1 item\""));
         assert!(svg.contains("data-f-kind=\"|game|\""));
         // Africa and Asia are drawn, the Americas are not.

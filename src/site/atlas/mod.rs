@@ -64,17 +64,10 @@ fn boxes(site: &Site) -> HashMap<String, (f64, f64, map::Limits)> {
                     b.west, b.east, b.south, b.north
                 )
             });
-            // A box across the date line (west east of east) is marked at its western limit's side.
-            let east = if b.west <= b.east {
-                (b.west + b.east) / 2.0
-            } else {
-                b.west
-            };
-            found.entry(fold(&name)).or_insert((
-                east,
-                (b.south + b.north) / 2.0,
-                (b.west, b.east, b.south, b.north),
-            ));
+            let (east, north) = b.centre();
+            found
+                .entry(fold(&name))
+                .or_insert((east, north, (b.west, b.east, b.south, b.north)));
         }
     }
     found
@@ -172,6 +165,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
         ));
         places.push(map::Place {
             name: facet.name.clone(),
+            slug: facet.slug.clone(),
             east,
             north,
             area,
@@ -181,20 +175,16 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
             facets,
         });
     }
-    let mut corners: Vec<(f64, f64)> = Vec::new();
-    for p in &places {
-        corners.push((p.east, p.north));
-        if let Some((w, e, s, n)) = p.area {
-            corners.extend([(w, s), (e, n)]);
-        }
-    }
+    let corners: Vec<(f64, f64)> = places.iter().flat_map(map::Place::corners).collect();
     let view = map::View::fit(&corners);
+    let world = view != map::View::WORLD && !places.is_empty();
+    let mut cluster_places = cluster_table(&places, &view, world);
     let mut files = vec![(format!("{MAP}/land.svg"), map::outlines_svg(&view))];
     let mut maps = vec![json!({
         "svg": map::svg(&view, &places, "map-places", "Map of the archive's places", "land.svg"),
         "label": "",
     })];
-    if view != map::View::WORLD && !places.is_empty() {
+    if world {
         files.push((
             format!("{MAP}/world.svg"),
             map::outlines_svg(&map::View::WORLD),
@@ -244,6 +234,11 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
                 .collect();
             // The pictures are on the first page only; the later pages continue its list.
             let maps = maps.take();
+            let clusters = if maps.is_some() {
+                cluster_places.take()
+            } else {
+                None
+            };
             json!({
                 "heading": if maps.is_some() { "Places on a map" } else { "Places on the map, continued" },
                 "groups": groups,
@@ -252,12 +247,46 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
                 "total": paginate::thousands(total),
                 "pager": pager,
                 "map_href": format!("{root}{MAP}/index.html"),
+                "cluster_places": clusters,
+                "place_href": format!("{root}places/*/index.html"),
                 "unmapped": unmapped,
                 "places_href": format!("{root}places/index.html"),
             })
         },
     );
     (jobs, files)
+}
+
+/// The places of the markers that stand for several, for the map page's script to list a marker's places when
+/// it is opened: a JSON array by index in `places` (as the markers' `data-places` give them), each
+/// `[name, slug, items]`, or 0 for a place no such marker holds (on neither map), so that the table holds each
+/// place once whichever maps draw it. None when no marker stands for several places.
+fn cluster_table(places: &[map::Place], view: &map::View, world: bool) -> Option<String> {
+    let mut shared = vec![false; places.len()];
+    let views = std::iter::once(view).chain(world.then_some(&map::View::WORLD));
+    for view in views {
+        for members in map::cells(view, places).values().filter(|m| m.len() > 1) {
+            for &i in members {
+                shared[i] = true;
+            }
+        }
+    }
+    if !shared.contains(&true) {
+        return None;
+    }
+    let last = shared.iter().rposition(|&s| s).unwrap_or(0);
+    let table: Vec<serde_json::Value> = places[..=last]
+        .iter()
+        .zip(&shared)
+        .map(|(p, &s)| {
+            if s {
+                json!([p.name, p.slug, p.items])
+            } else {
+                json!(0)
+            }
+        })
+        .collect();
+    Some(meta::script_json(&json!(table)))
 }
 
 /// A year as a label of the timeline's scale: `1921`, `501 BCE`.
