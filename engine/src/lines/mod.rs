@@ -477,11 +477,10 @@ impl LinesGame {
                 return Some(Outcome::Win(1 - s));
             }
         }
-        if let Some(n) = self.rules.repetition {
-            let key = pos.key();
-            if self.recent(pos).iter().filter(|&&k| k == key).count() + 1 >= n as usize {
-                return Some(Outcome::Draw);
-            }
+        if let Some(n) = self.rules.repetition
+            && self.occurrences(pos) >= n as usize
+        {
+            return Some(Outcome::Draw);
         }
         if let Some(n) = self.rules.no_progress
             && pos.quiet >= n
@@ -509,6 +508,27 @@ impl LinesGame {
             h.len().min(pos.quiet as usize)
         };
         &h[h.len() - n..]
+    }
+
+    /// How many times the game has been in this position, this time included.
+    #[inline(never)]
+    fn occurrences(&self, pos: &LinesPosition) -> usize {
+        let key = pos.key();
+        self.recent(pos).iter().filter(|&&k| k == key).count() + 1
+    }
+
+    /// Removes from `out[start..]` the moves that the rules forbid because they bring a position back, keeping
+    /// the others in order.
+    #[inline(never)]
+    fn drop_repeats(&self, pos: &LinesPosition, out: &mut Vec<LinesMove>, start: usize) {
+        let mut kept = start;
+        for i in start..out.len() {
+            if !self.repeats(pos, &out[i]) {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// Whether the rules forbid `mv` because it brings back a position seen earlier in the game. A pass is
@@ -851,13 +871,10 @@ impl LinesGame {
     fn any_move(&self, pos: &LinesPosition) -> bool {
         if self.rules.no_repeat[pos.to_move as usize] {
             let mut out = Vec::new();
-            let mut list = Bounded {
-                out: &mut out,
-                end: MAX_MOVES,
-            };
-            // A position with too many moves to list surely has one that is new.
-            return self.legal_unchecked(pos, &mut list).is_err()
-                || out.iter().any(|m| !self.repeats(pos, m));
+            // A position with too many moves to list surely has one that is new. A listed pass stands for no
+            // move: it is listed only when nothing else is.
+            return self.legal_moves(pos, &mut out).is_err()
+                || out.iter().any(|m| m.action != Action::Pass);
         }
         self.any_generated(pos) || self.huffs(pos).any(|h| self.any_generated(&huffed(pos, h)))
     }
@@ -901,7 +918,9 @@ impl LinesGame {
     }
 
     /// Makes the move on the position, history aside.
+    // Fast play wants it inlined; the page, one copy of it for playing and for trying a move.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
     fn apply(&self, pos: &mut LinesPosition, mv: &LinesMove) {
         let s = pos.to_move;
         let o = 1 - s;
@@ -1102,15 +1121,7 @@ impl Game for LinesGame {
             return Err(e);
         }
         if self.rules.no_repeat[pos.to_move as usize] {
-            // Drop the moves that bring a position back, keeping the others in order.
-            let mut kept = start;
-            for i in start..out.len() {
-                if !self.repeats(pos, &out[i]) {
-                    out.swap(kept, i);
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
+            self.drop_repeats(pos, out, start);
         }
         if out.len() == start
             && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
