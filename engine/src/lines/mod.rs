@@ -86,7 +86,8 @@ pub struct LinesPosition {
 impl LinesPosition {
     /// What makes two positions the same for repetition, as 64 bits: the board (the first side's points and
     /// every kind's points tell all), the hands and the side to move; not the counters, captures or huffable
-    /// pieces. Two different positions share a key with odds of about one in 2^64, far below any game's length.
+    /// pieces. Two different positions share a key with odds of about one in 2^64 per pair, negligible beside the
+    /// few hundred positions a game ever compares.
     pub fn key(&self) -> u64 {
         let hand = |s: usize| self.hand[s].iter().fold(0, |a, &h| a << 16 | h as u64);
         let [a, b, c, d] = self.kind;
@@ -511,6 +512,7 @@ impl LinesGame {
     }
 
     /// How many times the game has been in this position, this time included.
+    // Out of line, as is `drop_repeats`: only rules about repetition call it, and the hot callers stay small.
     #[inline(never)]
     fn occurrences(&self, pos: &LinesPosition) -> usize {
         let key = pos.key();
