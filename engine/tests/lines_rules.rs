@@ -1065,7 +1065,9 @@ fn a_side_may_be_forbidden_to_bring_back_a_position() {
     let mut round_trip = ROUND.to_vec();
     round_trip.push("c2-c3");
     let pos = after(&g, &round_trip);
-    assert_eq!(g.start().history.len(), 0);
+    // Rules without a repetition statement keep no history; these keep one key per ply.
+    assert!(after(&free, &round_trip).history.is_empty());
+    assert_eq!(pos.history.len(), 4);
     assert_eq!(sorted_moves(&g, &pos), ["a1-b1"]);
     assert_eq!(
         sorted_moves(&free, &after(&free, &round_trip)),
@@ -1193,6 +1195,13 @@ fn perft_counts_only_the_games_the_repetition_rules_allow() {
             );
         }
     }
+    // Undoing a move gives the history back as it was.
+    let g = shuffle("repetition forbidden");
+    let mut pos = after(&g, &ROUND);
+    let before = pos.clone();
+    assert_eq!(pos.history.len(), 3);
+    perft(&g, &mut pos, 6).unwrap();
+    assert_eq!(pos, before);
     // The rules make a difference at these depths.
     assert_ne!(
         perft(&free, &mut free.start(), 9),
