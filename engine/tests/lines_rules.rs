@@ -1060,7 +1060,8 @@ fn a_side_may_be_forbidden_to_bring_back_a_position() {
     assert!(g.parse_move(&pos, "c2-c3").is_err());
     let choice = choose(&g, &pos, &Limits::nodes(2000), 1).unwrap().unwrap();
     assert_ne!(g.format_move(&pos, &choice.best), "c2-c3");
-    // White may: back at the start, white's a1-a2 would repeat the position after its first move.
+    // Forbidden to white only, black's c2-c3 is legal; back at the start, white's a1-a2 would bring back the
+    // position after white's first move.
     let g = shuffle("repetition forbidden for white");
     let mut round_trip = ROUND.to_vec();
     round_trip.push("c2-c3");
