@@ -539,11 +539,15 @@ impl LinesGame {
         if !self.rules.no_repeat[pos.to_move as usize] || mv.action == Action::Pass {
             return false;
         }
+        // Nothing to bring back since the last move that cannot be undone (the placements of a hunt game).
+        let recent = self.recent(pos);
+        if recent.is_empty() {
+            return false;
+        }
         let mut next = pos.bare();
         self.apply(&mut next, mv);
         // After a move that cannot be undone (`quiet` back to 0) no earlier position can come back.
-        let key = next.key();
-        (next.quiet > 0 || self.promotion_undone) && self.recent(pos).contains(&key)
+        (next.quiet > 0 || self.promotion_undone) && recent.contains(&next.key())
     }
 
     /// Every turn of the side to move, ignoring huffs; `huff` is written into each move.
