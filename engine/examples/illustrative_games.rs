@@ -79,7 +79,7 @@ fn main() {
             let (text, plies, outcome) = match &game {
                 Compiled::Lines(g) => {
                     let (moves, outcome) =
-                        play(g.as_ref(), nodes, seed, |p| AnyPosition::Lines(*p));
+                        play(g.as_ref(), nodes, seed, |p| AnyPosition::Lines(p.clone()));
                     (
                         write_moves(g.as_ref(), &g.start(), &moves),
                         moves.len(),

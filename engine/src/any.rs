@@ -334,31 +334,41 @@ fn lines_facts(g: &LinesGame) -> Facts {
         );
     }
     let mut end_conditions = Vec::new();
-    if let Some(n) = r.capture_goal {
-        end_conditions.push(format!("a side that captures {n} pieces wins"));
-    }
-    if r.no_pieces_loses {
-        end_conditions.push("a side with no pieces left loses".into());
-    }
-    // What a blocked side's end is, said once when both sides share it and side by side when they differ.
-    let nm = r.no_move;
-    for s in 0..2 {
-        if s == 0 || nm[0] != nm[1] {
-            let who = if nm[0] == nm[1] {
-                "a side"
-            } else {
-                r.sides[s].name.as_str()
-            };
-            end_conditions.push(format!(
-                "{who} that cannot move {}",
-                match nm[s] {
-                    NoMove::Loses => "loses",
-                    NoMove::Wins => "wins",
-                    NoMove::Draws => "draws",
-                    NoMove::Passes => "passes; two passes draw",
-                }
-            ));
+    // An end that may differ between sides is said once when both sides share it, side by side when they differ.
+    let mut each = |same: bool, say: &dyn Fn(usize) -> Option<String>| {
+        for s in 0..if same { 1 } else { 2 } {
+            if let Some(t) = say(s) {
+                let who = if same { "a side" } else { &r.sides[s].name };
+                end_conditions.push(format!("{who} {t}"));
+            }
         }
+    };
+    let goal = r.capture_goal;
+    each(goal[0] == goal[1], &|s| {
+        goal[s].map(|n| format!("that captures {n} pieces wins"))
+    });
+    let gone = r.no_pieces_loses;
+    each(gone[0] == gone[1], &|s| {
+        gone[s].then(|| "with no pieces left loses".into())
+    });
+    let nm = r.no_move;
+    each(nm[0] == nm[1], &|s| {
+        Some(format!(
+            "that cannot move {}",
+            match nm[s] {
+                NoMove::Loses => "loses",
+                NoMove::Wins => "wins",
+                NoMove::Draws => "draws",
+                NoMove::Passes => "passes; two passes draw",
+            }
+        ))
+    });
+    let rep = r.no_repeat;
+    each(rep[0] == rep[1], &|s| {
+        rep[s].then(|| "may not bring back an earlier position".into())
+    });
+    if let Some(n) = r.repetition {
+        end_conditions.push(format!("drawn when a position occurs {n} times"));
     }
     if let Some(n) = r.no_progress {
         end_conditions.push(format!(

@@ -231,13 +231,45 @@ fn moves_limited_by_where_they_land() {
     assert_eq!(sorted_moves(&g, &pos), ["c5-b5", "c5-d5"]);
     let pos = position(&g, "white runner c3; black stepper c4 a1; to-move white");
     assert_eq!(sorted_moves(&g, &pos), ["c3xc5"]);
-    let bad = src.replace("step into far, jump", "slide into far, jump");
-    let e = RulesFile::parse_all(&bad).expect_err("a slide cannot be limited by its landing");
+    let bad = src.replace("jump into far", "long-jump into far");
+    let e =
+        RulesFile::parse_all(&bad).expect_err("a flying capture cannot be limited by its landing");
     assert_eq!(
         e[0].message,
-        "only steps and jumps can be limited by where they land"
+        "a flying capture cannot be limited by where it lands"
     );
-    assert_eq!((e[0].line, e[0].column), (8, 15));
+    assert_eq!((e[0].line, e[0].column), (8, 30));
+}
+
+#[test]
+fn slides_limited_by_where_they_stop() {
+    // A rook slides anywhere but stops only on the far row; a short rook slides at most two points there.
+    let src = "game \"F\"\nboard\n  grid 5 x 5 diagonals alquerque\n  region far: a5 b5 c5 d5 e5\nend\n\
+               side white forward north\nside black forward south\n\
+               piece rook: slide into far\npiece short: slide 2 into far\npiece stepper: step\n\
+               setup\n  white: rook on c1\n  black: stepper on e1\n  first white\nend\n";
+    let g = lines_game(src, None);
+    // From c1 the column is the only line that reaches the far row: the rook passes c2 c3 c4 to stop on c5.
+    let pos = position(&g, "white rook c1; black stepper e1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c1-c5"]);
+    assert!(
+        g.parse_move(&pos, "c1-c3").is_err(),
+        "a slide may not stop short of the region"
+    );
+    // A piece in the way stops the slide before the region: no move at all.
+    let blocked = position(&g, "white rook c1; black stepper c4; to-move white");
+    assert!(sorted_moves(&g, &blocked).is_empty());
+    assert_eq!(g.outcome(&blocked), Some(Outcome::Win(1)));
+    // From d4 three lines reach the far row, one point away each; along the far row the rook slides on.
+    let pos = position(&g, "white rook d4; black stepper a1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["d4-c5", "d4-d5", "d4-e5"]);
+    let pos = position(&g, "white rook c5; black stepper a1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c5-a5", "c5-b5", "c5-d5", "c5-e5"]);
+    // Two points at most: from c3 the far row is in reach, from c2 it is not.
+    let pos = position(&g, "white short c3; black stepper a1; to-move white");
+    assert_eq!(sorted_moves(&g, &pos), ["c3-a5", "c3-c5", "c3-e5"]);
+    let pos = position(&g, "white short c2; black stepper a1; to-move white");
+    assert!(sorted_moves(&g, &pos).is_empty());
 }
 
 #[test]
@@ -528,7 +560,7 @@ fn the_player_takes_a_winning_capture_and_is_deterministic() {
     let c = choose(&g, &pos, &Limits::nodes(20_000), 5)
         .unwrap()
         .unwrap();
-    let mut after = pos;
+    let mut after = pos.clone();
     g.play(&mut after, &c.best);
     assert_eq!(
         g.outcome(&after),
@@ -987,4 +1019,274 @@ fn boards_and_records_are_bounded() {
     let e = Record::parse(&over).unwrap_err();
     assert!(e.message.contains("more than 10000 moves"), "{e}");
     assert_eq!((e.line, e.column), (3, 6 * MAX_RECORD_MOVES as u32 + 1));
+}
+
+/// Two lone steppers on a 3 x 3 board, white on a1 and black on c3: neither can ever capture, so the game goes
+/// on until a rule about repetition ends it.
+fn shuffle(rules: &str) -> LinesGame {
+    let src = format!(
+        "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
+         setup\n  white: man on a1\n  black: man on c3\n  first white\nend\n{rules}\n"
+    );
+    lines_game(&src, None)
+}
+
+/// Plays `moves` from the start, each checked as a record's move is.
+fn after(game: &LinesGame, moves: &[&str]) -> LinesPosition {
+    let mut pos = game.start();
+    for text in moves {
+        let mv = game
+            .parse_move(&pos, text)
+            .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        game.play(&mut pos, &mv);
+    }
+    pos
+}
+
+/// The start position comes back after the black man's fourth move here.
+const ROUND: [&str; 3] = ["a1-a2", "c3-c2", "a2-a1"];
+
+#[test]
+fn a_side_may_be_forbidden_to_bring_back_a_position() {
+    let free = shuffle("");
+    assert_eq!(
+        sorted_moves(&free, &after(&free, &ROUND)),
+        ["c2-b2", "c2-c1", "c2-c3"]
+    );
+    // c2-c3 would bring back the start position: not a legal move for black, listed or written.
+    let g = shuffle("repetition forbidden for black");
+    let pos = after(&g, &ROUND);
+    assert_eq!(sorted_moves(&g, &pos), ["c2-b2", "c2-c1"]);
+    assert!(g.parse_move(&pos, "c2-c3").is_err());
+    let choice = choose(&g, &pos, &Limits::nodes(2000), 1).unwrap().unwrap();
+    assert_ne!(g.format_move(&pos, &choice.best), "c2-c3");
+    // Forbidden to white only, black's c2-c3 is legal; back at the start, white's a1-a2 would bring back the
+    // position after white's first move.
+    let g = shuffle("repetition forbidden for white");
+    let mut round_trip = ROUND.to_vec();
+    round_trip.push("c2-c3");
+    let pos = after(&g, &round_trip);
+    // Rules without a repetition statement keep no history; these keep one key per ply.
+    assert!(after(&free, &round_trip).history.is_empty());
+    assert_eq!(pos.history.len(), 4);
+    assert_eq!(sorted_moves(&g, &pos), ["a1-b1"]);
+    assert_eq!(
+        sorted_moves(&free, &after(&free, &round_trip)),
+        ["a1-a2", "a1-b1"]
+    );
+    // Without `for`, both sides; a ruleset's `repetition allowed for black` lifts it for black alone.
+    let g = shuffle("repetition forbidden");
+    assert_eq!(sorted_moves(&g, &after(&g, &ROUND)), ["c2-b2", "c2-c1"]);
+    let src = "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
+               setup\n  white: man on a1\n  black: man on c3\n  first white\nend\nrepetition forbidden\n\
+               ruleset r\n  type suggested\n  source s\n  repetition allowed for black\nend\n";
+    let g = lines_game(src, Some("r"));
+    assert_eq!(
+        sorted_moves(&g, &after(&g, &ROUND)),
+        ["c2-b2", "c2-c1", "c2-c3"]
+    );
+    let pos = after(&g, &round_trip);
+    assert_eq!(sorted_moves(&g, &pos), ["a1-b1"]);
+}
+
+#[test]
+fn a_side_whose_every_move_repeats_is_blocked() {
+    // The white man in the corner has one step, a1-a2; black's man on b1 shuts the other.
+    let src = "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
+               setup\n  white: man on a1\n  black: man on b1 c3\n  first white\nend\n\
+               repetition forbidden for white\n";
+    let g = lines_game(src, None);
+    let round = ["a1-a2", "c3-c2", "a2-a1", "c2-c3"];
+    // Black brought the start back (black may); white's one step would now repeat the position after it.
+    let pos = after(&g, &round);
+    assert!(sorted_moves(&g, &pos).is_empty());
+    assert_eq!(g.outcome(&pos), Some(Outcome::Win(1)));
+    let free = lines_game(&src.replace("repetition forbidden for white", ""), None);
+    let pos = after(&free, &round);
+    assert_eq!(sorted_moves(&free, &pos), ["a1-a2"]);
+    assert_eq!(free.outcome(&pos), None);
+}
+
+#[test]
+fn a_position_occurring_the_nth_time_draws() {
+    let g = shuffle("outcome repetition 3 draws");
+    let mut moves: Vec<&str> = Vec::new();
+    for _ in 0..2 {
+        moves.extend(ROUND);
+        moves.push("c2-c3");
+    }
+    // The start position, a second time after four plies and a third after eight.
+    assert_eq!(g.outcome(&after(&g, &moves[..4])), None);
+    assert_eq!(g.outcome(&after(&g, &moves[..7])), None);
+    let third = after(&g, &moves);
+    assert_eq!(g.outcome(&third), Some(Outcome::Draw));
+    assert!(sorted_moves(&g, &third).is_empty());
+    let free = shuffle("");
+    assert_eq!(free.outcome(&after(&free, &moves)), None);
+    // Random play ends every game by repetition; without the rule none ends.
+    let stats = playouts(&g, 20, 7, 10_000);
+    assert_eq!((stats.draws, stats.unfinished), (20, 0));
+    assert_eq!(playouts(&free, 20, 7, 500).unfinished, 20);
+}
+
+/// The position as the repetition rules see it: the setup line without its counters.
+fn board_of(game: &LinesGame, pos: &LinesPosition) -> String {
+    game.format_position(pos)
+        .split("; ")
+        .filter(|c| !c.starts_with("ply") && !c.starts_with("quiet"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Perft by another road: the moves of the game without the rule, filtered by positions written out as text
+/// and remembered in a plain list (`forbid`: drop moves back to one; `draw_at`: stop where one occurs that
+/// many times).
+fn perft_by_text(
+    free: &LinesGame,
+    pos: &mut LinesPosition,
+    seen: &mut Vec<String>,
+    depth: u32,
+    forbid: bool,
+    draw_at: usize,
+) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let here = board_of(free, pos);
+    if seen.iter().filter(|s| **s == here).count() + 1 >= draw_at {
+        return 0;
+    }
+    let mut moves = Vec::new();
+    free.legal_moves(pos, &mut moves).unwrap();
+    seen.push(here);
+    let mut total = 0;
+    for mv in &moves {
+        let undo = free.play(pos, mv);
+        if !(forbid && seen.contains(&board_of(free, pos))) {
+            total += perft_by_text(free, pos, seen, depth - 1, forbid, draw_at);
+        }
+        free.undo(pos, mv, undo);
+    }
+    seen.pop();
+    total
+}
+
+#[test]
+fn perft_counts_only_the_games_the_repetition_rules_allow() {
+    let free = shuffle("");
+    for (rules, forbid, draw_at) in [
+        ("repetition forbidden", true, usize::MAX),
+        ("outcome repetition 2 draws", false, 2),
+        ("outcome repetition 3 draws", false, 3),
+    ] {
+        let g = shuffle(rules);
+        for depth in 1..=9 {
+            let expected = perft_by_text(
+                &free,
+                &mut free.start(),
+                &mut Vec::new(),
+                depth,
+                forbid,
+                draw_at,
+            );
+            assert_eq!(
+                perft(&g, &mut g.start(), depth),
+                Ok(expected),
+                "{rules}, depth {depth}"
+            );
+        }
+    }
+    // Undoing a move gives the history back as it was.
+    let g = shuffle("repetition forbidden");
+    let mut pos = after(&g, &ROUND);
+    let before = pos.clone();
+    assert_eq!(pos.history.len(), 3);
+    perft(&g, &mut pos, 6).unwrap();
+    assert_eq!(pos, before);
+    // The rules make a difference at these depths.
+    assert_ne!(
+        perft(&free, &mut free.start(), 9),
+        perft(&shuffle("repetition forbidden"), &mut free.start(), 9)
+    );
+}
+
+#[test]
+fn outcomes_for_one_side() {
+    // Only white wins by captures; black's captures count for nothing.
+    let g = alquerque("outcome captures 1 wins for white");
+    let pos = position(
+        &g,
+        "white man a1; black man e5; white captured 1; to-move black",
+    );
+    assert_eq!(g.outcome(&pos), Some(Outcome::Win(0)));
+    let pos = position(
+        &g,
+        "white man a1; black man e5; black captured 1; to-move white",
+    );
+    assert_eq!(g.outcome(&pos), None);
+    // A white side with no pieces does not lose by it: the end of a blocked side, here a draw, applies.
+    let g = alquerque("outcome no-pieces ignored for white\noutcome no-move draws");
+    let pos = position(&g, "black man e5; to-move white");
+    assert_eq!(g.outcome(&pos), Some(Outcome::Draw));
+    let pos = position(&g, "white man a1; to-move black");
+    assert_eq!(g.outcome(&pos), Some(Outcome::Win(0)));
+    let both = alquerque("outcome no-pieces ignored\noutcome no-move draws");
+    let pos = position(&both, "white man a1; to-move black");
+    assert_eq!(both.outcome(&pos), Some(Outcome::Draw));
+    let facts = Compiled::Lines(Box::new(alquerque("outcome captures 3 wins for black"))).facts();
+    assert!(
+        facts
+            .end_conditions
+            .contains(&"black that captures 3 pieces wins".to_string()),
+        "{:?}",
+        facts.end_conditions
+    );
+}
+
+#[test]
+fn repetition_and_side_outcomes_are_checked_where_written() {
+    let base = "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
+                setup\n  white: man on a1\n  black: man on c3\n  first white\nend\n";
+    let src = format!(
+        "{base}outcome captures 2 wins for whit\noutcome no-pieces loses for blacks\n\
+         repetition forbidden for wite\nrepetition sometimes\noutcome repetition 1 draws\n\
+         outcome repetition 3 draws for white\nrepetition forbidden white\n"
+    );
+    let errors = RulesFile::parse_all(&src).expect_err("seven mistakes");
+    let found: Vec<(u32, u32, &str)> = errors
+        .iter()
+        .map(|e| (e.line, e.column, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (13, 29, "no side named `whit`"),
+            (14, 29, "no side named `blacks`"),
+            (15, 26, "no side named `wite`"),
+            (16, 12, "`sometimes` is not a choice here"),
+            (
+                17,
+                20,
+                "every position occurs once: a repetition is its second occurrence or a later one"
+            ),
+            (18, 28, "unexpected `for`"),
+            (19, 22, "unexpected `white`"),
+        ],
+        "{errors:#?}"
+    );
+    assert!(
+        errors[0].help.starts_with("did you mean `white`?"),
+        "{}",
+        errors[0].help
+    );
+    assert!(
+        errors[1].help.starts_with("did you mean `black`?"),
+        "{}",
+        errors[1].help
+    );
+    assert!(
+        errors[2].help.starts_with("did you mean `white`?"),
+        "{}",
+        errors[2].help
+    );
 }

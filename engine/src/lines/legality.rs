@@ -20,6 +20,20 @@ impl LinesGame {
         pos: &LinesPosition,
         w: &Written,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
+        match self.follow_written(pos, w)? {
+            // A move that brings a position back is not legal where the rules forbid it; another move that reads
+            // the same (two chains over different pieces) may be, and the list tells.
+            Some(m) if self.repeats(pos, &m) => self.first_listed(pos, w),
+            found => Ok(found),
+        }
+    }
+
+    /// `find_written` before the repetition rule.
+    fn follow_written(
+        &self,
+        pos: &LinesPosition,
+        w: &Written,
+    ) -> Result<Option<LinesMove>, TooManyMoves> {
         if self.static_outcome(pos).is_some() {
             return Ok(None);
         }
@@ -157,11 +171,12 @@ impl LinesGame {
             return false;
         }
         t.step & bit(to) != 0
-            || t.slides.iter().any(|&(start, len)| {
-                self.pool[start as usize..start as usize + len as usize]
-                    .iter()
-                    .take_while(|&&q| occ & bit(q) == 0)
-                    .any(|&q| q == to)
+            || t.slides.iter().any(|&(start, len, land)| {
+                land & bit(to) != 0
+                    && self.pool[start as usize..start as usize + len as usize]
+                        .iter()
+                        .take_while(|&&q| occ & bit(q) == 0)
+                        .any(|&q| q == to)
             })
     }
 
@@ -266,8 +281,8 @@ pub(super) mod tests {
         }
     }
 
-    /// Rules that exercise what the catalog does not: every capture setting, flying kings, promotion.
-    const SETTINGS: [&str; 8] = [
+    /// Rules that exercise what the catalog does not: every capture setting, flying kings, promotion, repetition.
+    const SETTINGS: [&str; 10] = [
         "capture compulsory\nchain must-continue",
         "capture optional\nchain may-stop",
         "capture compulsory\nchain may-stop\ncapture-choice maximum",
@@ -276,6 +291,8 @@ pub(super) mod tests {
         "capture optional\nchain single\noutcome no-move passes",
         "capture compulsory\nchain must-continue\npromotion continues-chain",
         "capture huffing\nchain may-stop\ncapture-choice maximum",
+        "capture optional\nchain may-stop\nrepetition forbidden for white\noutcome repetition 3 draws",
+        "capture huffing\nchain must-continue\nrepetition forbidden\noutcome repetition 2 draws",
     ];
 
     fn fixture(settings: &str) -> String {

@@ -58,8 +58,9 @@ pub fn points(mut set: u128) -> impl Iterator<Item = u8> {
     })
 }
 
-/// A position: who stands where, what is in hand, what has been captured, who moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A position: who stands where, what is in hand, what has been captured, who moves, and (under rules that
+/// look at repetition) the positions the game went through to get here.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LinesPosition {
     /// The points occupied by each side.
     pub side: [u128; 2],
@@ -77,9 +78,44 @@ pub struct LinesPosition {
     pub passed: bool,
     /// Plies since the last capture, placement or promotion (for `outcome no-progress N draws`).
     pub quiet: u16,
+    /// The `key` of the position before each ply, oldest first; kept only by rules with a repetition rule,
+    /// so that other games copy no history.
+    pub history: Vec<u64>,
 }
 
 impl LinesPosition {
+    /// What makes two positions the same for repetition, as 64 bits: the board (the first side's points and
+    /// every kind's points tell all), the hands and the side to move; not the counters, captures or huffable
+    /// pieces. Two different positions share a key with odds of about one in 2^64 per pair, negligible beside the
+    /// few hundred positions a game ever compares.
+    pub fn key(&self) -> u64 {
+        let hand = |s: usize| self.hand[s].iter().fold(0, |a, &h| a << 16 | h as u64);
+        let [a, b, c, d] = self.kind;
+        let mut h = self.to_move as u64;
+        for w in [
+            self.side[0],
+            a,
+            b,
+            c,
+            d,
+            hand(0) as u128 | (hand(1) as u128) << 64,
+        ] {
+            for half in [w as u64, (w >> 64) as u64] {
+                h = (h ^ half).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                h ^= h >> 32;
+            }
+        }
+        h
+    }
+
+    /// This position without its history: the working copy a move is tried on.
+    fn bare(&self) -> LinesPosition {
+        LinesPosition {
+            history: Vec::new(),
+            ..*self
+        }
+    }
+
     pub fn kind_at(&self, p: u8) -> Option<u8> {
         (0..MAX_KINDS as u8).find(|&k| self.kind[k as usize] & bit(p) != 0)
     }
@@ -196,8 +232,8 @@ impl LinesMove {
 struct PointMoves {
     /// Step targets.
     step: u128,
-    /// Slides: (start in the ray pool, length).
-    slides: Vec<(u32, u8)>,
+    /// Slides: (start in the ray pool, length, the points it may stop on).
+    slides: Vec<(u32, u8, u128)>,
     /// Short jumps: (over, land, direction id).
     jumps: Vec<(u8, u8, u8)>,
     /// The points the short jumps pass over: no enemy there, no short jump.
@@ -220,6 +256,11 @@ pub struct LinesGame {
     promo: [[(u128, u8); 2]; MAX_KINDS],
     /// Kinds that can capture at all, by side: a quick test that skips capture generation.
     capturing: [u128; 2],
+    /// The rules look at repetition, so positions keep their history.
+    tracks: bool,
+    /// Promotions can undo each other (a king that turns back into a man), so a position may come back after a
+    /// promotion, and repetition is looked for in the whole game.
+    promotion_undone: bool,
     #[cfg(not(target_arch = "wasm32"))]
     draw: playout::DrawTables,
 }
@@ -280,7 +321,12 @@ impl LinesGame {
                                         t.step |= bit(ray[0]);
                                     }
                                 }
-                                MoveRule::Slide { max, dirs, within } => {
+                                MoveRule::Slide {
+                                    max,
+                                    dirs,
+                                    within,
+                                    into,
+                                } => {
                                     if dirs & class == 0 {
                                         continue;
                                     }
@@ -296,7 +342,7 @@ impl LinesGame {
                                             as u8;
                                     }
                                     if l > 0 {
-                                        t.slides.push((start, l));
+                                        t.slides.push((start, l, into.unwrap_or(!0)));
                                     }
                                 }
                                 MoveRule::Jump { dirs, into } => {
@@ -335,8 +381,16 @@ impl LinesGame {
                 capturing[1] |= 1 << k;
             }
         }
+        let promotion_undone = rules.promotions.iter().any(|p| {
+            rules
+                .promotions
+                .iter()
+                .any(|q| q.side == p.side && q.from == p.to)
+        });
         #[allow(unused_mut)]
         let mut game = LinesGame {
+            tracks: rules.repetition.is_some() || rules.no_repeat.contains(&true),
+            promotion_undone,
             rules,
             n,
             tables,
@@ -409,19 +463,25 @@ impl LinesGame {
     /// The end of the game that needs no move generation: capture goal, no pieces, move cap.
     #[inline]
     fn static_outcome(&self, pos: &LinesPosition) -> Option<Outcome> {
-        if let Some(goal) = self.rules.capture_goal {
-            for s in 0..2 {
-                if pos.captured[s] >= goal {
-                    return Some(Outcome::Win(s as Side));
-                }
+        for s in 0..2 {
+            if let Some(goal) = self.rules.capture_goal[s]
+                && pos.captured[s] >= goal
+            {
+                return Some(Outcome::Win(s as Side));
             }
         }
-        if self.rules.no_pieces_loses {
-            for s in [pos.to_move, 1 - pos.to_move] {
-                if pos.side[s as usize] == 0 && pos.hand[s as usize].iter().all(|&h| h == 0) {
-                    return Some(Outcome::Win(1 - s));
-                }
+        for s in [pos.to_move, 1 - pos.to_move] {
+            if self.rules.no_pieces_loses[s as usize]
+                && pos.side[s as usize] == 0
+                && pos.hand[s as usize].iter().all(|&h| h == 0)
+            {
+                return Some(Outcome::Win(1 - s));
             }
+        }
+        if let Some(n) = self.rules.repetition
+            && self.occurrences(pos) >= n as usize
+        {
+            return Some(Outcome::Draw);
         }
         if let Some(n) = self.rules.no_progress
             && pos.quiet >= n
@@ -434,6 +494,60 @@ impl LinesGame {
             return Some(Outcome::Draw);
         }
         None
+    }
+
+    /// The keys of the positions that may come back: those since the last capture, huff, placement or
+    /// promotion. None of these can be undone: pieces never return to hand or to the board, and without a
+    /// promotion back (`promotion_undone`) a promoted piece never reverts, so every position before one of them
+    /// has more pieces, more in hand, or fewer promoted than any position after it. `quiet` counts exactly
+    /// those plies; a game that has gone on for so long that `quiet` stopped counting looks at the whole game.
+    fn recent<'a>(&self, pos: &'a LinesPosition) -> &'a [u64] {
+        let h = &pos.history;
+        let n = if self.promotion_undone || pos.quiet == u16::MAX {
+            h.len()
+        } else {
+            h.len().min(pos.quiet as usize)
+        };
+        &h[h.len() - n..]
+    }
+
+    /// How many times the game has been in this position, this time included.
+    // Out of line, as is `drop_repeats`: only rules about repetition call it, and the hot callers stay small.
+    #[inline(never)]
+    fn occurrences(&self, pos: &LinesPosition) -> usize {
+        let key = pos.key();
+        self.recent(pos).iter().filter(|&&k| k == key).count() + 1
+    }
+
+    /// Removes from `out[start..]` the moves that the rules forbid because they bring a position back, keeping
+    /// the others in order.
+    #[inline(never)]
+    fn drop_repeats(&self, pos: &LinesPosition, out: &mut Vec<LinesMove>, start: usize) {
+        let mut kept = start;
+        for i in start..out.len() {
+            if !self.repeats(pos, &out[i]) {
+                out.swap(kept, i);
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Whether the rules forbid `mv` because it brings back a position seen earlier in the game. A pass is
+    /// never forbidden: it is what a side does when it has nothing else, not a choice.
+    fn repeats(&self, pos: &LinesPosition, mv: &LinesMove) -> bool {
+        if !self.rules.no_repeat[pos.to_move as usize] || mv.action == Action::Pass {
+            return false;
+        }
+        // Nothing to bring back since the last move that cannot be undone (the placements of a hunt game).
+        let recent = self.recent(pos);
+        if recent.is_empty() {
+            return false;
+        }
+        let mut next = pos.bare();
+        self.apply(&mut next, mv);
+        // After a move that cannot be undone (`quiet` back to 0) no earlier position can come back.
+        (next.quiet > 0 || self.promotion_undone) && recent.contains(&next.key())
     }
 
     /// Every turn of the side to move, ignoring huffs; `huff` is written into each move.
@@ -497,12 +611,12 @@ impl LinesGame {
     fn quiet_targets(&self, k: u8, s: u8, p: u8, occ: u128) -> u128 {
         let t = self.table(k, s, p);
         let mut targets = t.step & !occ;
-        for &(start, len) in &t.slides {
+        for &(start, len, land) in &t.slides {
             for &q in &self.pool[start as usize..start as usize + len as usize] {
                 if occ & bit(q) != 0 {
                     break;
                 }
-                targets |= bit(q);
+                targets |= bit(q) & land;
             }
         }
         targets
@@ -749,14 +863,25 @@ impl LinesGame {
         self.pieces(pos, s).any(|(k, p)| {
             let t = self.table(k, s, p);
             t.step & !occ != 0
-                || t.slides
-                    .iter()
-                    .any(|&(start, _)| occ & bit(self.pool[start as usize]) == 0)
+                || t.slides.iter().any(|&(start, len, land)| {
+                    self.pool[start as usize..start as usize + len as usize]
+                        .iter()
+                        .take_while(|&&q| occ & bit(q) == 0)
+                        .any(|&q| land & bit(q) != 0)
+                })
         })
     }
 
     /// Whether the side to move has any move, huffs included, without building the list (used by `outcome`).
+    /// Where repetition is forbidden, the moves are listed to see whether one is left.
     fn any_move(&self, pos: &LinesPosition) -> bool {
+        if self.rules.no_repeat[pos.to_move as usize] {
+            let mut out = Vec::new();
+            // A position with too many moves to list surely has one that is new. A listed pass stands for no
+            // move: it is listed only when nothing else is.
+            return self.legal_moves(pos, &mut out).is_err()
+                || out.iter().any(|m| m.action != Action::Pass);
+        }
         self.any_generated(pos) || self.huffs(pos).any(|h| self.any_generated(&huffed(pos, h)))
     }
 
@@ -781,6 +906,7 @@ impl LinesGame {
     /// Sets up a position from the rules' setup.
     fn setup(&self) -> LinesPosition {
         let mut pos = LinesPosition {
+            history: Vec::new(),
             side: [0; 2],
             kind: [0; MAX_KINDS],
             hand: self.rules.setup.hand,
@@ -795,6 +921,69 @@ impl LinesGame {
             pos.put(s, k, p);
         }
         pos
+    }
+
+    /// Makes the move on the position, history aside.
+    // Fast play wants it inlined; the page, one copy of it for playing and for trying a move.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    fn apply(&self, pos: &mut LinesPosition, mv: &LinesMove) {
+        let s = pos.to_move;
+        let o = 1 - s;
+        if mv.huff != NO_POINT {
+            pos.remove(mv.huff);
+            pos.captured[s as usize] += 1;
+        }
+        let mut huffable = 0;
+        match mv.action {
+            Action::Place => {
+                pos.put(s, mv.kind, mv.to);
+                pos.hand[s as usize][mv.kind as usize] -= 1;
+            }
+            Action::Move => {
+                if self.rules.capture == CapturePolicy::Huffing {
+                    let could = self.capturers(pos);
+                    huffable = if could & bit(mv.from) != 0 {
+                        (could & !bit(mv.from)) | bit(mv.to)
+                    } else {
+                        could
+                    };
+                }
+                pos.remove(mv.from);
+                let k = if mv.promotes {
+                    self.promo[mv.kind as usize][s as usize].1
+                } else {
+                    mv.kind
+                };
+                pos.put(s, k, mv.to);
+            }
+            Action::Capture => {
+                pos.remove(mv.from);
+                for &q in mv.captured() {
+                    pos.remove(q);
+                }
+                pos.captured[s as usize] += mv.len as u16;
+                let k = if mv.promotes {
+                    self.promo[mv.kind as usize][s as usize].1
+                } else {
+                    mv.kind
+                };
+                pos.put(s, k, mv.to);
+            }
+            Action::Pass => {}
+        }
+        pos.passed = mv.action == Action::Pass;
+        let progress = matches!(mv.action, Action::Place | Action::Capture)
+            || mv.promotes
+            || mv.huff != NO_POINT;
+        pos.quiet = if progress {
+            0
+        } else {
+            pos.quiet.saturating_add(1)
+        };
+        pos.huffable = huffable;
+        pos.ply += 1;
+        pos.to_move = o;
     }
 
     /// The material of each side, for the computer player: pieces on the board and in hand, kings worth three.
@@ -818,7 +1007,7 @@ impl LinesGame {
 
 /// `pos` after the side to move huffs the enemy piece on `h`: the position its move is then made in.
 fn huffed(pos: &LinesPosition, h: u8) -> LinesPosition {
-    let mut p2 = *pos;
+    let mut p2 = pos.bare();
     p2.remove(h);
     p2.captured[pos.to_move as usize] += 1;
     p2
@@ -937,6 +1126,9 @@ impl Game for LinesGame {
             out.truncate(start);
             return Err(e);
         }
+        if self.rules.no_repeat[pos.to_move as usize] {
+            self.drop_repeats(pos, out, start);
+        }
         if out.len() == start
             && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
             && !pos.passed
@@ -959,67 +1151,20 @@ impl Game for LinesGame {
 
     #[inline]
     fn play(&self, pos: &mut LinesPosition, mv: &LinesMove) -> LinesPosition {
-        let undo = *pos;
-        let s = pos.to_move;
-        let o = 1 - s;
-        if mv.huff != NO_POINT {
-            pos.remove(mv.huff);
-            pos.captured[s as usize] += 1;
+        let undo = pos.bare();
+        if self.tracks {
+            pos.history.push(pos.key());
         }
-        let mut huffable = 0;
-        match mv.action {
-            Action::Place => {
-                pos.put(s, mv.kind, mv.to);
-                pos.hand[s as usize][mv.kind as usize] -= 1;
-            }
-            Action::Move => {
-                if self.rules.capture == CapturePolicy::Huffing {
-                    let could = self.capturers(pos);
-                    huffable = if could & bit(mv.from) != 0 {
-                        (could & !bit(mv.from)) | bit(mv.to)
-                    } else {
-                        could
-                    };
-                }
-                pos.remove(mv.from);
-                let k = if mv.promotes {
-                    self.promo[mv.kind as usize][s as usize].1
-                } else {
-                    mv.kind
-                };
-                pos.put(s, k, mv.to);
-            }
-            Action::Capture => {
-                pos.remove(mv.from);
-                for &q in mv.captured() {
-                    pos.remove(q);
-                }
-                pos.captured[s as usize] += mv.len as u16;
-                let k = if mv.promotes {
-                    self.promo[mv.kind as usize][s as usize].1
-                } else {
-                    mv.kind
-                };
-                pos.put(s, k, mv.to);
-            }
-            Action::Pass => {}
-        }
-        pos.passed = mv.action == Action::Pass;
-        let progress = matches!(mv.action, Action::Place | Action::Capture)
-            || mv.promotes
-            || mv.huff != NO_POINT;
-        pos.quiet = if progress {
-            0
-        } else {
-            pos.quiet.saturating_add(1)
-        };
-        pos.huffable = huffable;
-        pos.ply += 1;
-        pos.to_move = o;
+        self.apply(pos, mv);
         undo
     }
 
-    fn undo(&self, pos: &mut LinesPosition, _mv: &LinesMove, undo: LinesPosition) {
+    #[inline]
+    fn undo(&self, pos: &mut LinesPosition, _mv: &LinesMove, mut undo: LinesPosition) {
+        std::mem::swap(&mut undo.history, &mut pos.history);
+        if self.tracks {
+            undo.history.pop();
+        }
         *pos = undo;
     }
 

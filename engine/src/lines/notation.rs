@@ -202,6 +202,7 @@ pub fn format_position(game: &LinesGame, pos: &LinesPosition) -> String {
 
 pub fn parse_position(game: &LinesGame, text: &str) -> Result<LinesPosition, String> {
     let mut pos = LinesPosition {
+        history: Vec::new(),
         side: [0; 2],
         kind: [0; MAX_KINDS],
         hand: [[0; MAX_KINDS]; 2],

@@ -3,7 +3,8 @@
 //! they are counted (a chain tree is walked without writing its moves down), an index is drawn over the total,
 //! and only the move with that index is built: the same move that `moves[rng.below(moves.len())]` picks over
 //! the list, for the same generator state. Huffing and the longest-chain rule reorder or extend the list in
-//! ways not worth counting; those rules draw from the list.
+//! ways not worth counting, and a ban on repetition removes moves only known once made; those rules draw from
+//! the list.
 
 use super::rules::{CapturePolicy, Chain, MAX_KINDS, NoMove};
 use super::{Action, ChainSink, LinesGame, LinesMove, LinesPosition, MAX_CHAIN, NO_DIR, NO_POINT};
@@ -96,7 +97,10 @@ impl LinesGame {
         rng: &mut Rng,
         moves: &mut Vec<LinesMove>,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
-        if self.rules.capture == CapturePolicy::Huffing || self.rules.maximum {
+        if self.rules.capture == CapturePolicy::Huffing
+            || self.rules.maximum
+            || self.rules.no_repeat[pos.to_move as usize]
+        {
             return self.draw_listed(pos, rng, moves);
         }
         if self.static_outcome(pos).is_some() {

@@ -31,11 +31,13 @@ pub enum MoveRule {
         within: Option<u128>,
         into: Option<u128>,
     },
-    /// Along a line over empty points, at most `max` points (0: no limit).
+    /// Along a line over empty points, at most `max` points (0: no limit); `into`: it may pass any empty
+    /// point, but only stop on a point of that region.
     Slide {
         max: u8,
         dirs: u8,
         within: Option<u128>,
+        into: Option<u128>,
     },
     /// Over an adjacent enemy piece to the empty point just beyond, capturing it; `into`: only landing on a
     /// point of that region.
@@ -114,14 +116,19 @@ pub struct LinesRules {
     /// Does reaching the promotion region end a capture chain?
     pub promotion_ends_chain: bool,
     pub promotions: Vec<Promotion>,
-    pub no_pieces_loses: bool,
+    /// Whether a side left with no piece loses, indexed by that side.
+    pub no_pieces_loses: [bool; 2],
     /// What befalls each side left without a move, indexed by side: it may differ (the crows win by trapping
     /// the vulture, while blocked crows pass).
     pub no_move: [NoMove; 2],
-    /// A side that has captured this many pieces wins.
-    pub capture_goal: Option<u16>,
+    /// A side that has captured this many pieces wins, indexed by the capturing side.
+    pub capture_goal: [Option<u16>; 2],
     /// After this many plies the game is drawn.
     pub move_cap: Option<u32>,
     /// After this many plies without a capture, placement or promotion the game is drawn.
     pub no_progress: Option<u16>,
+    /// The game is drawn when one position (board, hands, side to move) occurs for this many times.
+    pub repetition: Option<u16>,
+    /// Whether each side is forbidden a move that brings back a position seen earlier in the game.
+    pub no_repeat: [bool; 2],
 }

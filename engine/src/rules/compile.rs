@@ -645,12 +645,12 @@ fn geometry(b: &BoardBuild, cx: &mut Ctx) {
 
 const SIDE_HELP: &str =
     "write `side NAME \"Title\"`, optionally followed by `forward north` (or south, east, west)";
-const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`), `within REGION` and (steps and jumps) `into REGION`";
+const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`), `within REGION` and (all but `long-jump`) `into REGION`";
 const PROMOTE_HELP: &str = "write `promote KIND to KIND for SIDE on REGION`";
 const SETUP_HELP: &str =
     "a setup holds `SIDE: KIND on POINT POINT ...`, `SIDE: COUNT KIND in hand` and `first SIDE`";
 
-const STATEMENTS: [&str; 15] = [
+const STATEMENTS: [&str; 16] = [
     "game",
     "board",
     "side",
@@ -663,6 +663,7 @@ const STATEMENTS: [&str; 15] = [
     "chain-turns",
     "capture-choice",
     "promotion",
+    "repetition",
     "outcome",
     "ruleset",
     "sowing",
@@ -756,10 +757,10 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                 within,
                 into,
             },
-            "slide" | "long-jump" if into.is_some() => {
+            "long-jump" if into.is_some() => {
                 return Err(RulesError::new(
                     mpos,
-                    "only steps and jumps can be limited by where they land",
+                    "a flying capture cannot be limited by where it lands",
                     PIECE_HELP,
                 ));
             }
@@ -767,6 +768,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
                 max,
                 dirs: d,
                 within,
+                into,
             },
             "jump" | "long-jump" if within.is_some() => {
                 return Err(RulesError::new(
@@ -1080,11 +1082,13 @@ fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRule
         maximum: false,
         promotion_ends_chain: true,
         promotions,
-        no_pieces_loses: true,
+        no_pieces_loses: [true; 2],
         no_move: [NoMove::Loses; 2],
-        capture_goal: None,
+        capture_goal: [None; 2],
         move_cap: None,
         no_progress: None,
+        repetition: None,
+        no_repeat: [false; 2],
     };
     for (k, item) in items {
         let kw = item.head().keyword();
@@ -1154,13 +1158,30 @@ fn setting(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), Ru
             )? == 0
         }
         "outcome" => outcome(rules, line, sides)?,
+        "repetition" => {
+            let h = "write `repetition forbidden` or `repetition allowed`, optionally followed by `for SIDE`";
+            let forbid = choice(&["allowed", "forbidden"], h)? == 1;
+            let mut who = [true; 2];
+            if c.eat("for") {
+                let (name, npos) = c.word("a side", h)?;
+                let s = find_side(sides, name, npos)?;
+                who = [s == 0, s == 1];
+            }
+            c.done(h)?;
+            for (rule, mine) in rules.no_repeat.iter_mut().zip(who) {
+                if mine {
+                    *rule = forbid;
+                }
+            }
+            return Ok(());
+        }
         other => {
             return Err(not_one_of(
                 line.pos(),
                 format!("`{other}` is not a statement of the rules language"),
                 other,
                 &STATEMENTS,
-                "see docs/rules-format.md: game, board, side, piece, region, promote, setup, capture, chain, chain-turns, capture-choice, promotion, outcome, ruleset, sowing",
+                "see docs/rules-format.md: game, board, side, piece, region, promote, setup, capture, chain, chain-turns, capture-choice, promotion, repetition, outcome, ruleset, sowing",
             ));
         }
     }
@@ -1206,17 +1227,17 @@ fn find_side(side_names: &[&str], name: &str, pos: Pos) -> Result<u8, RulesError
         })
 }
 
-const OUTCOME_HELP: &str = "write `outcome no-pieces loses`, `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins` or `outcome move-cap N draws` or `outcome no-progress N draws`; `no-move` may end with `for SIDE`";
+const OUTCOME_HELP: &str = "write `outcome no-pieces loses` (or ignored), `outcome no-move loses` (or wins, draws, passes), `outcome captures N wins`, `outcome move-cap N draws`, `outcome no-progress N draws` or `outcome repetition N draws`; the first three may end with `for SIDE`";
 
 fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
     // The statement sets the rule for both sides; `for SIDE` then gives the other side its rule back.
-    let before = rules.no_move;
+    let before = (rules.no_move, rules.no_pieces_loses, rules.capture_goal);
     let (cond, pos) = c.word("a condition", OUTCOME_HELP)?;
     match cond {
         "no-pieces" => {
             let (w, wpos) = c.word("`loses` or `continues`", OUTCOME_HELP)?;
-            rules.no_pieces_loses = match w {
+            rules.no_pieces_loses = [match w {
                 "loses" => true,
                 "ignored" => false,
                 _ => {
@@ -1228,7 +1249,7 @@ fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), Ru
                         "write `outcome no-pieces loses` or `outcome no-pieces ignored`",
                     ));
                 }
-            };
+            }; 2];
         }
         "no-move" => {
             let (w, wpos) = c.word("what happens", OUTCOME_HELP)?;
@@ -1251,7 +1272,7 @@ fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), Ru
         "captures" => {
             let (n, _) = c.number::<u16>("a number of captures", OUTCOME_HELP)?;
             c.expect("wins", OUTCOME_HELP)?;
-            rules.capture_goal = Some(n);
+            rules.capture_goal = [Some(n); 2];
         }
         "move-cap" => {
             let (n, _) = c.number::<u32>("a number of plies", OUTCOME_HELP)?;
@@ -1262,6 +1283,18 @@ fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), Ru
             let (n, _) = c.number::<u16>("a number of plies", OUTCOME_HELP)?;
             c.expect("draws", OUTCOME_HELP)?;
             rules.no_progress = Some(n);
+        }
+        "repetition" => {
+            let (n, npos) = c.number::<u16>("a number of occurrences", OUTCOME_HELP)?;
+            if n < 2 {
+                return Err(RulesError::new(
+                    npos,
+                    "every position occurs once: a repetition is its second occurrence or a later one",
+                    "write `outcome repetition 3 draws` for a draw when a position occurs the third time",
+                ));
+            }
+            c.expect("draws", OUTCOME_HELP)?;
+            rules.repetition = Some(n);
         }
         _ => {
             return Err(not_one_of(
@@ -1274,16 +1307,20 @@ fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), Ru
                     "captures",
                     "move-cap",
                     "no-progress",
+                    "repetition",
                 ],
                 OUTCOME_HELP,
             ));
         }
     }
-    // Only the end of a blocked side differs between sides in the games described; `for` elsewhere is reported.
-    if cond == "no-move" && c.eat("for") {
+    // The ends that befall one side may differ between sides; the caps and repetition end the game for both,
+    // so `for` after them is reported.
+    if ["no-move", "no-pieces", "captures"].contains(&cond) && c.eat("for") {
         let (name, npos) = c.word("a side", OUTCOME_HELP)?;
         let o = 1 - find_side(sides, name, npos)? as usize;
-        rules.no_move[o] = before[o];
+        rules.no_move[o] = before.0[o];
+        rules.no_pieces_loses[o] = before.1[o];
+        rules.capture_goal[o] = before.2[o];
     }
     c.done(OUTCOME_HELP)
 }

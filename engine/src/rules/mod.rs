@@ -65,6 +65,14 @@ fn key_of(item: &Item) -> String {
                 word_at(head, side.map_or(0, |i| i + 1))
             )
         }
+        // `repetition forbidden for goats` replaces the goats' rule only, whichever word it has.
+        "repetition" => {
+            let side = head.tokens.iter().position(|t| t.is_word("for"));
+            format!(
+                "repetition {}",
+                side.map_or(String::new(), |i| word_at(head, i + 1))
+            )
+        }
         // promote KIND to KIND for SIDE ...
         "promote" => format!("promote {} {}", word_at(head, 1), word_at(head, 5)),
         _ => kw.to_string(),
