@@ -215,12 +215,16 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
     found.into_iter().collect()
 }
 
+/// A document's number and the best place a word has in it (`TITLE`, `NAME` or `OTHER`): eight bytes, since
+/// the postings of every word are held at once (millions at 10,000 items).
+type Posting = (u32, u8);
+
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
-fn postings(docs: &[Doc], items: &Items) -> Vec<(String, Vec<(u32, usize)>)> {
+fn postings(docs: &[Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
     // time: every document's words at once would be tens of megabytes at 10,000 items.
     const BLOCK: usize = 1024;
-    let mut index: HashMap<String, Vec<(u32, usize)>> = HashMap::new();
+    let mut index: HashMap<String, Vec<Posting>> = HashMap::new();
     for (block, chunk) in docs.chunks(BLOCK).enumerate() {
         let per_doc: Vec<std::sync::Arc<[(String, usize)]>> = chunk
             .par_iter()
@@ -232,16 +236,17 @@ fn postings(docs: &[Doc], items: &Items) -> Vec<(String, Vec<(u32, usize)>)> {
         for (i, words) in per_doc.into_iter().enumerate() {
             let id = (block * BLOCK + i) as u32;
             for (word, at) in words.iter() {
+                let posting = (id, *at as u8);
                 match index.get_mut(word.as_str()) {
-                    Some(postings) => postings.push((id, *at)),
+                    Some(postings) => postings.push(posting),
                     None => {
-                        index.insert(word.clone(), vec![(id, *at)]);
+                        index.insert(word.clone(), vec![posting]);
                     }
                 }
             }
         }
     }
-    let mut sorted: Vec<(String, Vec<(u32, usize)>)> = index.into_iter().collect();
+    let mut sorted: Vec<(String, Vec<Posting>)> = index.into_iter().collect();
     sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     sorted
 }
@@ -284,10 +289,10 @@ fn encode_ids(ids: &[u32]) -> String {
 }
 
 /// `[title, name, other]` postings, without trailing empty lists.
-fn encode_places(postings: &[(u32, usize)]) -> Vec<String> {
+fn encode_places(postings: &[Posting]) -> Vec<String> {
     let mut lists = vec![Vec::new(); 3];
     for &(id, at) in postings {
-        lists[at].push(id);
+        lists[usize::from(at)].push(id);
     }
     let mut out: Vec<String> = lists.iter().rev().map(|l| encode_ids(l)).collect();
     while out.last().is_some_and(String::is_empty) {
@@ -319,7 +324,7 @@ fn shard_script(stem: &str, data: &serde_json::Value) -> String {
 
 struct Word {
     word: String,
-    postings: Vec<(u32, usize)>,
+    postings: Vec<Posting>,
     /// Its entry in a word shard, `[word, title, name, other]`.
     entry: String,
 }
@@ -357,14 +362,14 @@ fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie)
         let mut best = vec![0u8; count];
         for w in words {
             for &(id, at) in &w.postings {
-                best[id as usize] = best[id as usize].max(at as u8 + 1);
+                best[id as usize] = best[id as usize].max(at + 1);
             }
         }
-        let all: Vec<(u32, usize)> = best
+        let all: Vec<Posting> = best
             .into_iter()
             .enumerate()
             .filter(|&(_, b)| b > 0)
-            .map(|(id, b)| (id as u32, usize::from(b) - 1))
+            .map(|(id, b)| (id as u32, b - 1))
             .collect();
         let stem = file_stem('p', prefix);
         out.prefixes.push((
