@@ -32,6 +32,34 @@ pub(super) struct DrawTables {
     /// By kind and side: some point has a slide, or a flying capture, so the backward tables do not tell all.
     slides: [[bool; 2]; MAX_KINDS],
     long: [[bool; 2]; MAX_KINDS],
+    /// By kind, side and point: the move tables flattened, for the loops that run every ply.
+    at: Vec<At>,
+    /// Short jumps with their points' bits, so a jump is tested without looking a bit up.
+    jumps: Vec<FastJump>,
+    /// The points a slide may stop on, each with the points it passes (itself included), which must be empty:
+    /// (target's bit, path).
+    slide_stops: Vec<(u128, u128)>,
+}
+
+/// What a piece may do from a point, in one place: step targets, the points its short jumps pass over, and
+/// where its short jumps and slide stops start and end in their pools.
+#[derive(Clone, Copy, Debug, Default)]
+struct At {
+    step: u128,
+    jump_over: u128,
+    jumps: (u32, u32),
+    slides: (u32, u32),
+}
+
+/// A short jump: the bits of the point passed over and of the landing point, the points themselves and the
+/// direction.
+#[derive(Clone, Copy, Debug)]
+struct FastJump {
+    over_bit: u128,
+    land_bit: u128,
+    over: u8,
+    land: u8,
+    dir: u8,
 }
 
 impl DrawTables {
@@ -56,6 +84,31 @@ impl DrawTables {
                     }
                     t.slides[k][s] |= !m.slides.is_empty();
                     t.long[k][s] |= !m.long.is_empty();
+                    let jumps = t.jumps.len() as u32;
+                    t.jumps
+                        .extend(m.jumps.iter().map(|&(over, land, dir)| FastJump {
+                            over_bit: bit(over),
+                            land_bit: bit(land),
+                            over,
+                            land,
+                            dir,
+                        }));
+                    let stops = t.slide_stops.len() as u32;
+                    for &(start, len, land) in &m.slides {
+                        let mut path = 0;
+                        for &q in &game.pool[start as usize..start as usize + len as usize] {
+                            path |= bit(q);
+                            if land & bit(q) != 0 {
+                                t.slide_stops.push((bit(q), path));
+                            }
+                        }
+                    }
+                    t.at.push(At {
+                        step: m.step,
+                        jump_over: m.jump_over,
+                        jumps: (jumps, t.jumps.len() as u32),
+                        slides: (stops, t.slide_stops.len() as u32),
+                    });
                 }
             }
         }
@@ -224,7 +277,7 @@ impl LinesGame {
                 continue;
             }
             for p in points(movable[k as usize]) {
-                let targets = self.quiet_targets(k, s, p, occ);
+                let targets = self.quiet_fast(k, s, p, occ);
                 let n = targets.count_ones() as usize;
                 if i >= n {
                     i -= n;
@@ -242,14 +295,35 @@ impl LinesGame {
     /// The short jumps of the piece of kind `k` on `p`: over an enemy, onto an empty point.
     #[inline(always)]
     fn single_jumps(&self, k: u8, s: u8, p: u8, enemy: u128, empty: u128) -> usize {
-        let t = self.table(k, s, p);
-        if t.jump_over & enemy == 0 {
+        let a = self.at(k, s, p);
+        if a.jump_over & enemy == 0 {
             return 0;
         }
-        t.jumps
+        self.fast_jumps(a)
             .iter()
-            .map(|&(o, l, _)| ((enemy & bit(o) != 0) & (empty & bit(l) != 0)) as usize)
+            .map(|j| ((enemy & j.over_bit != 0) & (empty & j.land_bit != 0)) as usize)
             .sum()
+    }
+
+    #[inline(always)]
+    fn at(&self, k: u8, s: u8, p: u8) -> &At {
+        &self.draw.at[(k as usize * 2 + s as usize) * self.n + p as usize]
+    }
+
+    #[inline(always)]
+    fn fast_jumps(&self, a: &At) -> &[FastJump] {
+        &self.draw.jumps[a.jumps.0 as usize..a.jumps.1 as usize]
+    }
+
+    /// `quiet_targets` from the flattened tables: a slide stop is reached when its path is empty.
+    #[inline(always)]
+    fn quiet_fast(&self, k: u8, s: u8, p: u8, occ: u128) -> u128 {
+        let a = self.at(k, s, p);
+        let mut targets = a.step & !occ;
+        for &(target, path) in &self.draw.slide_stops[a.slides.0 as usize..a.slides.1 as usize] {
+            targets |= target & ((occ & path == 0) as u128).wrapping_neg();
+        }
+        targets
     }
 
     /// The pieces of kind `k` in `mine` with a first jump (all of them where flying captures are allowed):
@@ -275,11 +349,12 @@ impl LinesGame {
             }
         } else {
             for p in points(mine) {
-                let t = self.table(k, s, p);
-                if t.jump_over & enemy != 0
-                    && t.jumps
+                let a = self.at(k, s, p);
+                if a.jump_over & enemy != 0
+                    && self
+                        .fast_jumps(a)
                         .iter()
-                        .any(|&(o, l, _)| enemy & bit(o) != 0 && empty & bit(l) != 0)
+                        .any(|j| (enemy & j.over_bit != 0) & (empty & j.land_bit != 0))
                 {
                     set |= bit(p);
                 }
@@ -310,7 +385,7 @@ impl LinesGame {
             }
         } else {
             for p in points(mine) {
-                let targets = self.quiet_targets(k, s, p, occ);
+                let targets = self.quiet_fast(k, s, p, occ);
                 movable |= bit(p) & ((targets != 0) as u128).wrapping_neg();
                 count += targets.count_ones() as usize;
             }
@@ -364,7 +439,7 @@ impl LinesGame {
                 Ok(())
             }
         };
-        self.each_jump(k, s, cur, occ, enemy, last, |over, land, dir| {
+        let step = |over: u8, land: u8, dir: u8, total: &mut usize| {
             if self.stops_at(k, s, land) {
                 return one(total);
             }
@@ -377,7 +452,28 @@ impl LinesGame {
                 one(total)?;
             }
             Ok(())
-        })
+        };
+        if self.draw.long[k as usize][s as usize] {
+            return self.each_jump(k, s, cur, occ, enemy, last, |over, land, dir| {
+                step(over, land, dir, total)
+            });
+        }
+        // Short jumps only: the same jumps in the same order as `each_jump`, from the flattened tables.
+        let a = self.at(k, s, cur);
+        if a.jump_over & enemy == 0 {
+            return Ok(false);
+        }
+        let mut found = false;
+        for j in self.fast_jumps(a) {
+            if enemy & j.over_bit != 0
+                && occ & j.land_bit == 0
+                && (self.rules.turns || last == NO_DIR || last == j.dir)
+            {
+                found = true;
+                step(j.over, j.land, j.dir, total)?;
+            }
+        }
+        Ok(found)
     }
 }
 
