@@ -9,7 +9,7 @@
 use super::rules::{CapturePolicy, Chain, MAX_KINDS, NoMove};
 use super::{Action, ChainSink, LinesGame, LinesMove, LinesPosition, MAX_CHAIN, NO_DIR, NO_POINT};
 use super::{bit, mask, points};
-use crate::game::{Game, MAX_MOVES, TooManyMoves};
+use crate::game::{Game, MAX_MOVES, Outcome, TooManyMoves};
 use crate::playout::PlayoutStats;
 use crate::rng::Rng;
 
@@ -131,7 +131,7 @@ impl LinesGame {
             // SAFETY: the processor has the instruction, as just checked.
             return unsafe { self.playouts_popcnt(n, seed, max_plies) };
         }
-        crate::playout::playouts(self, n, seed, max_plies)
+        self.run_playouts(n, seed, max_plies)
     }
 
     /// `playouts` compiled for processors with the bit-count instruction; what it calls is inlined into it
@@ -139,7 +139,46 @@ impl LinesGame {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
     unsafe fn playouts_popcnt(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
-        crate::playout::playouts(self, n, seed, max_plies)
+        self.run_playouts(n, seed, max_plies)
+    }
+
+    /// `crate::playout::playouts` for this family: the same games, but each ply made in place, without the
+    /// copy `play` keeps for undoing it, and every game played in one position whose history keeps its room.
+    #[inline(always)]
+    fn run_playouts(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        let start = self.start();
+        let mut rng = Rng::new(seed);
+        let mut moves = Vec::with_capacity(64);
+        let mut stats = PlayoutStats::default();
+        let mut pos = start.clone();
+        for _ in 0..n {
+            pos.clone_from(&start);
+            let mut plies = 0;
+            let outcome = loop {
+                if plies >= max_plies {
+                    break self.outcome(&pos);
+                }
+                match self.draw_move(&pos, &mut rng, &mut moves) {
+                    Err(_) => break None,
+                    Ok(None) => break self.outcome(&pos),
+                    Ok(Some(mv)) => {
+                        if self.tracks {
+                            pos.history.push(pos.key());
+                        }
+                        self.apply(&mut pos, &mv);
+                        plies += 1;
+                    }
+                }
+            };
+            stats.games += 1;
+            stats.plies += plies as u64;
+            match outcome {
+                Some(Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
+                Some(Outcome::Draw) => stats.draws += 1,
+                None => stats.unfinished += 1,
+            }
+        }
+        stats
     }
 
     /// `Game::random_move` for points and lines (see the module comment).
