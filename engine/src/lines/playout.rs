@@ -67,7 +67,7 @@ impl DrawTables {
         let n = game.n;
         let mut t = DrawTables {
             steps_into: vec![0; MAX_KINDS * 2 * n],
-            steps: game.tables.iter().map(|m| m.step).collect(),
+            steps: vec![0; MAX_KINDS * 2 * n],
             ..Default::default()
         };
         let mut into: Vec<Vec<(u8, u8)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
@@ -76,13 +76,43 @@ impl DrawTables {
                 let base = (k * 2 + s) * n;
                 for p in 0..n {
                     let m = &game.tables[base + p];
-                    for q in points(m.step) {
+                    // A slide stop next to the piece is a step, and a stop that a step reaches, or that
+                    // another stop reaches through fewer points, adds nothing: the steps and the stops left
+                    // give the same targets on every board, with fewer stops to test.
+                    let mut step = m.step;
+                    let mut stops: Vec<(u128, u128)> = Vec::new();
+                    for &(start, len, land) in &m.slides {
+                        let mut path = 0;
+                        for &q in &game.pool[start as usize..start as usize + len as usize] {
+                            path |= bit(q);
+                            if land & bit(q) != 0 {
+                                if path == bit(q) {
+                                    step |= bit(q);
+                                } else {
+                                    stops.push((bit(q), path));
+                                }
+                            }
+                        }
+                    }
+                    let kept: Vec<(u128, u128)> = stops
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, &(target, path))| {
+                            step & target == 0
+                                && !stops.iter().enumerate().any(|(j, &(t2, p2))| {
+                                    t2 == target && p2 & !path == 0 && (p2 != path || j < i)
+                                })
+                        })
+                        .map(|(_, &e)| e)
+                        .collect();
+                    t.steps[base + p] = step;
+                    for q in points(step) {
                         t.steps_into[base + q as usize] |= bit(p as u8);
                     }
                     for &(over, land, _) in &m.jumps {
                         into[base + land as usize].push((p as u8, over));
                     }
-                    t.slides[k][s] |= !m.slides.is_empty();
+                    t.slides[k][s] |= !kept.is_empty();
                     t.long[k][s] |= !m.long.is_empty();
                     let jumps = t.jumps.len() as u32;
                     t.jumps
@@ -94,17 +124,9 @@ impl DrawTables {
                             dir,
                         }));
                     let stops = t.slide_stops.len() as u32;
-                    for &(start, len, land) in &m.slides {
-                        let mut path = 0;
-                        for &q in &game.pool[start as usize..start as usize + len as usize] {
-                            path |= bit(q);
-                            if land & bit(q) != 0 {
-                                t.slide_stops.push((bit(q), path));
-                            }
-                        }
-                    }
+                    t.slide_stops.extend(kept);
                     t.at.push(At {
-                        step: m.step,
+                        step,
                         jump_over: m.jump_over,
                         jumps: (jumps, t.jumps.len() as u32),
                         slides: (stops, t.slide_stops.len() as u32),
