@@ -113,7 +113,9 @@ impl DrawTables {
                         into[base + land as usize].push((p as u8, over));
                     }
                     t.slides[k][s] |= !kept.is_empty();
-                    t.long[k][s] |= !m.long.is_empty();
+                    // More short jumps from a point than `count_chains` tracks in a word: the slow walk, as for
+                    // flying captures.
+                    t.long[k][s] |= !m.long.is_empty() || m.jumps.len() > 64;
                     let jumps = t.jumps.len() as u32;
                     t.jumps
                         .extend(m.jumps.iter().map(|&(over, land, dir)| FastJump {
@@ -412,10 +414,9 @@ impl LinesGame {
             for p in points(mine) {
                 let a = self.at(k, s, p);
                 if a.jump_over & enemy != 0
-                    && self
-                        .fast_jumps(a)
-                        .iter()
-                        .any(|j| (enemy & j.over_bit != 0) & (empty & j.land_bit != 0))
+                    && self.fast_jumps(a).iter().fold(false, |any, j| {
+                        any | ((enemy & j.over_bit != 0) & (empty & j.land_bit != 0))
+                    })
                 {
                     set |= bit(p);
                 }
@@ -524,15 +525,20 @@ impl LinesGame {
         if a.jump_over & enemy == 0 {
             return Ok(false);
         }
-        let mut found = false;
-        for j in self.fast_jumps(a) {
-            if enemy & j.over_bit != 0
-                && occ & j.land_bit == 0
-                && (self.rules.turns || last == NO_DIR || last == j.dir)
-            {
-                found = true;
-                step(j.over, j.land, j.dir, total)?;
-            }
+        // The jumps open, found without a branch (whether a jump is open is a coin toss), then walked.
+        let jumps = self.fast_jumps(a);
+        let any_dir = self.rules.turns || last == NO_DIR;
+        let mut open = 0u64;
+        for (i, j) in jumps.iter().enumerate() {
+            let ok =
+                (enemy & j.over_bit != 0) & (occ & j.land_bit == 0) & (any_dir | (last == j.dir));
+            open |= (ok as u64) << i;
+        }
+        let found = open != 0;
+        while open != 0 {
+            let j = &jumps[open.trailing_zeros() as usize];
+            open &= open - 1;
+            step(j.over, j.land, j.dir, total)?;
         }
         Ok(found)
     }
