@@ -389,8 +389,9 @@ impl LinesGame {
         targets
     }
 
-    /// The pieces of kind `k` in `mine` with a first jump (all of them where flying captures are allowed):
-    /// from the empty points when they are fewer than the pieces.
+    /// The pieces of kind `k` in `mine` that may have a first jump (all of them where flying captures are
+    /// allowed): those with one, from the empty points when they are fewer than the pieces, else those next to
+    /// an enemy they could jump over.
     #[inline(always)]
     fn first_jumpers(&self, k: u8, s: u8, mine: u128, enemy: u128, empty: u128) -> u128 {
         if self.draw.long[k as usize][s as usize] {
@@ -411,15 +412,11 @@ impl LinesGame {
                 }
             }
         } else {
+            // Only the pieces next to an enemy: `count_chains` tests their jumps anyway, and testing them
+            // here too would do it twice.
             for p in points(mine) {
-                let a = self.at(k, s, p);
-                if a.jump_over & enemy != 0
-                    && self.fast_jumps(a).iter().fold(false, |any, j| {
-                        any | ((enemy & j.over_bit != 0) & (empty & j.land_bit != 0))
-                    })
-                {
-                    set |= bit(p);
-                }
+                let near = self.at(k, s, p).jump_over & enemy != 0;
+                set |= bit(p) & (near as u128).wrapping_neg();
             }
         }
         set
