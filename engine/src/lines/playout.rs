@@ -254,6 +254,11 @@ impl LinesGame {
         let mut capturers = [(0u8, 0u8, 0usize); CAPTURERS];
         let mut found = 0;
         let mut total = 0;
+        // Steps and slides by kind: the pieces that have one, and how many. Counted with the captures when
+        // both go piece by piece, so that each piece is visited once.
+        let mut movable = [0u128; MAX_KINDS];
+        let mut counts = [0usize; MAX_KINDS];
+        let mut counted = [false; MAX_KINDS];
         for k in 0..kinds as u8 {
             let mine = own & pos.kind[k as usize];
             if mine == 0 || self.capturing[s as usize] & (1 << k) == 0 {
@@ -262,6 +267,29 @@ impl LinesGame {
             // One jump a turn: a piece's chains are its jumps, counted without walking them.
             let single =
                 self.rules.chain == Chain::Single && !self.draw.long[k as usize][s as usize];
+            if single && self.quiet_by_piece(k, s, mine, empty) {
+                let (mut mov, mut count) = (0u128, 0usize);
+                for p in points(mine) {
+                    let targets = self.quiet_fast(k, s, p, occ);
+                    mov |= bit(p) & ((targets != 0) as u128).wrapping_neg();
+                    count += targets.count_ones() as usize;
+                    let jumps = self.single_jumps(k, s, p, enemy, empty);
+                    if jumps > 0 {
+                        total += jumps;
+                        if total > MAX_MOVES {
+                            return Err(TooManyMoves);
+                        }
+                        if found == CAPTURERS {
+                            return self.draw_listed(pos, rng, moves);
+                        }
+                        capturers[found] = (k, p, jumps);
+                        found += 1;
+                    }
+                }
+                (movable[k as usize], counts[k as usize]) = (mov, count);
+                counted[k as usize] = true;
+                continue;
+            }
             let from = if single {
                 mine
             } else {
@@ -287,13 +315,12 @@ impl LinesGame {
             }
         }
         let captures = total;
-        // Steps and slides, counted kind by kind, with the pieces that have one.
-        let mut movable = [0u128; MAX_KINDS];
-        let mut counts = [0usize; MAX_KINDS];
         if captures == 0 || self.rules.capture != CapturePolicy::Compulsory {
             for k in 0..kinds as u8 {
                 let mine = own & pos.kind[k as usize];
-                if mine != 0 {
+                if counted[k as usize] {
+                    total += counts[k as usize];
+                } else if mine != 0 {
                     (movable[k as usize], counts[k as usize]) =
                         self.quiet_count(k, s, mine, empty, occ);
                     total += counts[k as usize];
@@ -422,12 +449,18 @@ impl LinesGame {
         set
     }
 
+    /// Whether `quiet_count` goes piece by piece (else from the empty points).
+    #[inline(always)]
+    fn quiet_by_piece(&self, k: u8, s: u8, mine: u128, empty: u128) -> bool {
+        self.draw.slides[k as usize][s as usize] || empty.count_ones() >= mine.count_ones()
+    }
+
     /// The pieces of kind `k` in `mine` that can step or slide, and how many such moves they have: from the
     /// empty points when they are fewer than the pieces and the kind only steps.
     #[inline(always)]
     fn quiet_count(&self, k: u8, s: u8, mine: u128, empty: u128, occ: u128) -> (u128, usize) {
         let (mut movable, mut count) = (0, 0);
-        if !self.draw.slides[k as usize][s as usize] && empty.count_ones() < mine.count_ones() {
+        if !self.quiet_by_piece(k, s, mine, empty) {
             let base = (k as usize * 2 + s as usize) * self.n;
             for q in points(empty) {
                 let from = self.draw.steps_into[base + q as usize] & mine;
