@@ -27,8 +27,8 @@ pub(super) struct DrawTables {
     steps: Vec<u128>,
     /// By kind, side and point `q`: where its short jumps landing on `q` start in `into`.
     into_start: Vec<u32>,
-    /// Short jumps by landing point: (start, captured point).
-    into: Vec<(u8, u8)>,
+    /// Short jumps by landing point: (start's bit, captured point's bit).
+    into: Vec<(u128, u128)>,
     /// By kind and side: some point has a slide, or a flying capture, so the backward tables do not tell all.
     slides: [[bool; 2]; MAX_KINDS],
     long: [[bool; 2]; MAX_KINDS],
@@ -70,7 +70,7 @@ impl DrawTables {
             steps: vec![0; MAX_KINDS * 2 * n],
             ..Default::default()
         };
-        let mut into: Vec<Vec<(u8, u8)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
+        let mut into: Vec<Vec<(u128, u128)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
         for k in 0..MAX_KINDS {
             for s in 0..2 {
                 let base = (k * 2 + s) * n;
@@ -110,7 +110,7 @@ impl DrawTables {
                         t.steps_into[base + q as usize] |= bit(p as u8);
                     }
                     for &(over, land, _) in &m.jumps {
-                        into[base + land as usize].push((p as u8, over));
+                        into[base + land as usize].push((bit(p as u8), bit(over)));
                     }
                     t.slides[k][s] |= !kept.is_empty();
                     // More short jumps from a point than `count_chains` tracks in a word: the slow walk, as for
@@ -433,9 +433,9 @@ impl LinesGame {
                     self.draw.into_start[base + q as usize + 1],
                 );
                 for &(p, over) in &self.draw.into[a as usize..b as usize] {
-                    if mine & bit(p) != 0 && enemy & bit(over) != 0 {
-                        set |= bit(p);
-                    }
+                    // Without a branch, and with the points' bits at hand.
+                    let jumps = (mine & p != 0) & (enemy & over != 0);
+                    set |= p & (jumps as u128).wrapping_neg();
                 }
             }
         } else {
