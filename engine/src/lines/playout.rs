@@ -9,7 +9,7 @@
 use super::rules::{CapturePolicy, Chain, MAX_KINDS, NoMove};
 use super::{Action, ChainSink, LinesGame, LinesMove, LinesPosition, MAX_CHAIN, NO_DIR, NO_POINT};
 use super::{bit, mask, points};
-use crate::game::{Game, MAX_MOVES, TooManyMoves};
+use crate::game::{Game, MAX_MOVES, Outcome, TooManyMoves};
 use crate::playout::PlayoutStats;
 use crate::rng::Rng;
 
@@ -27,11 +27,39 @@ pub(super) struct DrawTables {
     steps: Vec<u128>,
     /// By kind, side and point `q`: where its short jumps landing on `q` start in `into`.
     into_start: Vec<u32>,
-    /// Short jumps by landing point: (start, captured point).
-    into: Vec<(u8, u8)>,
+    /// Short jumps by landing point: (start's bit, captured point's bit).
+    into: Vec<(u128, u128)>,
     /// By kind and side: some point has a slide, or a flying capture, so the backward tables do not tell all.
     slides: [[bool; 2]; MAX_KINDS],
     long: [[bool; 2]; MAX_KINDS],
+    /// By kind, side and point: the move tables flattened, for the loops that run every ply.
+    at: Vec<At>,
+    /// Short jumps with their points' bits, so a jump is tested without looking a bit up.
+    jumps: Vec<FastJump>,
+    /// The points a slide may stop on, each with the points it passes (itself included), which must be empty:
+    /// (target's bit, path).
+    slide_stops: Vec<(u128, u128)>,
+}
+
+/// What a piece may do from a point, in one place: step targets, the points its short jumps pass over, and
+/// where its short jumps and slide stops start and end in their pools.
+#[derive(Clone, Copy, Debug, Default)]
+struct At {
+    step: u128,
+    jump_over: u128,
+    jumps: (u32, u32),
+    slides: (u32, u32),
+}
+
+/// A short jump: the bits of the point passed over and of the landing point, the points themselves and the
+/// direction.
+#[derive(Clone, Copy, Debug)]
+struct FastJump {
+    over_bit: u128,
+    land_bit: u128,
+    over: u8,
+    land: u8,
+    dir: u8,
 }
 
 impl DrawTables {
@@ -39,23 +67,72 @@ impl DrawTables {
         let n = game.n;
         let mut t = DrawTables {
             steps_into: vec![0; MAX_KINDS * 2 * n],
-            steps: game.tables.iter().map(|m| m.step).collect(),
+            steps: vec![0; MAX_KINDS * 2 * n],
             ..Default::default()
         };
-        let mut into: Vec<Vec<(u8, u8)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
+        let mut into: Vec<Vec<(u128, u128)>> = vec![Vec::new(); MAX_KINDS * 2 * n];
         for k in 0..MAX_KINDS {
             for s in 0..2 {
                 let base = (k * 2 + s) * n;
                 for p in 0..n {
                     let m = &game.tables[base + p];
-                    for q in points(m.step) {
+                    // A slide stop next to the piece is a step, and a stop that a step reaches, or that
+                    // another stop reaches through fewer points, adds nothing: the steps and the stops left
+                    // give the same targets on every board, with fewer stops to test.
+                    let mut step = m.step;
+                    let mut stops: Vec<(u128, u128)> = Vec::new();
+                    for &(start, len, land) in &m.slides {
+                        let mut path = 0;
+                        for &q in &game.pool[start as usize..start as usize + len as usize] {
+                            path |= bit(q);
+                            if land & bit(q) != 0 {
+                                if path == bit(q) {
+                                    step |= bit(q);
+                                } else {
+                                    stops.push((bit(q), path));
+                                }
+                            }
+                        }
+                    }
+                    let kept: Vec<(u128, u128)> = stops
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, &(target, path))| {
+                            step & target == 0
+                                && !stops.iter().enumerate().any(|(j, &(t2, p2))| {
+                                    t2 == target && p2 & !path == 0 && (p2 != path || j < i)
+                                })
+                        })
+                        .map(|(_, &e)| e)
+                        .collect();
+                    t.steps[base + p] = step;
+                    for q in points(step) {
                         t.steps_into[base + q as usize] |= bit(p as u8);
                     }
                     for &(over, land, _) in &m.jumps {
-                        into[base + land as usize].push((p as u8, over));
+                        into[base + land as usize].push((bit(p as u8), bit(over)));
                     }
-                    t.slides[k][s] |= !m.slides.is_empty();
-                    t.long[k][s] |= !m.long.is_empty();
+                    t.slides[k][s] |= !kept.is_empty();
+                    // More short jumps from a point than `count_chains` tracks in a word: the slow walk, as for
+                    // flying captures.
+                    t.long[k][s] |= !m.long.is_empty() || m.jumps.len() > 64;
+                    let jumps = t.jumps.len() as u32;
+                    t.jumps
+                        .extend(m.jumps.iter().map(|&(over, land, dir)| FastJump {
+                            over_bit: bit(over),
+                            land_bit: bit(land),
+                            over,
+                            land,
+                            dir,
+                        }));
+                    let stops = t.slide_stops.len() as u32;
+                    t.slide_stops.extend(kept);
+                    t.at.push(At {
+                        step,
+                        jump_over: m.jump_over,
+                        jumps: (jumps, t.jumps.len() as u32),
+                        slides: (stops, t.slide_stops.len() as u32),
+                    });
                 }
             }
         }
@@ -78,7 +155,7 @@ impl LinesGame {
             // SAFETY: the processor has the instruction, as just checked.
             return unsafe { self.playouts_popcnt(n, seed, max_plies) };
         }
-        crate::playout::playouts(self, n, seed, max_plies)
+        self.run_playouts(n, seed, max_plies)
     }
 
     /// `playouts` compiled for processors with the bit-count instruction; what it calls is inlined into it
@@ -86,7 +163,46 @@ impl LinesGame {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
     unsafe fn playouts_popcnt(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
-        crate::playout::playouts(self, n, seed, max_plies)
+        self.run_playouts(n, seed, max_plies)
+    }
+
+    /// `crate::playout::playouts` for this family: the same games, but each ply made in place, without the
+    /// copy `play` keeps for undoing it, and every game played in one position whose history keeps its room.
+    #[inline(always)]
+    fn run_playouts(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        let start = self.start();
+        let mut rng = Rng::new(seed);
+        let mut moves = Vec::with_capacity(64);
+        let mut stats = PlayoutStats::default();
+        let mut pos = start.clone();
+        for _ in 0..n {
+            pos.clone_from(&start);
+            let mut plies = 0;
+            let outcome = loop {
+                if plies >= max_plies {
+                    break self.outcome(&pos);
+                }
+                match self.draw_move(&pos, &mut rng, &mut moves) {
+                    Err(_) => break None,
+                    Ok(None) => break self.outcome(&pos),
+                    Ok(Some(mv)) => {
+                        if self.tracks {
+                            pos.history.push(pos.key());
+                        }
+                        self.apply(&mut pos, &mv);
+                        plies += 1;
+                    }
+                }
+            };
+            stats.games += 1;
+            stats.plies += plies as u64;
+            match outcome {
+                Some(Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
+                Some(Outcome::Draw) => stats.draws += 1,
+                None => stats.unfinished += 1,
+            }
+        }
+        stats
     }
 
     /// `Game::random_move` for points and lines (see the module comment).
@@ -138,6 +254,11 @@ impl LinesGame {
         let mut capturers = [(0u8, 0u8, 0usize); CAPTURERS];
         let mut found = 0;
         let mut total = 0;
+        // Steps and slides by kind: the pieces that have one, and how many. Counted with the captures when
+        // both go piece by piece, so that each piece is visited once.
+        let mut movable = [0u128; MAX_KINDS];
+        let mut counts = [0usize; MAX_KINDS];
+        let mut counted = [false; MAX_KINDS];
         for k in 0..kinds as u8 {
             let mine = own & pos.kind[k as usize];
             if mine == 0 || self.capturing[s as usize] & (1 << k) == 0 {
@@ -146,6 +267,29 @@ impl LinesGame {
             // One jump a turn: a piece's chains are its jumps, counted without walking them.
             let single =
                 self.rules.chain == Chain::Single && !self.draw.long[k as usize][s as usize];
+            if single && self.quiet_by_piece(k, s, mine, empty) {
+                let (mut mov, mut count) = (0u128, 0usize);
+                for p in points(mine) {
+                    let targets = self.quiet_fast(k, s, p, occ);
+                    mov |= bit(p) & ((targets != 0) as u128).wrapping_neg();
+                    count += targets.count_ones() as usize;
+                    let jumps = self.single_jumps(k, s, p, enemy, empty);
+                    if jumps > 0 {
+                        total += jumps;
+                        if total > MAX_MOVES {
+                            return Err(TooManyMoves);
+                        }
+                        if found == CAPTURERS {
+                            return self.draw_listed(pos, rng, moves);
+                        }
+                        capturers[found] = (k, p, jumps);
+                        found += 1;
+                    }
+                }
+                (movable[k as usize], counts[k as usize]) = (mov, count);
+                counted[k as usize] = true;
+                continue;
+            }
             let from = if single {
                 mine
             } else {
@@ -171,13 +315,12 @@ impl LinesGame {
             }
         }
         let captures = total;
-        // Steps and slides, counted kind by kind, with the pieces that have one.
-        let mut movable = [0u128; MAX_KINDS];
-        let mut counts = [0usize; MAX_KINDS];
         if captures == 0 || self.rules.capture != CapturePolicy::Compulsory {
             for k in 0..kinds as u8 {
                 let mine = own & pos.kind[k as usize];
-                if mine != 0 {
+                if counted[k as usize] {
+                    total += counts[k as usize];
+                } else if mine != 0 {
                     (movable[k as usize], counts[k as usize]) =
                         self.quiet_count(k, s, mine, empty, occ);
                     total += counts[k as usize];
@@ -224,7 +367,7 @@ impl LinesGame {
                 continue;
             }
             for p in points(movable[k as usize]) {
-                let targets = self.quiet_targets(k, s, p, occ);
+                let targets = self.quiet_fast(k, s, p, occ);
                 let n = targets.count_ones() as usize;
                 if i >= n {
                     i -= n;
@@ -242,18 +385,40 @@ impl LinesGame {
     /// The short jumps of the piece of kind `k` on `p`: over an enemy, onto an empty point.
     #[inline(always)]
     fn single_jumps(&self, k: u8, s: u8, p: u8, enemy: u128, empty: u128) -> usize {
-        let t = self.table(k, s, p);
-        if t.jump_over & enemy == 0 {
+        let a = self.at(k, s, p);
+        if a.jump_over & enemy == 0 {
             return 0;
         }
-        t.jumps
+        self.fast_jumps(a)
             .iter()
-            .map(|&(o, l, _)| ((enemy & bit(o) != 0) & (empty & bit(l) != 0)) as usize)
+            .map(|j| ((enemy & j.over_bit != 0) & (empty & j.land_bit != 0)) as usize)
             .sum()
     }
 
-    /// The pieces of kind `k` in `mine` with a first jump (all of them where flying captures are allowed):
-    /// from the empty points when they are fewer than the pieces.
+    #[inline(always)]
+    fn at(&self, k: u8, s: u8, p: u8) -> &At {
+        &self.draw.at[(k as usize * 2 + s as usize) * self.n + p as usize]
+    }
+
+    #[inline(always)]
+    fn fast_jumps(&self, a: &At) -> &[FastJump] {
+        &self.draw.jumps[a.jumps.0 as usize..a.jumps.1 as usize]
+    }
+
+    /// `quiet_targets` from the flattened tables: a slide stop is reached when its path is empty.
+    #[inline(always)]
+    fn quiet_fast(&self, k: u8, s: u8, p: u8, occ: u128) -> u128 {
+        let a = self.at(k, s, p);
+        let mut targets = a.step & !occ;
+        for &(target, path) in &self.draw.slide_stops[a.slides.0 as usize..a.slides.1 as usize] {
+            targets |= target & ((occ & path == 0) as u128).wrapping_neg();
+        }
+        targets
+    }
+
+    /// The pieces of kind `k` in `mine` that may have a first jump (all of them where flying captures are
+    /// allowed): those with one, from the empty points when they are fewer than the pieces, else those next to
+    /// an enemy they could jump over.
     #[inline(always)]
     fn first_jumpers(&self, k: u8, s: u8, mine: u128, enemy: u128, empty: u128) -> u128 {
         if self.draw.long[k as usize][s as usize] {
@@ -268,24 +433,26 @@ impl LinesGame {
                     self.draw.into_start[base + q as usize + 1],
                 );
                 for &(p, over) in &self.draw.into[a as usize..b as usize] {
-                    if mine & bit(p) != 0 && enemy & bit(over) != 0 {
-                        set |= bit(p);
-                    }
+                    // Without a branch, and with the points' bits at hand.
+                    let jumps = (mine & p != 0) & (enemy & over != 0);
+                    set |= p & (jumps as u128).wrapping_neg();
                 }
             }
         } else {
+            // Only the pieces next to an enemy: `count_chains` tests their jumps anyway, and testing them
+            // here too would do it twice.
             for p in points(mine) {
-                let t = self.table(k, s, p);
-                if t.jump_over & enemy != 0
-                    && t.jumps
-                        .iter()
-                        .any(|&(o, l, _)| enemy & bit(o) != 0 && empty & bit(l) != 0)
-                {
-                    set |= bit(p);
-                }
+                let near = self.at(k, s, p).jump_over & enemy != 0;
+                set |= bit(p) & (near as u128).wrapping_neg();
             }
         }
         set
+    }
+
+    /// Whether `quiet_count` goes piece by piece (else from the empty points).
+    #[inline(always)]
+    fn quiet_by_piece(&self, k: u8, s: u8, mine: u128, empty: u128) -> bool {
+        self.draw.slides[k as usize][s as usize] || empty.count_ones() >= mine.count_ones()
     }
 
     /// The pieces of kind `k` in `mine` that can step or slide, and how many such moves they have: from the
@@ -293,7 +460,7 @@ impl LinesGame {
     #[inline(always)]
     fn quiet_count(&self, k: u8, s: u8, mine: u128, empty: u128, occ: u128) -> (u128, usize) {
         let (mut movable, mut count) = (0, 0);
-        if !self.draw.slides[k as usize][s as usize] && empty.count_ones() < mine.count_ones() {
+        if !self.quiet_by_piece(k, s, mine, empty) {
             let base = (k as usize * 2 + s as usize) * self.n;
             for q in points(empty) {
                 let from = self.draw.steps_into[base + q as usize] & mine;
@@ -310,7 +477,7 @@ impl LinesGame {
             }
         } else {
             for p in points(mine) {
-                let targets = self.quiet_targets(k, s, p, occ);
+                let targets = self.quiet_fast(k, s, p, occ);
                 movable |= bit(p) & ((targets != 0) as u128).wrapping_neg();
                 count += targets.count_ones() as usize;
             }
@@ -364,7 +531,7 @@ impl LinesGame {
                 Ok(())
             }
         };
-        self.each_jump(k, s, cur, occ, enemy, last, |over, land, dir| {
+        let step = |over: u8, land: u8, dir: u8, total: &mut usize| {
             if self.stops_at(k, s, land) {
                 return one(total);
             }
@@ -377,7 +544,33 @@ impl LinesGame {
                 one(total)?;
             }
             Ok(())
-        })
+        };
+        if self.draw.long[k as usize][s as usize] {
+            return self.each_jump(k, s, cur, occ, enemy, last, |over, land, dir| {
+                step(over, land, dir, total)
+            });
+        }
+        // Short jumps only: the same jumps in the same order as `each_jump`, from the flattened tables.
+        let a = self.at(k, s, cur);
+        if a.jump_over & enemy == 0 {
+            return Ok(false);
+        }
+        // The jumps open, found without a branch (whether a jump is open is a coin toss), then walked.
+        let jumps = self.fast_jumps(a);
+        let any_dir = self.rules.turns || last == NO_DIR;
+        let mut open = 0u64;
+        for (i, j) in jumps.iter().enumerate() {
+            let ok =
+                (enemy & j.over_bit != 0) & (occ & j.land_bit == 0) & (any_dir | (last == j.dir));
+            open |= (ok as u64) << i;
+        }
+        let found = open != 0;
+        while open != 0 {
+            let j = &jumps[open.trailing_zeros() as usize];
+            open &= open - 1;
+            step(j.over, j.land, j.dir, total)?;
+        }
+        Ok(found)
     }
 }
 
