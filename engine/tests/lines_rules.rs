@@ -8,7 +8,7 @@ use ludotheca_engine::playout::playouts;
 use ludotheca_engine::record::{Record, replay, write_moves};
 use ludotheca_engine::rng::Rng;
 use ludotheca_engine::rules::ErrorKind;
-use ludotheca_engine::{Compiled, Game, Outcome, RulesFile, compile};
+use ludotheca_engine::{Compiled, Game, MoveError, Outcome, RulesFile, compile};
 
 const BAGH_CHAL: &str = include_str!("../../catalog/games/bagh-chal/rules.txt");
 const CATALOG: [(&str, &str); 6] = [
@@ -1057,7 +1057,13 @@ fn a_side_may_be_forbidden_to_bring_back_a_position() {
     let g = shuffle("repetition forbidden for black");
     let pos = after(&g, &ROUND);
     assert_eq!(sorted_moves(&g, &pos), ["c2-b2", "c2-c1"]);
-    assert!(g.parse_move(&pos, "c2-c3").is_err());
+    let refused = |text| match g.parse_move(&pos, text) {
+        Err(MoveError::Illegal(m)) => m,
+        other => panic!("{text}: {other:?}"),
+    };
+    assert!(refused("c2-c3").contains("brings back a position"));
+    // A move that is illegal anyway is not blamed on the rule.
+    assert!(refused("c2-a2").contains("not a legal move"));
     let choice = choose(&g, &pos, &Limits::nodes(2000), 1).unwrap().unwrap();
     assert_ne!(g.format_move(&pos, &choice.best), "c2-c3");
     // Forbidden to white only, black's c2-c3 is legal; back at the start, white's a1-a2 would bring back the

@@ -29,7 +29,7 @@ impl LinesGame {
     }
 
     /// `find_written` before the repetition rule.
-    fn follow_written(
+    pub(super) fn follow_written(
         &self,
         pos: &LinesPosition,
         w: &Written,
@@ -281,6 +281,30 @@ pub(super) mod tests {
         }
     }
 
+    /// `parse_move` against the list: the same move, or the same error; except that a move the list lacks only
+    /// because the repetition rule forbids it is refused with its own message, which the list cannot give.
+    fn agrees(game: &LinesGame, pos: &LinesPosition, text: &str) -> Result<(), String> {
+        let parsed = game.parse_move(pos, text);
+        let listed = by_listing(game, pos, text);
+        if let (Err(MoveError::Illegal(p)), Err(MoveError::Illegal(l))) = (&parsed, &listed)
+            && p.contains("brings back a position")
+        {
+            let written = notation::read(game, text.trim()).map_err(|e| format!("{e:?}"))?;
+            let repeats =
+                matches!(game.follow_written(pos, &written), Ok(Some(m)) if game.repeats(pos, &m));
+            return if l.ends_with("is not a legal move here") && repeats {
+                Ok(())
+            } else {
+                Err(format!("{text}: `{p}` but the list says `{l}`"))
+            };
+        }
+        if parsed == listed {
+            Ok(())
+        } else {
+            Err(format!("{text}: {parsed:?} but the list says {listed:?}"))
+        }
+    }
+
     /// Rules that exercise what the catalog does not: every capture setting, flying kings, promotion, repetition.
     const SETTINGS: [&str; 10] = [
         "capture compulsory\nchain must-continue",
@@ -417,22 +441,17 @@ pub(super) mod tests {
                         assert!(listed.is_ok(), "{name}: {text} is listed");
                         assert_eq!(game.parse_move(&pos, &text), listed, "{name}: {text}");
                         for other in mutations(&game, &text, &mut rng) {
-                            assert_eq!(
-                                game.parse_move(&pos, &other),
-                                by_listing(&game, &pos, &other),
-                                "{name}: {other} in {}",
-                                game.format_position(&pos)
-                            );
+                            if let Err(e) = agrees(&game, &pos, &other) {
+                                panic!("{name}: {e} in {}", game.format_position(&pos));
+                            }
                             checked += 1;
                         }
                     }
                     if legal.is_empty() {
                         for other in mutations(&game, "a1-a2", &mut rng) {
-                            assert_eq!(
-                                game.parse_move(&pos, &other),
-                                by_listing(&game, &pos, &other),
-                                "{name}: {other} after the end"
-                            );
+                            if let Err(e) = agrees(&game, &pos, &other) {
+                                panic!("{name}: {e} after the end");
+                            }
                         }
                         break;
                     }

@@ -154,6 +154,12 @@ pub fn parse(game: &LinesGame, pos: &LinesPosition, text: &str) -> Result<LinesM
     let written = read(game, text)?;
     match game.find_written(pos, &written) {
         Ok(Some(mv)) => Ok(mv),
+        // Legal but for the repetition rule: say so, or a record's author looks for a wrong point or piece.
+        Ok(None) if matches!(game.follow_written(pos, &written), Ok(Some(_))) => {
+            Err(MoveError::Illegal(format!(
+                "`{text}` brings back a position the game has already been in, which these rules forbid"
+            )))
+        }
         Ok(None) => Err(MoveError::Illegal(format!(
             "`{text}` is not a legal move here"
         ))),
