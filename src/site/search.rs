@@ -220,12 +220,12 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
 type Posting = (u32, u8);
 
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
-fn postings(docs: &[Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
+fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
     // time: every document's words at once would be tens of megabytes at 10,000 items.
     const BLOCK: usize = 1024;
     let mut index: HashMap<String, Vec<Posting>> = HashMap::new();
-    for (block, chunk) in docs.chunks(BLOCK).enumerate() {
+    for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
         let per_doc: Vec<std::sync::Arc<[(String, usize)]>> = chunk
             .par_iter()
             .map(|doc| match doc.entry {
@@ -233,6 +233,12 @@ fn postings(docs: &[Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
                 None => places(doc).into(),
             })
             .collect();
+        // A document's texts are not needed once folded (the shards show its title, summary and alternative
+        // titles): letting them go lowers the build's peak, which comes while the shards are written.
+        for doc in chunk.iter_mut() {
+            doc.names = Vec::new();
+            doc.other = Vec::new();
+        }
         for (i, words) in per_doc.into_iter().enumerate() {
             let id = (block * BLOCK + i) as u32;
             for (word, at) in words.iter() {
@@ -422,8 +428,8 @@ fn children(prefix: &str, words: &[Word]) -> Vec<(String, std::ops::Range<usize>
 
 /// The index of these documents, with word shards of about `limit` bytes.
 fn shard(docs: Vec<Doc>, limit: usize, items: &Items) -> Vec<(String, String)> {
-    let docs = order(docs);
-    let words: Vec<Word> = postings(&docs, items)
+    let mut docs = order(docs);
+    let words: Vec<Word> = postings(&mut docs, items)
         .into_par_iter()
         .map(|(word, postings)| {
             let mut entry = vec![word.clone()];
