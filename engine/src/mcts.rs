@@ -251,16 +251,7 @@ fn select<M>(tree: &mut [Node<M>], at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::any::Compiled;
-
-    fn bagh_chal() -> Compiled {
-        let src = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../catalog/games/bagh-chal/rules.txt"
-        ))
-        .unwrap();
-        crate::compile(&src, None).unwrap()
-    }
+    use crate::player::tests::bagh_chal;
 
     #[test]
     fn same_seed_same_choice_and_budget_respected() {

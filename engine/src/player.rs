@@ -222,10 +222,11 @@ pub fn choose_fresh<G: Game>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn bagh_chal() -> crate::Compiled {
+    /// The catalog's Bagh-Chal rules, compiled: the search tests' game.
+    pub(crate) fn bagh_chal() -> crate::Compiled {
         let src = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../catalog/games/bagh-chal/rules.txt"

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use ludotheca_engine::lines::LinesPosition;
 use ludotheca_engine::rules::CompiledRuleset;
-use ludotheca_engine::ruleset::{Facts, Family, RulesetType};
-use ludotheca_engine::{AnyPosition, Compiled, Game, RulesError, RulesFile};
+use ludotheca_engine::ruleset::{Facts, Family, RulesInfo, RulesetType};
+use ludotheca_engine::{AnyPosition, Compiled, Game, RulesError};
 
 /// The rules of one game.
 #[derive(Clone, Debug)]
@@ -71,11 +71,11 @@ pub struct DiagramPoint {
 /// A rules file as the site shows it, from what `check` read and compiled (each ruleset compiled once, there);
 /// a file that does not compile says why. The text itself stays in the catalog (`Item::rules_file`), not copied.
 pub fn from_compiled(
-    compiled: Result<&(RulesFile, Vec<CompiledRuleset>), &RulesError>,
+    compiled: Result<(&RulesInfo, &[CompiledRuleset]), &RulesError>,
     diagrams: &Diagrams,
 ) -> Rules {
-    let (file, games) = match compiled {
-        Ok((file, games)) => (file, games),
+    let (info, games) = match compiled {
+        Ok(compiled) => compiled,
         Err(err) => {
             return Rules {
                 family: None,
@@ -85,7 +85,6 @@ pub fn from_compiled(
             };
         }
     };
-    let info = file.info();
     let game = |name: Option<&str>| {
         games
             .iter()
@@ -123,7 +122,7 @@ pub fn from_compiled(
     }
     Rules {
         family: Some(info.family),
-        sides: info.sides.into_iter().map(|(_, title)| title).collect(),
+        sides: info.sides.iter().map(|(_, title)| title.clone()).collect(),
         rulesets,
         error: None,
     }

@@ -135,11 +135,10 @@ fn check_game(
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
-    let parsed = RulesFile::parse_all(text);
-    let rules = from_compiled(parsed.as_ref().map_err(|errors| &errors[0]), diagrams);
-    let (file, compiled) = match parsed {
-        Ok(parsed) => parsed,
+    let (info, compiled) = match RulesFile::parse_all(text) {
+        Ok((file, compiled)) => (file.info(), compiled),
         Err(errors) => {
+            let rules = from_compiled(Err(&errors[0]), diagrams);
             for err in errors {
                 diagnostics.push(rules_diagnostic(&catalog.files, rules_file, err));
             }
@@ -166,7 +165,7 @@ fn check_game(
             };
         }
     };
-    let info = file.info();
+    let rules = from_compiled(Ok((&info, &compiled)), diagrams);
     for ruleset in &info.rulesets {
         cite(
             catalog,

@@ -163,6 +163,16 @@ pub fn script_json(value: &Json) -> String {
         .replace('&', "\\u0026")
 }
 
+/// The linked data of a page that lists items (browse, map, timeline): a schema.org `CollectionPage` named by
+/// its title, ready for the page's script element.
+pub fn collection_page(name: &str) -> String {
+    script_json(&serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "CollectionPage",
+        "name": name,
+    }))
+}
+
 /// Whether a value only says that something is not known ("Not recorded", "unknown"): shown on the page as the
 /// record has it, but not published as data, where a client would take it for the value.
 pub fn means_unknown(text: &str) -> bool {

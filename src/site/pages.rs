@@ -992,11 +992,7 @@ fn browse_pages(
         out.keyed(&page_path, key, || {
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
-        layout.json_ld = meta::script_json(&json!({
-            "@context": "https://schema.org",
-            "@type": "CollectionPage",
-            "name": title,
-        }));
+        layout.json_ld = meta::collection_page(&title);
         let page_facets: Vec<RowFacets> = chunk.iter().map(|&i| facets[i].clone()).collect();
         let rows: Vec<serde_json::Value> = chunk
             .iter()
