@@ -113,14 +113,10 @@ pub fn rules(data: &[u8]) {
         None => (data, &[][..]),
     };
     let Some(text) = text_of(rules) else { return };
-    let parsed = RulesFile::parse_all(&text);
-    let _ = from_compiled(
-        parsed.as_ref().map_err(|errors| &errors[0]),
-        &Diagrams::default(),
-    );
-    let (file, compiled) = match parsed {
-        Ok(parsed) => parsed,
+    let (info, compiled) = match RulesFile::parse_all(&text) {
+        Ok((file, compiled)) => (file.info(), compiled),
         Err(errors) => {
+            let _ = from_compiled(Err(&errors[0]), &Diagrams::default());
             let mut files = SourceMap::default();
             let id = files.add(PathBuf::from("rules.txt"), text);
             for err in &errors {
@@ -129,7 +125,7 @@ pub fn rules(data: &[u8]) {
             return;
         }
     };
-    let _ = file.info();
+    let _ = from_compiled(Ok((&info, &compiled)), &Diagrams::default());
     let choices: Vec<usize> = choices
         .chunks(2)
         .map(|c| usize::from(c[0]) | usize::from(c.get(1).copied().unwrap_or(0)) << 8)
