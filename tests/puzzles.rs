@@ -350,16 +350,16 @@ fn a_wrong_line_that_does_not_replay_is_reported_at_its_tag() {
         let dir = catalog.to_str().unwrap();
         common::ludotheca(&["check", "--catalog", dir, "--format", "json"])
     };
-    // South's 5 is legal, and so is North's capture that answers it: a wrong line that replays passes.
-    let good = with("1. 5? 10(x1+pit2)");
+    // South's 13 is legal, and so is North's capture that answers it: a wrong line that replays passes.
+    let good = with("1. 13? 2(x1+pit10)");
     assert!(good.status.success(), "{}", common::stdout(&good));
-    // Hole 3 of South is empty: the second line of the tag does not replay.
-    let bad = with("1. 5? 10(x1+pit2); 1. 3");
+    // Hole 11 of South is empty: the second line of the tag does not replay.
+    let bad = with("1. 13? 2(x1+pit10); 1. 11");
     let out = common::stdout(&bad);
     assert_eq!(bad.status.code(), Some(1), "{out}");
     let line = out
         .lines()
-        .find(|l| l.contains("the wrong line `1. 3`"))
+        .find(|l| l.contains("the wrong line `1. 11`"))
         .unwrap_or_else(|| panic!("no diagnostic of the wrong line: {out}"));
     assert!(line.contains("\"code\":\"E105\""), "{line}");
     assert!(line.contains("puzzle-4x8-constructed.game"), "{line}");

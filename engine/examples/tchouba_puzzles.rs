@@ -2,7 +2,7 @@
 //! 4 x 40 Tchouba positions in which the two problems of the Tchouba article ("Capturing Race" and
 //! "Protraction Strategy") play out as its solutions say. The article prints each problem's wrong line and
 //! correct line in its own notation but not the diagrams, so a catalogued position can only be a
-//! reconstruction; this tool looks for one and checks one (docs/sowing.md says how problem 1's was found).
+//! reconstruction; this tool looks for one and checks one (docs/sowing.md says how both were found).
 //!
 //! The search is a seeded local search with annealing over sparse boards: each round starts with two seeds in
 //! every hole a line plays from, changes one or two holes at a time, and keeps the change when the position
@@ -12,13 +12,15 @@
 //! makes a sound puzzle: North's only legal moves are holes 21 and 23 (the article: "either pit 21 or 23 can
 //! be moved"), South's replies are forced, each capture's written count of file holes (`x1`, `x2`) is the one
 //! the position gives, and few seeds. A capture not legal as written may be replaced by one from the same
-//! hole (for a line's last move, one that still wins), at a heavy cost, and the report names it.
+//! hole (for a line's last move, one that still wins), at a heavy cost, and the report names it. The position
+//! each round ends with is judged by searching every reply (`soundness`), and rounds are ranked by that first.
 //!
 //! - `check PROBLEM SETUP`: the report on a given position: each line, its counts as written, its stand-ins,
 //!   and an exhaustive search after its first move (within a budget of nodes).
 //! - `refute WIDTH SETUP MOVE [PLIES]`: best play after a move, to write a puzzle's wrong line.
 //!
-//! Without arguments it searches both problems with seed 1 and reports the best position of each.
+//! Without arguments it searches both problems with seed 1 and reports the best position of each. `SHIFT=k`
+//! renumbers the article's lines by `k` holes along the track first, to try another numbering of the holes.
 
 use ludotheca_engine::rng::Rng;
 use ludotheca_engine::sowing::{NORTH, SOUTH, SowingGame, SowingPosition, SowingRules};
@@ -48,6 +50,13 @@ const TRACK: usize = 80;
 
 /// Nodes the exhaustive search of a report may visit.
 const NODE_BUDGET: u64 = 20_000_000;
+
+/// How far, and within how many nodes, the search looks past the end of a line that leaves the game unfinished.
+const AFTER_PLIES: u32 = 8;
+const AFTER_BUDGET: u64 = 2_000_000;
+
+/// Nodes for each first move's search when a round's position is judged.
+const SOUND_BUDGET: u64 = 2_000_000;
 
 /// A board as two tracks of 80 holes, in each side's own numbering (index = hole number - 1).
 type Tracks = [[u16; TRACK]; 2];
@@ -90,9 +99,14 @@ struct Played {
     stand_in: Vec<String>,
     /// Occupied holes of the side not to move where the line stopped (the side that is to lose its seeds).
     left: usize,
+    /// Where a whole line leaves the game unfinished: its value for North with best play from there, searched
+    /// a few plies deep (1 North wins, -1 South wins, 0 not decided within them).
+    after: i32,
 }
 
-fn play_line(game: &SowingGame, start: &SowingPosition, line: &[&str]) -> Played {
+/// `with_after`: also search past the end of a whole line that leaves the game unfinished (costly, so the
+/// search asks only for the position a round ends with).
+fn play_line(game: &SowingGame, start: &SowingPosition, line: &[&str], with_after: bool) -> Played {
     let mut pos = start.clone();
     let mut played = Played {
         legal: 0,
@@ -102,6 +116,7 @@ fn play_line(game: &SowingGame, start: &SowingPosition, line: &[&str]) -> Played
         left: 0,
         stand_in: Vec::new(),
         lead: 0,
+        after: 0,
     };
     let left = |pos: &SowingPosition| {
         let other = 1 - game.side_to_move(pos);
@@ -144,6 +159,10 @@ fn play_line(game: &SowingGame, start: &SowingPosition, line: &[&str]) -> Played
     played.end = game.outcome(&pos);
     played.lead = (i32::from(pos.captured(SOUTH)) - i32::from(start.captured(SOUTH)))
         - (i32::from(pos.captured(NORTH)) - i32::from(start.captured(NORTH)));
+    if played.end.is_none() && played.legal == line.len() && with_after {
+        let mut nodes = NODE_BUDGET - AFTER_BUDGET;
+        played.after = solve(game, &mut pos.clone(), AFTER_PLIES, &mut nodes);
+    }
     // After the last move the side to move is the one meant to be left without a move.
     played.left = (1..=80)
         .filter(|&h| pos.seeds(game.side_to_move(&pos), h) > 0)
@@ -188,8 +207,8 @@ fn score(game: &SowingGame, problem: &Problem, tracks: &Tracks) -> (i64, bool) {
     };
     let wrong = moves_of(problem.wrong);
     let correct = moves_of(problem.correct);
-    let w = play_line(game, &pos, &wrong);
-    let c = play_line(game, &pos, &correct);
+    let w = play_line(game, &pos, &wrong, false);
+    let c = play_line(game, &pos, &correct, false);
     let mut s = 1000 * (w.legal + c.legal) as i64;
     let whole = w.legal == wrong.len() && c.legal == correct.len();
     let north_wins = c.legal == correct.len() && c.end == Some(Outcome::Win(NORTH));
@@ -217,6 +236,30 @@ fn score(game: &SowingGame, problem: &Problem, tracks: &Tracks) -> (i64, bool) {
     let seeds: u16 = tracks.iter().flatten().sum();
     s -= i64::from(seeds);
     (s, whole && north_wins && (south_wins || south_ahead))
+}
+
+/// How sound a round's position is as a puzzle, 0 to 3, by search with best play: the correct first move wins
+/// for North, the wrong one loses, and where the article's wrong line leaves the game unfinished South wins from
+/// there (a line after which North wins anyway refutes nothing). Too costly for every step of a round, so the
+/// search judges only the position each round ends with.
+fn soundness(game: &SowingGame, problem: &Problem, tracks: &Tracks) -> u32 {
+    let Ok(pos) = game.parse_position(&setup(game, tracks)) else {
+        return 0;
+    };
+    let mut sound = 0;
+    for (line, goal) in [(problem.correct, 1), (problem.wrong, -1)] {
+        let moves = moves_of(line);
+        let mut after = pos.clone();
+        if let Ok(first) = game.parse_move(&after, moves[0]) {
+            game.play(&mut after, &first);
+            let mut nodes = NODE_BUDGET - SOUND_BUDGET;
+            let depth = 2 * moves.len() as u32 + 2;
+            sound += u32::from(solve(game, &mut after, depth, &mut nodes) == goal);
+        }
+    }
+    let w = play_line(game, &pos, &moves_of(problem.wrong), true);
+    sound += u32::from(w.end == Some(Outcome::Win(SOUTH)) || w.after == -1);
+    sound
 }
 
 /// Where each round starts: every hole a line plays from holds two seeds (a gula) on its mover's side, the rest
@@ -305,7 +348,7 @@ fn report(game: &SowingGame, problem: &Problem, text: &str) {
     };
     for (label, line) in [("correct", problem.correct), ("wrong", problem.wrong)] {
         let moves = moves_of(line);
-        let p = play_line(game, &pos, &moves);
+        let p = play_line(game, &pos, &moves, true);
         println!(
             "  {label}: {} of {} moves legal, {} counts as written, {} South replies forced, ends {:?}, South {:+} seeds",
             p.legal,
@@ -317,6 +360,16 @@ fn report(game: &SowingGame, problem: &Problem, text: &str) {
         );
         for m in &p.stand_in {
             println!("    not legal as written here, played instead: {m}");
+        }
+        if p.end.is_none() && p.legal == moves.len() {
+            println!(
+                "    from where the line stops, best play over {AFTER_PLIES} plies gives {}",
+                match p.after {
+                    1 => "a North win",
+                    -1 => "a South win",
+                    _ => "no result",
+                }
+            );
         }
         let mut after = pos.clone();
         let Ok(first) = game.parse_move(&after, moves[0]) else {
@@ -383,8 +436,51 @@ fn refute(args: &[String]) {
     println!("{text} {}: value for North {value}", line.join(" "));
 }
 
+/// The lines with every hole number turned by `shift` along the track (the counts after `x` stay): with 40,
+/// a line read as if each side numbered its inner row first.
+fn shifted(line: &str, shift: usize) -> String {
+    let mut out = String::new();
+    let mut digits = String::new();
+    let mut before = ' ';
+    for c in line.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            let n: usize = digits.parse().unwrap_or(0);
+            let keep = before == 'x' || c == '.';
+            out += &if keep { n } else { (n - 1 + shift) % TRACK + 1 }.to_string();
+            digits.clear();
+        }
+        before = c;
+        out.push(c);
+    }
+    out.trim_end().to_string()
+}
+
+fn problems() -> Vec<Problem> {
+    let shift: usize = std::env::var("SHIFT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    PROBLEMS
+        .iter()
+        .map(|p| Problem {
+            name: p.name,
+            wrong: shifted(p.wrong, shift).leak(),
+            correct: shifted(p.correct, shift).leak(),
+        })
+        .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let all = problems();
+    eprintln!(
+        "{:?}",
+        all.iter().map(|p| (p.wrong, p.correct)).collect::<Vec<_>>()
+    );
     if args.first().is_some_and(|a| a == "refute") {
         refute(&args[1..]);
         return;
@@ -395,7 +491,7 @@ fn main() {
         let i: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1);
         report(
             &game,
-            &PROBLEMS[i.clamp(1, 2) - 1],
+            &all[i.clamp(1, 2) - 1],
             args.get(2).map_or("", String::as_str),
         );
         return;
@@ -412,12 +508,13 @@ fn main() {
     })
     .expect("the preset rules are valid");
     let game = SowingGame::new(rules).expect("the preset rules are valid");
-    for (i, problem) in PROBLEMS.iter().enumerate() {
+    for (i, problem) in all.iter().enumerate() {
         if only.is_some_and(|o| o != i + 1) {
             continue;
         }
         let mut rng = Rng::new(seed);
-        let mut best: Option<(i64, Tracks)> = None;
+        // The best position so far, ranked by soundness first, then by score.
+        let mut best: Option<((u32, i64), Tracks)> = None;
         for _ in 0..rounds {
             let mut tracks = first_guess(problem);
             let (mut here, _) = score(&quick, problem, &tracks);
@@ -449,15 +546,21 @@ fn main() {
             let (_, ok) = score(&game, problem, &tracks);
             if std::env::var_os("TRACE").is_some() {
                 let pos = game.parse_position(&setup(&game, &tracks)).expect("scored");
-                let w = play_line(&game, &pos, &moves_of(problem.wrong));
-                let c = play_line(&game, &pos, &moves_of(problem.correct));
+                let w = play_line(&game, &pos, &moves_of(problem.wrong), false);
+                let c = play_line(&game, &pos, &moves_of(problem.correct), false);
                 eprintln!(
                     "round: score {here}, wrong {} legal ends {:?}, correct {} legal ends {:?}",
                     w.legal, w.end, c.legal, c.end
                 );
             }
-            if ok && best.as_ref().is_none_or(|(b, _)| here > *b) {
-                best = Some((here, tracks));
+            if ok {
+                let rank = (soundness(&game, problem, &tracks), here);
+                if std::env::var_os("TRACE").is_some() {
+                    eprintln!("  sound {} of 3", rank.0);
+                }
+                if best.as_ref().is_none_or(|(b, _)| rank > *b) {
+                    best = Some((rank, tracks));
+                }
             }
         }
         println!("Problem {}: {}", i + 1, problem.name);
@@ -466,7 +569,7 @@ fn main() {
             continue;
         };
         let text = setup(&game, &tracks);
-        println!("  score {s}");
+        println!("  soundness {} of 3, score {}", s.0, s.1);
         report(&game, problem, &text);
     }
 }

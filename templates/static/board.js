@@ -170,6 +170,10 @@ Board.prototype.build = function () {
   });
   on(this.recordSelect, 'change', function () { self.selectRecord(self.recordSelect.value || null); self.updateHash(); });
   on(this.computerSelect, 'change', function () { self.computer = +self.computerSelect.value; self.render(); self.maybeComputer(); });
+  // A link on the page (or an address typed) to another record, ruleset or line of this board changes only the
+  // hash, so the page does not load again: the board follows the address itself. Its own address updates use
+  // replaceState, which fires no hashchange.
+  on(window, 'hashchange', function () { if (!self.busy) self.restoreFromHash(); });
 
   var figure = this.slot.querySelector('.board-figure');
   if (figure) { figure.replaceChildren(root); } else { this.slot.append(root); }

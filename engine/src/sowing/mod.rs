@@ -4,13 +4,15 @@
 //! - Side 0 is South and moves first from the start position; side 1 is North.
 //! - Rows are numbered 0..=3 from South's edge: South owns rows 0 (outer) and 1 (inner), North owns rows 2
 //!   (inner) and 3 (outer). Columns are numbered 0..n-1 from South's left.
-//! - Each side numbers its own holes 1..=2n along its anti-clockwise sowing track, starting with the leftmost
-//!   hole of its outer row as that player sees it: 1..=n run along the outer row, n+1..=2n back along the
-//!   inner row. Sowing goes from hole k to k+1, and from 2n to 1.
+//! - Each side numbers its own holes 1..=2n along its anti-clockwise sowing track, starting with the hole of its
+//!   inner row at that player's right: 1..=n run along the inner row (right to left as the player sees it),
+//!   n+1..=2n back along the outer row. Sowing goes from hole k to k+1, and from 2n to 1. The action of the
+//!   game (captures, single-seed moves) is in the inner rows, so it is written in numbers up to n; the
+//!   Tchouba article's puzzle solutions read this way (`docs/sowing.md`).
 //!
 //! Internally a side's holes are stored in track order, `board[side][number - 1]`, so a sowing is a walk along
 //! one contiguous array with a wrap, and both sides share the same code. With this layout, the opponent's inner
-//! hole facing the mover's inner hole `i` (0-based) is `3n - 1 - i`, and the outer hole in the file of an inner
+//! hole facing the mover's inner hole `i` (0-based) is `n - 1 - i`, and the outer hole in the file of an inner
 //! hole `j` is `2n - 1 - j`, for either side.
 
 mod notation;
@@ -186,14 +188,14 @@ impl SowingGame {
         }
         let n = self.n as u16;
         let i = number - 1;
-        let inner = i >= n;
-        // See the module comment: South runs left to right on row 0 and back on row 1; North is the same turned
-        // half a circle, so its outer row runs right to left in South's view.
+        let inner = i < n;
+        // See the module comment: South runs right to left on row 1 and back on row 0; North is the same turned
+        // half a circle, so its inner row runs left to right in South's view.
         let (row, column) = match (side, inner) {
-            (SOUTH, false) => (0, i),
-            (SOUTH, true) => (1, 2 * n - 1 - i),
-            (_, true) => (2, i - n),
-            (_, false) => (3, n - 1 - i),
+            (SOUTH, true) => (1, n - 1 - i),
+            (SOUTH, false) => (0, i - n),
+            (_, true) => (2, i),
+            (_, false) => (3, 2 * n - 1 - i),
         };
         Some(HoleInfo {
             row,
@@ -211,10 +213,10 @@ impl SowingGame {
             return None;
         }
         let (side, i) = match row {
-            0 => (SOUTH, column),
-            1 => (SOUTH, 2 * n - 1 - column),
-            2 => (NORTH, n + column),
-            3 => (NORTH, n - 1 - column),
+            0 => (SOUTH, n + column),
+            1 => (SOUTH, n - 1 - column),
+            2 => (NORTH, column),
+            3 => (NORTH, 2 * n - 1 - column),
             _ => return None,
         };
         self.hole(side, i + 1)
@@ -352,10 +354,10 @@ impl SowingGame {
     #[inline]
     fn file_capture(&self, ending: &SowingEnding, opp: &[u16]) -> Option<FileCapture> {
         let cap = self.rules.capture?;
-        if ending.capped || !ending.into_empty || ending.last < self.n {
+        if ending.capped || !ending.into_empty || ending.last >= self.n {
             return None;
         }
-        let inner = 3 * self.n - 1 - ending.last;
+        let inner = self.n - 1 - ending.last;
         if opp[inner] == 0 {
             return None;
         }

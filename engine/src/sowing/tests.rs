@@ -6,16 +6,17 @@ use crate::rng::Rng;
 #[test]
 fn numbering_runs_anticlockwise_for_both_sides() {
     let g = SowingGame::new(SowingRules::tchouba(8)).unwrap();
-    // South: 1..8 along row 0 left to right, 9..16 back along row 1.
-    assert_eq!(g.hole(SOUTH, 1).map(|h| (h.row, h.column)), Some((0, 0)));
-    assert_eq!(g.hole(SOUTH, 8).map(|h| (h.row, h.column)), Some((0, 7)));
-    assert_eq!(g.hole(SOUTH, 9).map(|h| (h.row, h.column)), Some((1, 7)));
-    assert_eq!(g.hole(SOUTH, 16).map(|h| (h.row, h.column)), Some((1, 0)));
+    // South: 1..8 along row 1 (inner) right to left, 9..16 back along row 0.
+    assert_eq!(g.hole(SOUTH, 1).map(|h| (h.row, h.column)), Some((1, 7)));
+    assert_eq!(g.hole(SOUTH, 8).map(|h| (h.row, h.column)), Some((1, 0)));
+    assert_eq!(g.hole(SOUTH, 9).map(|h| (h.row, h.column)), Some((0, 0)));
+    assert_eq!(g.hole(SOUTH, 16).map(|h| (h.row, h.column)), Some((0, 7)));
+    assert!(g.hole(SOUTH, 8).unwrap().inner && !g.hole(SOUTH, 9).unwrap().inner);
     // North: the same half a turn round.
-    assert_eq!(g.hole(NORTH, 1).map(|h| (h.row, h.column)), Some((3, 7)));
-    assert_eq!(g.hole(NORTH, 8).map(|h| (h.row, h.column)), Some((3, 0)));
-    assert_eq!(g.hole(NORTH, 9).map(|h| (h.row, h.column)), Some((2, 0)));
-    assert_eq!(g.hole(NORTH, 16).map(|h| (h.row, h.column)), Some((2, 7)));
+    assert_eq!(g.hole(NORTH, 1).map(|h| (h.row, h.column)), Some((2, 0)));
+    assert_eq!(g.hole(NORTH, 8).map(|h| (h.row, h.column)), Some((2, 7)));
+    assert_eq!(g.hole(NORTH, 9).map(|h| (h.row, h.column)), Some((3, 7)));
+    assert_eq!(g.hole(NORTH, 16).map(|h| (h.row, h.column)), Some((3, 0)));
     assert_eq!(g.hole(NORTH, 17), None);
     assert_eq!(g.hole(2, 1), None);
     assert_eq!(g.holes().count(), 32);
@@ -29,12 +30,13 @@ fn the_index_shortcuts_match_the_geometry() {
     let g = SowingGame::new(SowingRules::tchouba(10)).unwrap();
     let n = g.n;
     for side in [SOUTH, NORTH] {
-        for i in n..2 * n {
+        for i in 0..n {
             let mine = g.hole(side, i as u16 + 1).unwrap();
-            let opp_inner = g.hole(1 - side, (3 * n - 1 - i) as u16 + 1).unwrap();
+            assert!(mine.inner);
+            let opp_inner = g.hole(1 - side, (n - 1 - i) as u16 + 1).unwrap();
             assert!(opp_inner.inner && opp_inner.column == mine.column);
             let opp_outer = g
-                .hole(1 - side, (2 * n - 1 - (3 * n - 1 - i)) as u16 + 1)
+                .hole(1 - side, (2 * n - 1 - (n - 1 - i)) as u16 + 1)
                 .unwrap();
             assert!(!opp_outer.inner && opp_outer.column == mine.column);
         }
