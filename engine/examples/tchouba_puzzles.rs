@@ -477,10 +477,6 @@ fn problems() -> Vec<Problem> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let all = problems();
-    eprintln!(
-        "{:?}",
-        all.iter().map(|p| (p.wrong, p.correct)).collect::<Vec<_>>()
-    );
     if args.first().is_some_and(|a| a == "refute") {
         refute(&args[1..]);
         return;
