@@ -268,7 +268,7 @@ async function puzzleTests(page) {
   // What each puzzle's solution says first: none of it may be on the page before the puzzle is solved.
   const solutions = {
     'puzzle-last-tiger': ['c2-c3', 'Both tigers were threatening'],
-    'puzzle-4x8-constructed': ['10(x2+pit2)', "Hole 10's two seeds"],
+    'puzzle-4x8-constructed': ['2(x2+pit10)', "Hole 2's two seeds"],
     'puzzle-capturing-race': ['28(x2+pit8&9)', 'Two seeds into 22 and 23', 'arrive a move later'],
     'puzzle-protraction-strategy': ['30(x1+pit5&8)', 'Two seeds into 24 and 25', 'single seeds left'],
   };
