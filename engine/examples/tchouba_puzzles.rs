@@ -160,8 +160,12 @@ fn play_line(game: &SowingGame, start: &SowingPosition, line: &[&str], with_afte
     played.lead = (i32::from(pos.captured(SOUTH)) - i32::from(start.captured(SOUTH)))
         - (i32::from(pos.captured(NORTH)) - i32::from(start.captured(NORTH)));
     if played.end.is_none() && played.legal == line.len() && with_after {
-        let mut nodes = NODE_BUDGET - AFTER_BUDGET;
-        played.after = solve(game, &mut pos.clone(), AFTER_PLIES, &mut nodes);
+        played.after = solve(
+            game,
+            &mut pos.clone(),
+            AFTER_PLIES,
+            &mut Budget::new(AFTER_BUDGET),
+        );
     }
     // After the last move the side to move is the one meant to be left without a move.
     played.left = (1..=80)
@@ -252,9 +256,9 @@ fn soundness(game: &SowingGame, problem: &Problem, tracks: &Tracks) -> u32 {
         let mut after = pos.clone();
         if let Ok(first) = game.parse_move(&after, moves[0]) {
             game.play(&mut after, &first);
-            let mut nodes = NODE_BUDGET - SOUND_BUDGET;
             let depth = 2 * moves.len() as u32 + 2;
-            sound += u32::from(solve(game, &mut after, depth, &mut nodes) == goal);
+            let value = solve(game, &mut after, depth, &mut Budget::new(SOUND_BUDGET));
+            sound += u32::from(value == goal);
         }
     }
     let w = play_line(game, &pos, &moves_of(problem.wrong), true);
@@ -285,8 +289,8 @@ fn first_guess(problem: &Problem) -> Tracks {
 
 fn mutate(rng: &mut Rng, tracks: &mut Tracks) {
     let side = rng.below(2);
-    // The lines name holes up to about 30 and the captures reach the inner rows (41 to 80): any hole may
-    // matter, so every hole is a candidate, and small counts are the likely ones.
+    // The lines name holes up to about 30, in the inner rows, and relays may run through the outer rows (41 to
+    // 80): any hole may matter, so every hole is a candidate, and small counts are the likely ones.
     let hole = rng.below(TRACK);
     let here = tracks[side][hole];
     let value = match rng.below(20) {
@@ -302,12 +306,27 @@ fn mutate(rng: &mut Rng, tracks: &mut Tracks) {
     tracks[side][hole] = value;
 }
 
+/// Nodes a search has visited, and how many it may.
+struct Budget {
+    used: u64,
+    limit: u64,
+}
+
+impl Budget {
+    fn new(limit: u64) -> Budget {
+        Budget { used: 0, limit }
+    }
+    fn spent(&self) -> bool {
+        self.used > self.limit
+    }
+}
+
 /// The game's value for North with best play, searched to `depth` plies (0: unknown at that depth), counting
 /// nodes. Sparse boards offer few moves, so the lines of these problems can be searched to their end.
-fn solve(game: &SowingGame, pos: &mut SowingPosition, depth: u32, nodes: &mut u64) -> i32 {
-    *nodes += 1;
+fn solve(game: &SowingGame, pos: &mut SowingPosition, depth: u32, nodes: &mut Budget) -> i32 {
+    nodes.used += 1;
     // A budget, so that a report always ends: past it every unfinished line counts as unknown (0).
-    if *nodes > NODE_BUDGET {
+    if nodes.spent() {
         return 0;
     }
     if let Some(o) = game.outcome(pos) {
@@ -376,17 +395,18 @@ fn report(game: &SowingGame, problem: &Problem, text: &str) {
             continue;
         };
         game.play(&mut after, &first);
-        let mut nodes = 0;
+        let mut nodes = Budget::new(NODE_BUDGET);
         let value = solve(game, &mut after, 2 * moves.len() as u32 + 2, &mut nodes);
         println!(
-            "    after {} best play gives {} ({nodes} nodes)",
+            "    after {} best play gives {} ({} nodes)",
             moves[0],
             match value {
                 1 => "a North win",
                 -1 => "a South win",
-                _ if nodes > NODE_BUDGET => "no result within the node budget",
+                _ if nodes.spent() => "no result within the node budget",
                 _ => "no result within the depth searched",
-            }
+            },
+            nodes.used
         );
     }
     let mut starts = Vec::new();
@@ -400,7 +420,7 @@ fn report(game: &SowingGame, problem: &Problem, text: &str) {
 /// the search gives (for a refutation written as a wrong line), with that value for North.
 fn best_line(game: &SowingGame, pos: &SowingPosition, plies: u32) -> (i32, Vec<String>) {
     let mut here = pos.clone();
-    let mut nodes = 0;
+    let mut nodes = Budget::new(NODE_BUDGET);
     let value = solve(game, &mut here.clone(), plies, &mut nodes);
     let mut line = Vec::new();
     for left in (1..=plies).rev() {
@@ -437,7 +457,7 @@ fn refute(args: &[String]) {
 }
 
 /// The lines with every hole number turned by `shift` along the track (the counts after `x` stay): with 40,
-/// a line read as if each side numbered its inner row first.
+/// a line read as if each side numbered its outer row first.
 fn shifted(line: &str, shift: usize) -> String {
     let mut out = String::new();
     let mut digits = String::new();

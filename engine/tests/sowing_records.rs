@@ -109,8 +109,8 @@ fn the_article_problems_are_puzzles_solved_by_its_own_lines() {
         replay(&g, &wrong_record).expect("the wrong line replays");
         // A sound puzzle: searched to the end, the article's first move wins for North whatever either side
         // plays, and the wrong one loses.
-        let depth = 2 * article.len() as u32 + 2;
-        for (first, side_to_move_wins) in [(moves_of(correct)[0], false), (article[0], true)] {
+        for (line, side_to_move_wins) in [(moves_of(correct), false), (article, true)] {
+            let (first, depth) = (line[0], 2 * line.len() as u32 + 2);
             let mut after = start.clone();
             let mv = g.parse_move(&after, first).unwrap();
             g.play(&mut after, &mv);
@@ -202,11 +202,7 @@ fn solve(g: &SowingGame, pos: &SowingPosition, depth: u32) -> i32 {
 
 #[test]
 fn the_constructed_puzzle_has_one_winning_move() {
-    let text = std::fs::read_to_string(format!(
-        "{GAMES_DIR}/tchouba/games/puzzle-4x8-constructed.game"
-    ))
-    .unwrap();
-    let record = Record::parse(&text).unwrap();
+    let record = catalogued("puzzle-4x8-constructed");
     assert_eq!(record.kind(), Some(RecordKind::Puzzle));
     assert!(
         record.tag("Event").unwrap().contains("constructed")
