@@ -144,6 +144,34 @@ fn builds_that_keep_what_they_made_give_the_site_a_fresh_build_gives() {
             }),
         ),
         (
+            "a placeholder left in a record and a rules file",
+            Box::new(|| {
+                let mut changed = edit(
+                    "games/bagh-chal/record.xml",
+                    "<dcterms:subject>",
+                    "<dcterms:subject>TODO ",
+                );
+                changed.extend(edit(
+                    "games/terhuchu/rules.txt",
+                    "# edited\n",
+                    "# edited\nsource TODO\n",
+                ));
+                changed
+            }),
+        ),
+        (
+            "the placeholders filled",
+            Box::new(|| {
+                let mut changed = edit(
+                    "games/bagh-chal/record.xml",
+                    "<dcterms:subject>TODO ",
+                    "<dcterms:subject>",
+                );
+                changed.extend(edit("games/terhuchu/rules.txt", "source TODO\n", ""));
+                changed
+            }),
+        ),
+        (
             "a game record removed",
             Box::new(|| {
                 let games = at("games/bagh-chal/games");

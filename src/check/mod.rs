@@ -50,6 +50,10 @@ pub struct CheckCache {
     theme: Option<(Hash, Arc<Theme>)>,
     /// Every picture as examined, by its name and bytes.
     images: media::ImageCache,
+    /// Each record's own diagnostics, by its files and what else its checks read (see [`records_context`]).
+    records: std::collections::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>,
+    /// The placeholders left in each item's files, by the files' hash.
+    placeholders: placeholder::PlaceholderCache,
 }
 
 /// A game's rules as compiled (each ruleset once) and its records as parsed and replayed.
@@ -162,21 +166,64 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
 /// games, the confidence and the terms its kind requires; then the identifiers (unique, URL-safe). Needs
 /// nothing of the catalog but its items and bibliography (for `cite`). Diagnostics are left unsorted.
 pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
+    check_records_with(catalog, diagnostics, None);
+}
+
+/// What a record's checks read besides its own files: every identifier with its kind (links, suggestions for
+/// a mistyped one) and the bibliography (`cite`). A record whose files and context are both unchanged gives
+/// the same diagnostics.
+fn records_context(catalog: &Catalog) -> Hash {
+    let mut hasher = blake3::Hasher::new();
+    for item in &catalog.items {
+        hasher.update(&(item.id.len() as u64).to_le_bytes());
+        hasher.update(item.id.as_bytes());
+        hasher.update(&[item.kind.map_or(0, |k| k as u8 + 1)]);
+    }
+    if let Some(file) = catalog.sources.file {
+        hasher.update(catalog.files.get(file).text.as_bytes());
+    }
+    *hasher.finalize().as_bytes()
+}
+
+/// [`check_records`], taking each record's diagnostics from `cache` when neither its files nor its context
+/// changed, and leaving in it this run's.
+fn check_records_with(
+    catalog: &Catalog,
+    diagnostics: &mut Diagnostics,
+    cache: Option<&mut std::collections::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>>,
+) {
     let ids = links::Identifiers::new(catalog);
+    let context = cache.is_some().then(|| records_context(catalog));
+    let key = |item: &crate::catalog::Item| {
+        context.map(|c| crate::fingerprint::bytes(&c, [&item.files_hash[..]]))
+    };
+    let known = cache.as_deref();
     // Items are checked in parallel, each into its own diagnostics, gathered in catalog order.
-    let each: Vec<Diagnostics> = catalog
+    let each: Vec<(Option<Hash>, Vec<crate::diagnostic::Diagnostic>)> = catalog
         .items
         .par_iter()
         .map(|item| {
+            let key = key(item);
+            if let Some(hit) = key.and_then(|k| known?.get(&k)) {
+                return (key, hit.clone());
+            }
             let mut own = Diagnostics::new();
             item::check_item(catalog, &ids, item, &mut own);
-            own
+            (key, own.into_vec())
         })
         .collect();
-    for own in each {
-        for diagnostic in own.into_vec() {
-            diagnostics.push(diagnostic);
+    let mut kept = std::collections::HashMap::new();
+    for (key, own) in each {
+        for diagnostic in &own {
+            diagnostics.push(diagnostic.clone());
         }
+        if let Some(key) = key {
+            kept.insert(key, own);
+        }
+    }
+    if let Some(cache) = cache {
+        // Only this run's records: an edited record's old diagnostics are never asked for again.
+        *cache = kept;
     }
     links::check_identifiers(catalog, diagnostics);
 }
@@ -196,7 +243,11 @@ pub fn check_with(
     replayed: &HashSet<Hash>,
     mut cache: Option<&mut CheckCache>,
 ) -> Checked {
-    check_records(&catalog, diagnostics);
+    check_records_with(
+        &catalog,
+        diagnostics,
+        cache.as_deref_mut().map(|c| &mut c.records),
+    );
     let mut cited: HashSet<String> = catalog
         .items
         .iter()
@@ -217,7 +268,7 @@ pub fn check_with(
         diagnostics,
         cache.as_deref_mut().map(|c| &mut c.images),
     );
-    let theme = match cache {
+    let theme = match cache.as_deref_mut() {
         Some(cache) => {
             let key = theme::theme_key(&catalog);
             match &cache.theme {
@@ -236,7 +287,11 @@ pub fn check_with(
         }
         None => theme::check_theme(&catalog, diagnostics).map(Arc::new),
     };
-    placeholder::check_placeholders(&catalog, diagnostics);
+    placeholder::check_placeholders(
+        &catalog,
+        diagnostics,
+        cache.map(|c| &mut c.placeholders),
+    );
     diagnostics.sort();
     let mut games: Vec<Option<Arc<CheckedGame>>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {

@@ -8,12 +8,14 @@
 //! or a quoted string starting with `TODO` outside comments (comments are the author's to keep); in a game
 //! record, a tag value or a comment starting with `TODO`.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
 use crate::catalog::{Catalog, Item, Spanned};
 use crate::diagnostic::Diagnostics;
+use crate::fingerprint::Hash;
 use crate::source::{FileId, Span};
 
 const MARK: &str = "TODO";
@@ -28,23 +30,69 @@ struct Place {
     end: (usize, usize),
 }
 
-pub(super) fn check_placeholders(catalog: &Catalog, diagnostics: &mut Diagnostics) {
+/// Which of an item's files a placeholder is in: kept by item rather than by file id, which a new load numbers
+/// anew.
+#[derive(Clone, Copy)]
+enum InItem {
+    Record,
+    Rules,
+    GameRecord(usize),
+}
+
+type ItemFound = Vec<(InItem, Span, String, &'static str)>;
+
+/// The placeholders found in each item's files, by the hash of those files: a long-running process reads
+/// through only the items an edit changed.
+#[derive(Default)]
+pub struct PlaceholderCache(HashMap<Hash, ItemFound>);
+
+fn item_placeholders(catalog: &Catalog, item: &Item) -> ItemFound {
+    let mut found = Vec::new();
+    record_placeholders(item, &mut found);
+    if let Some(file) = item.rules_file {
+        rules_placeholders(&catalog.files.get(file).text, &mut found);
+    }
+    for (i, &file) in item.game_records.iter().enumerate() {
+        game_record_placeholders(i, &catalog.files.get(file).text, &mut found);
+    }
+    found
+}
+
+pub(super) fn check_placeholders(
+    catalog: &Catalog,
+    diagnostics: &mut Diagnostics,
+    cache: Option<&mut PlaceholderCache>,
+) {
+    let known = cache.as_deref().map(|c| &c.0);
     // Every file of every item is read through: in parallel, gathered in catalog order.
-    let found: Found = catalog
+    let each: Vec<ItemFound> = catalog
         .items
         .par_iter()
-        .flat_map_iter(|item| {
-            let mut found: Found = Vec::new();
-            record_placeholders(item, &mut found);
-            if let Some(file) = item.rules_file {
-                rules_placeholders(file, &catalog.files.get(file).text, &mut found);
-            }
-            for &file in &item.game_records {
-                game_record_placeholders(file, &catalog.files.get(file).text, &mut found);
-            }
-            found
+        .map(|item| match known.and_then(|k| k.get(&item.files_hash)) {
+            Some(hit) => hit.clone(),
+            None => item_placeholders(catalog, item),
         })
         .collect();
+    let mut found: Found = Vec::new();
+    for (item, item_found) in catalog.items.iter().zip(&each) {
+        for (place, span, what, help) in item_found {
+            let file = match *place {
+                InItem::Record => item.file,
+                InItem::Rules => item.rules_file.unwrap_or(item.file),
+                InItem::GameRecord(i) => item.game_records[i],
+            };
+            found.push((file, span.clone(), what.clone(), help));
+        }
+    }
+    if let Some(cache) = cache {
+        // Only this run's items, so that the cache never outgrows the catalog.
+        cache.0 = catalog
+            .items
+            .iter()
+            .map(|i| i.files_hash)
+            .zip(each)
+            .collect();
+    }
     if found.is_empty() {
         return;
     }
@@ -82,8 +130,8 @@ fn starts_with_mark(text: &str) -> bool {
     text.trim_start().starts_with(MARK)
 }
 
-fn record_placeholders(item: &Item, found: &mut Found) {
-    let file = item.file;
+fn record_placeholders(item: &Item, found: &mut ItemFound) {
+    let file = InItem::Record;
     for value in &item.values {
         let name = value.qualified_name();
         if starts_with_mark(&value.text) {
@@ -201,7 +249,11 @@ fn without_comment(line: &str) -> &str {
     line
 }
 
-fn rules_placeholders(file: FileId, text: &str, found: &mut Found) {
+fn rules_placeholders(text: &str, found: &mut ItemFound) {
+    // Most files hold none: one fast search instead of a walk through every line.
+    if !text.contains(MARK) {
+        return;
+    }
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let code = without_comment(line);
@@ -232,7 +284,7 @@ fn rules_placeholders(file: FileId, text: &str, found: &mut Found) {
                 _ => continue,
             };
             found.push((
-                file,
+                InItem::Rules,
                 offset + at..offset + end,
                 "the rules file".to_string(),
                 help,
@@ -243,7 +295,7 @@ fn rules_placeholders(file: FileId, text: &str, found: &mut Found) {
     }
 }
 
-fn game_record_placeholders(file: FileId, text: &str, found: &mut Found) {
+fn game_record_placeholders(index: usize, text: &str, found: &mut ItemFound) {
     let mut from = 0;
     while let Some(at) = text[from..].find(MARK).map(|i| i + from) {
         from = at + MARK.len();
@@ -261,7 +313,12 @@ fn game_record_placeholders(file: FileId, text: &str, found: &mut Found) {
         };
         let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
         let end = text[at..line_end].find(close).map_or(line_end, |i| at + i);
-        found.push((file, at..end, "the game record".to_string(), help));
+        found.push((
+            InItem::GameRecord(index),
+            at..end,
+            "the game record".to_string(),
+            help,
+        ));
         from = end.max(from);
     }
 }
@@ -270,11 +327,9 @@ fn game_record_placeholders(file: FileId, text: &str, found: &mut Found) {
 mod tests {
     use super::*;
 
-    fn spans(text: &str, scan: fn(FileId, &str, &mut Found)) -> Vec<String> {
-        let mut sources = crate::source::SourceMap::default();
-        let file = sources.add("x".into(), text.to_string());
+    fn spans(text: &str, scan: fn(&str, &mut ItemFound)) -> Vec<String> {
         let mut found = Vec::new();
-        scan(file, text, &mut found);
+        scan(text, &mut found);
         found
             .into_iter()
             .map(|(_, s, _, _)| text[s].to_string())
@@ -292,7 +347,7 @@ mod tests {
     fn game_record_placeholders_in_tags_and_comments() {
         let text = "[Event \"TODO: what\"]\n[Kind \"demonstration\"]\n\n{TODO: moves} 1. a1-a2 {fine TODO}\n";
         assert_eq!(
-            spans(text, game_record_placeholders),
+            spans(text, |t, f| game_record_placeholders(0, t, f)),
             ["TODO: what", "TODO: moves"]
         );
     }
