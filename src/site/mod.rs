@@ -134,6 +134,7 @@ pub struct Kept {
     load: LoadCache,
     check: CheckCache,
     parts: memo::Parts,
+    manifests: output::Manifests,
 }
 
 impl Kept {
@@ -220,7 +221,13 @@ pub fn build_scoped(
         .theme
         .as_deref()
         .ok_or_else(|| BuildError::Template("the theme does not compile".to_string()))?;
-    let staging = target.stage().map_err(BuildError::Output)?;
+    let mut fresh_manifests = output::Manifests::default();
+    let staging = target
+        .stage_with(
+            kept.as_deref_mut()
+                .map_or(&mut fresh_manifests, |k| &mut k.manifests),
+        )
+        .map_err(BuildError::Output)?;
     let rendered = pages::render_site(
         &archive,
         theme,
@@ -229,7 +236,7 @@ pub fn build_scoped(
         kept.as_deref().map(|k| &k.parts),
         scope,
     );
-    if let Some(kept) = kept.filter(|_| scope == Scope::Whole) {
+    if let Some(kept) = kept.as_deref_mut().filter(|_| scope == Scope::Whole) {
         // Whatever was made is right for its key, even when the build failed later on. Not after a build of
         // the items only, which used none of the parts: the whole build after it will.
         kept.parts.settle();
@@ -250,7 +257,9 @@ pub fn build_scoped(
     step("render", started);
 
     let started = Instant::now();
-    let written = staging.commit().map_err(BuildError::Output)?;
+    let written = staging
+        .commit_with(kept.map_or(&mut fresh_manifests, |k| &mut k.manifests))
+        .map_err(BuildError::Output)?;
     step("swap", started);
 
     Ok(Built {

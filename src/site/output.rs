@@ -206,15 +206,15 @@ impl Target {
 
     /// Take the standby as the staging folder `temp`, with what its manifest says it holds. `None` when there
     /// is no usable standby: none, another build took it first, or it is not a folder this program left.
-    fn claim_standby(&self, temp: &Path) -> Option<HashMap<String, Recorded>> {
+    fn claim_standby(&self, temp: &Path, memo: &mut Manifests) -> Option<Manifest> {
         // Moving it away first makes it this build's alone: a second build finds no standby.
         fs::rename(self.standby_path(), temp).ok()?;
         let usable = fs::symlink_metadata(temp).is_ok_and(|m| m.is_dir())
             && matches!(marker_state(&temp.join(MARKER)), Marker::Ours);
         let files = if usable {
-            read_manifest(temp)
+            memo.read(temp)
         } else {
-            HashMap::new()
+            Manifest::default()
         };
         // From here until the new manifest is written, the folder's contents are not what a manifest says: a
         // build killed meanwhile leaves it without one, and the next build removes it as a leftover.
@@ -250,6 +250,11 @@ impl Target {
     /// Start a build: remove what killed builds left, read the previous site's manifest, and make the staging
     /// folder.
     pub fn stage(self) -> Result<Staging, String> {
+        self.stage_with(&mut Manifests::default())
+    }
+
+    /// [`Target::stage`], taking the manifests from `memo` when it knows them (by their bytes).
+    pub fn stage_with(self, memo: &mut Manifests) -> Result<Staging, String> {
         for leftover in self.leftovers() {
             remove_tree(&leftover).map_err(|e| {
                 format!(
@@ -259,17 +264,17 @@ impl Target {
             })?;
         }
         let previous = if self.exists {
-            read_manifest(&self.out)
+            memo.read(&self.out)
         } else {
-            HashMap::new()
+            Manifest::default()
         };
         let temp = self.sibling("tmp", std::process::id());
-        let standby = match self.claim_standby(&temp) {
+        let standby = match self.claim_standby(&temp, memo) {
             Some(files) => files,
             None => {
                 fs::create_dir(&temp)
                     .map_err(|e| format!("cannot create `{}`: {e}", temp.display()))?;
-                HashMap::new()
+                Manifest::default()
             }
         };
         Ok(Staging {
@@ -292,9 +297,9 @@ pub struct Staging {
     temp: PathBuf,
     guard: TempGuard,
     /// The previous site's manifest: path to hashes.
-    previous: HashMap<String, Recorded>,
+    previous: Manifest,
     /// What the staging folder already holds: the standby's manifest, or nothing for a new, empty folder.
-    standby: HashMap<String, Recorded>,
+    standby: Manifest,
     /// This site's manifest so far.
     files: Mutex<Vec<(String, Recorded)>>,
     /// Folders already made in the staging folder, so each is made once.
@@ -389,7 +394,7 @@ impl Staging {
             .iter()
             .map(|(path, _)| path.clone())
             .collect();
-        for (path, recorded) in &self.previous {
+        for (path, recorded) in self.previous.iter() {
             if given.contains(path) {
                 continue;
             }
@@ -508,6 +513,12 @@ impl Staging {
 
     /// Write the manifest and marker, swap the staged site in, and remove the previous one.
     pub fn commit(self) -> Result<Written, String> {
+        self.commit_with(&mut Manifests::default())
+    }
+
+    /// [`Staging::commit`], leaving the new site's manifest in `memo` for the next build to find without
+    /// reading it.
+    pub fn commit_with(self, memo: &mut Manifests) -> Result<Written, String> {
         let mut files = self
             .files
             .into_inner()
@@ -577,6 +588,7 @@ impl Staging {
         }
         write_new(&self.temp.join(MANIFEST), manifest.as_bytes())
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
+        memo.wrote(manifest.as_bytes(), &files);
         write_new(&self.temp.join(MARKER), MARKER_TEXT.as_bytes())
             .map_err(|e| format!("cannot write the marker file: {e}"))?;
 
@@ -807,6 +819,10 @@ pub fn read_manifest(out: &Path) -> HashMap<String, Recorded> {
     let Ok(text) = fs::read_to_string(out.join(MANIFEST)) else {
         return HashMap::new();
     };
+    parse_manifest(&text)
+}
+
+fn parse_manifest(text: &str) -> HashMap<String, Recorded> {
     let mut lines = text.lines();
     if lines.next() != Some(MANIFEST_HEADER) {
         return HashMap::new();
@@ -822,6 +838,52 @@ pub fn read_manifest(out: &Path) -> HashMap<String, Recorded> {
             Some((path.to_string(), recorded))
         })
         .collect()
+}
+
+/// A site's manifest as read: shared, since a long-running process hands the same one to several builds.
+pub type Manifest = std::sync::Arc<HashMap<String, Recorded>>;
+
+/// The manifests a long-running process (the preview server) wrote or read last, by the hash of their bytes:
+/// at 10,000 items a manifest is 30,000 lines, and parsing it again for every rebuild took longer than the
+/// rest of a small rebuild's writing. The file is still read and hashed each time, so a site changed by
+/// another process (a `build` into the same folder) is never mistaken for the one remembered.
+#[derive(Default)]
+pub struct Manifests {
+    known: Vec<(Hash, Manifest)>,
+}
+
+impl Manifests {
+    /// The manifest of the site in `dir`; empty when there is none or it cannot be read.
+    fn read(&mut self, dir: &Path) -> Manifest {
+        let Ok(bytes) = fs::read(dir.join(MANIFEST)) else {
+            return Manifest::default();
+        };
+        let key = hash_bytes(&bytes);
+        if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == key) {
+            return std::sync::Arc::clone(known);
+        }
+        let manifest = match std::str::from_utf8(&bytes) {
+            Ok(text) => Manifest::new(parse_manifest(text)),
+            Err(_) => Manifest::default(),
+        };
+        self.remember(key, std::sync::Arc::clone(&manifest));
+        manifest
+    }
+
+    /// A manifest was written with these bytes, listing these files.
+    fn wrote(&mut self, bytes: &[u8], files: &[(String, Recorded)]) {
+        let manifest = files.iter().cloned().collect();
+        self.remember(hash_bytes(bytes), Manifest::new(manifest));
+    }
+
+    /// Keep the last few: the live site's and the standby's are the ones the next build reads.
+    fn remember(&mut self, key: Hash, manifest: Manifest) {
+        self.known.retain(|(k, _)| *k != key);
+        self.known.push((key, manifest));
+        if self.known.len() > 3 {
+            self.known.remove(0);
+        }
+    }
 }
 
 #[cfg(test)]
