@@ -122,7 +122,10 @@ fn process_cpu() -> Duration {
 }
 
 fn replace_title(record: &str, title: &str) -> String {
-    match (record.find("<dcterms:title>"), record.find("</dcterms:title>")) {
+    match (
+        record.find("<dcterms:title>"),
+        record.find("</dcterms:title>"),
+    ) {
         (Some(start), Some(end)) if start < end => format!(
             "{}{title}{}",
             &record[..start],

@@ -287,11 +287,7 @@ pub fn check_with(
         }
         None => theme::check_theme(&catalog, diagnostics).map(Arc::new),
     };
-    placeholder::check_placeholders(
-        &catalog,
-        diagnostics,
-        cache.map(|c| &mut c.placeholders),
-    );
+    placeholder::check_placeholders(&catalog, diagnostics, cache.map(|c| &mut c.placeholders));
     diagnostics.sort();
     let mut games: Vec<Option<Arc<CheckedGame>>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {

@@ -908,6 +908,59 @@ mod tests {
     }
 
     #[test]
+    fn remembered_manifests_never_stand_for_a_site_another_build_wrote() {
+        let root = std::env::temp_dir().join(format!("ludotheca-memo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("catalog")).unwrap();
+        let out = root.join("site");
+        let build = |memo: &mut Manifests, files: &[(&str, &str)]| {
+            let staging = Target::prepare(&out, &root.join("catalog"), false)
+                .unwrap()
+                .stage_with(memo)
+                .unwrap();
+            for (path, text) in files {
+                staging.put(path, text.as_bytes(), None).unwrap();
+            }
+            staging.commit_with(memo).unwrap()
+        };
+        let mut server = Manifests::default();
+        build(
+            &mut server,
+            &[("a/index.html", "one"), ("b/index.html", "two")],
+        );
+        build(
+            &mut server,
+            &[("a/index.html", "one"), ("b/index.html", "two")],
+        );
+        // Another process builds into the same folder: `b` changes, `c` comes.
+        build(
+            &mut Manifests::default(),
+            &[("b/index.html", "changed"), ("c/index.html", "three")],
+        );
+        // The server's next build must see that site, not the one it remembers: it starts from the standby (the
+        // server's second site, whose `a` is already right), links `b` and `c` from the other process's site,
+        // and keeps nothing of the remembered live site.
+        let next = build(
+            &mut server,
+            &[
+                ("a/index.html", "one"),
+                ("b/index.html", "changed"),
+                ("c/index.html", "three"),
+            ],
+        );
+        assert_eq!((next.written, next.unchanged, next.removed), (0, 3, 0));
+        for (path, text) in [
+            ("a/index.html", "one"),
+            ("b/index.html", "changed"),
+            ("c/index.html", "three"),
+        ] {
+            assert_eq!(fs::read_to_string(out.join(path)).unwrap(), text, "{path}");
+        }
+        assert_eq!(read_manifest(&out).len(), 3);
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
     fn unchanged_files_are_linked_and_changed_ones_written() {
         let root = std::env::temp_dir().join(format!("ludotheca-output-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
