@@ -140,6 +140,20 @@ impl SourceMap {
         id
     }
 
+    /// How many files the map holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Add a copy of every file of `other` at the end of this map (the texts are shared, not copied).
+    pub fn extend_from(&mut self, other: &SourceMap) {
+        self.files.extend(other.files.iter().cloned());
+    }
+
     /// Move every file of `other` to the end of this map; returns how to turn `other`'s ids into ids here.
     pub fn append(&mut self, other: SourceMap) -> impl Fn(FileId) -> FileId + use<> {
         let offset = self.files.len() as u32;

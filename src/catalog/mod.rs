@@ -337,8 +337,9 @@ pub struct Catalog {
     /// `ludotheca.toml` in the source map, if it exists.
     pub config_file: Option<FileId>,
     pub sources: Bibliography,
-    /// Items in path order.
-    pub items: Vec<Item>,
+    /// Items in path order. Shared: a long-running process keeps each item as read between builds, and a
+    /// build's copy of an unchanged item is the same item, not another.
+    pub items: Vec<std::sync::Arc<Item>>,
     /// The text of every file read.
     pub files: SourceMap,
     /// `about.md` in the source map, if the catalog has one.
@@ -370,6 +371,10 @@ impl Catalog {
     /// Adds an item after the others. An identifier given twice keeps finding its first item; the check
     /// reports the second.
     pub fn add_item(&mut self, item: Item) {
+        self.add_shared(std::sync::Arc::new(item));
+    }
+
+    fn add_shared(&mut self, item: std::sync::Arc<Item>) {
         self.index
             .entry(item.id.clone())
             .or_insert(self.items.len());
@@ -378,7 +383,7 @@ impl Catalog {
 
     /// The item with this identifier (the first one, if the identifier is duplicated).
     pub fn item(&self, id: &str) -> Option<&Item> {
-        self.index.get(id).map(|&i| &self.items[i])
+        self.index.get(id).map(|&i| &*self.items[i])
     }
 }
 
@@ -516,10 +521,13 @@ impl LoadCache {
     }
 }
 
-/// One item folder as read: the item, the files it read (with ids local to `files`) and what was reported.
+/// One item folder as read: the item, the files it read and what was reported. The item's file ids are those
+/// of the catalog it was last loaded into, whose source map held `offset` files before this item's; `files`
+/// numbers the same files from 0.
 #[derive(Clone)]
 struct LoadedItem {
-    item: Item,
+    item: std::sync::Arc<Item>,
+    offset: u32,
     files: SourceMap,
     diagnostics: Diagnostics,
 }
@@ -626,7 +634,7 @@ pub fn load_with(
     catalog.about = about;
     catalog.theme = theme;
     for item in items {
-        catalog.add_item(item);
+        catalog.add_shared(item);
     }
     Ok(catalog)
 }
@@ -740,63 +748,100 @@ fn load_items(
     folders: Vec<(String, PathBuf)>,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
-    cache: Option<&mut LoadCache>,
-) -> Result<Vec<Item>, LoadError> {
+    mut cache: Option<&mut LoadCache>,
+) -> Result<Vec<std::sync::Arc<Item>>, LoadError> {
     let keep = cache.is_some();
     let known = cache
-        .as_ref()
+        .as_deref()
         .map(|c| &c.folders)
         .filter(|known| !known.is_empty());
-    // Each folder once into the catalog and, when it was read now, once more into the cache.
-    type Read = (LoadedItem, Option<(PathBuf, LoadedItem)>);
-    let loaded: Vec<Result<Read, LoadError>> = folders
-        .into_par_iter()
+    // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
+    // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
+    type Fresh = Option<(Item, SourceMap, Diagnostics)>;
+    let read: Vec<Result<Fresh, LoadError>> = folders
+        .par_iter()
         .map(|(id, folder)| {
-            if let Some(hit) = known.and_then(|k| k.get(&folder)) {
-                return Ok((hit.clone(), None));
+            if known.is_some_and(|k| k.contains_key(folder)) {
+                return Ok(None);
             }
             let mut own_files = SourceMap::default();
             let mut own_diagnostics = Diagnostics::new();
-            let item = load_item(reader, id, &folder, &mut own_files, &mut own_diagnostics)?;
-            let loaded = LoadedItem {
-                item,
-                files: own_files,
-                diagnostics: own_diagnostics,
-            };
-            // A file reached through a link may change without any change in this folder: never kept.
-            let kept = (keep && !reads_links(&loaded.item)).then(|| (folder, loaded.clone()));
-            Ok((loaded, kept))
+            let item = load_item(
+                reader,
+                id.clone(),
+                folder,
+                &mut own_files,
+                &mut own_diagnostics,
+            )?;
+            Ok(Some((item, own_files, own_diagnostics)))
         })
         .collect();
-    let mut items = Vec::with_capacity(loaded.len());
-    let mut fresh = Vec::new();
+    let mut items = Vec::with_capacity(read.len());
     let mut present = std::collections::HashSet::new();
-    for result in loaded {
-        let (loaded, kept) = result?;
+    for ((_, folder), result) in folders.into_iter().zip(read) {
+        let offset = files.len() as u32;
+        let loaded = match result? {
+            Some((mut item, own_files, own_diagnostics)) => {
+                shift_files(&mut item, 0, offset);
+                LoadedItem {
+                    item: std::sync::Arc::new(item),
+                    offset,
+                    files: own_files,
+                    diagnostics: own_diagnostics,
+                }
+            }
+            None => {
+                let Some(hit) = cache
+                    .as_deref_mut()
+                    .and_then(|c| c.folders.get_mut(&folder))
+                else {
+                    unreachable!("a folder not read is one the cache holds");
+                };
+                // Unchanged and at the same place: the same item. Moved by an edit before it (a file added
+                // or removed): renumbered once, and kept so numbered.
+                if hit.offset != offset {
+                    let mut item = (*hit.item).clone();
+                    shift_files(&mut item, hit.offset, offset);
+                    hit.item = std::sync::Arc::new(item);
+                    hit.offset = offset;
+                }
+                hit.clone()
+            }
+        };
         let LoadedItem {
-            mut item,
+            item,
             files: own_files,
             diagnostics: own_diagnostics,
-        } = loaded;
-        if keep {
-            present.insert(item.folder.clone());
+            ..
+        } = &loaded;
+        files.extend_from(own_files);
+        for diagnostic in own_diagnostics.iter() {
+            diagnostics.push(diagnostic.clone());
         }
-        fresh.extend(kept);
-        let renumber = files.append(own_files);
-        item.file = renumber(item.file);
-        item.rules_file = item.rules_file.map(&renumber);
-        item.game_records = item.game_records.iter().map(|&f| renumber(f)).collect();
-        for diagnostic in own_diagnostics.into_vec() {
-            diagnostics.push(diagnostic);
+        items.push(std::sync::Arc::clone(item));
+        if let Some(cache) = cache.as_deref_mut() {
+            present.insert(folder.clone());
+            // A file reached through a link may change without any change in this folder: never kept.
+            if !cache.folders.contains_key(&folder) && !reads_links(item) {
+                cache.folders.insert(folder, loaded);
+            }
         }
-        items.push(item);
     }
-    if let Some(cache) = cache {
+    if keep && let Some(cache) = cache {
         // Folders gone from the catalog are forgotten with the rest of what changed.
         cache.folders.retain(|folder, _| present.contains(folder));
-        cache.folders.extend(fresh);
     }
     Ok(items)
+}
+
+/// Renumber an item's files from a catalog where its first file was `from` to one where it is `to`.
+fn shift_files(item: &mut Item, from: u32, to: u32) {
+    let shift = |id: FileId| FileId(id.0 - from + to);
+    item.file = shift(item.file);
+    item.rules_file = item.rules_file.map(shift);
+    for id in &mut item.game_records {
+        *id = shift(*id);
+    }
 }
 
 /// Whether any file the item read is a link.
