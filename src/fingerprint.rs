@@ -47,21 +47,36 @@ pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash
 }
 
 pub fn to_hex(hash: &Hash) -> String {
-    use std::fmt::Write;
     let mut s = String::with_capacity(64);
-    for b in hash {
-        let _ = write!(s, "{b:02x}");
-    }
+    push_hex(&mut s, hash);
     s
 }
 
+/// Append a hash in lower-case hex. By table rather than by `write!`: a site's manifest holds tens of
+/// thousands of hashes, and formatting each byte through `fmt` took longer than the rest of writing it.
+pub fn push_hex(out: &mut String, hash: &Hash) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(64);
+    for &b in hash {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+}
+
 pub fn from_hex(text: &str) -> Option<Hash> {
+    let text = text.as_bytes();
     if text.len() != 64 {
         return None;
     }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
     let mut hash = [0u8; 32];
-    for (i, byte) in hash.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    for (byte, pair) in hash.iter_mut().zip(text.chunks_exact(2)) {
+        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
     }
     Some(hash)
 }

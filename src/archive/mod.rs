@@ -10,7 +10,7 @@ pub mod rules;
 pub mod text;
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::Path;
 
 use rayon::prelude::*;
 
@@ -71,7 +71,7 @@ pub struct Entry<'c> {
     /// "recently added". File times are never read: the same catalog must give the same site.
     pub added: Option<Day>,
     /// `games/*.game` beside the record.
-    pub game_records: Vec<GameRecord>,
+    pub game_records: Vec<GameRecord<'c>>,
     /// A hash of the item's files as read (record, rules, game records: names and texts), taken once so that
     /// the build's keys for pages and downloads combine it instead of hashing the texts again.
     pub files_hash: crate::fingerprint::Hash,
@@ -106,14 +106,14 @@ pub enum Target {
 
 /// A recorded game, demonstration or puzzle shipped with a game.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
-    pub file: PathBuf,
+pub struct GameRecord<'c> {
+    pub file: &'c Path,
     /// The text as read at load, in the catalog's source map.
     pub source: FileId,
-    pub file_name: String,
-    pub kind: Option<String>,
-    pub title: Option<String>,
-    pub ruleset: Option<String>,
+    pub file_name: &'c str,
+    pub kind: Option<&'c str>,
+    pub title: Option<&'c str>,
+    pub ruleset: Option<&'c str>,
     pub moves: usize,
 }
 
@@ -358,31 +358,24 @@ fn new_entry<'c>(
 
 /// A game record's tags for its listing, from the record as `check` parsed it; a record that does not parse is
 /// still offered for download.
-fn game_record(
+fn game_record<'c>(
     source: FileId,
-    path: &std::path::Path,
-    parsed: Option<&crate::check::RecordSummary>,
-) -> GameRecord {
+    path: &'c Path,
+    parsed: Option<&'c crate::check::RecordSummary>,
+) -> GameRecord<'c> {
+    // Read from a folder listing, so the name is UTF-8 (the reader refuses other names).
     let file_name = path
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
+        .and_then(|n| n.to_str())
         .unwrap_or_default();
     GameRecord {
         source,
-        file: path.to_path_buf(),
+        file: path,
         file_name,
-        kind: parsed
-            .as_ref()
-            .and_then(|r| r.tag("Kind").map(str::to_string)),
-        title: parsed.as_ref().and_then(|r| {
-            r.tag("Title")
-                .or_else(|| r.tag("Event"))
-                .map(str::to_string)
-        }),
-        ruleset: parsed
-            .as_ref()
-            .and_then(|r| r.tag("Ruleset").map(str::to_string)),
-        moves: parsed.as_ref().map_or(0, |r| r.move_count),
+        kind: parsed.and_then(|r| r.tag("Kind")),
+        title: parsed.and_then(|r| r.tag("Title").or_else(|| r.tag("Event"))),
+        ruleset: parsed.and_then(|r| r.tag("Ruleset")),
+        moves: parsed.map_or(0, |r| r.move_count),
     }
 }
 
@@ -677,10 +670,15 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
             citations: Vec::new(),
         });
     }
+    // Keys are compared ignoring case, as BibTeX does; most are written in lower case already.
+    let find = |key: &str| match key.bytes().any(|b| b.is_ascii_uppercase()) {
+        true => index.get(&key.to_ascii_lowercase()).copied(),
+        false => index.get(key).copied(),
+    };
     for (i, entry) in entries.iter().enumerate() {
         for value in &entry.item.values {
             if let Some(cite) = &value.cite
-                && let Some(&s) = index.get(&cite.value.to_ascii_lowercase())
+                && let Some(s) = find(&cite.value)
             {
                 sources[s].citations.push(Citation {
                     item: i,
@@ -692,7 +690,7 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
         }
         for ruleset in entry.rules.iter().flat_map(|r| &r.rulesets) {
             if let Some(key) = &ruleset.source
-                && let Some(&s) = index.get(&key.to_ascii_lowercase())
+                && let Some(s) = find(key)
             {
                 sources[s].citations.push(Citation {
                     item: i,

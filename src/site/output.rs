@@ -45,7 +45,7 @@ const MARKER_TEXT: &str =
 const MANIFEST_HEADER: &str = "ludotheca-manifest 1";
 
 pub use crate::fingerprint::Hash;
-use crate::fingerprint::{from_hex as unhex, to_hex as hex};
+use crate::fingerprint::from_hex as unhex;
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
     *blake3::hash(bytes).as_bytes()
@@ -576,10 +576,10 @@ impl Staging {
         manifest.push_str(MANIFEST_HEADER);
         manifest.push('\n');
         for (path, recorded) in &files {
-            manifest.push_str(&hex(&recorded.bytes));
+            crate::fingerprint::push_hex(&mut manifest, &recorded.bytes);
             manifest.push(' ');
             match &recorded.inputs {
-                Some(inputs) => manifest.push_str(&hex(inputs)),
+                Some(inputs) => crate::fingerprint::push_hex(&mut manifest, inputs),
                 None => manifest.push('-'),
             }
             manifest.push(' ');
@@ -588,7 +588,8 @@ impl Staging {
         }
         write_new(&self.temp.join(MANIFEST), manifest.as_bytes())
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
-        memo.wrote(manifest.as_bytes(), &files);
+        let count = files.len();
+        memo.wrote(manifest.as_bytes(), files);
         write_new(&self.temp.join(MARKER), MARKER_TEXT.as_bytes())
             .map_err(|e| format!("cannot write the marker file: {e}"))?;
 
@@ -605,7 +606,7 @@ impl Staging {
             self.guard.disarm();
             if self.target.ours && fs::rename(&self.temp, self.target.standby_path()).is_ok() {
                 return Ok(Written {
-                    files: files.len(),
+                    files: count,
                     written: self.written.into_inner(),
                     unchanged: self.linked.into_inner(),
                     removed,
@@ -632,7 +633,7 @@ impl Staging {
             self.guard.disarm();
         }
         Ok(Written {
-            files: files.len(),
+            files: count,
             written: self.written.into_inner(),
             unchanged: self.linked.into_inner(),
             removed,
@@ -871,8 +872,8 @@ impl Manifests {
     }
 
     /// A manifest was written with these bytes, listing these files.
-    fn wrote(&mut self, bytes: &[u8], files: &[(String, Recorded)]) {
-        let manifest = files.iter().cloned().collect();
+    fn wrote(&mut self, bytes: &[u8], files: Vec<(String, Recorded)>) {
+        let manifest = files.into_iter().collect();
         self.remember(hash_bytes(bytes), Manifest::new(manifest));
     }
 
@@ -889,6 +890,7 @@ impl Manifests {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fingerprint::to_hex as hex;
 
     #[test]
     fn paths_stay_inside() {
@@ -904,6 +906,14 @@ mod tests {
     fn hashes_round_trip_through_hex() {
         let hash = hash_bytes(b"terhuchu");
         assert_eq!(unhex(&hex(&hash)), Some(hash));
+        assert_eq!(
+            hex(blake3::hash(b"").as_bytes()),
+            "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"
+        );
+        assert_eq!(
+            unhex("AF1349B9F5F9A1A6A0404DEA36DCC9499BCB25C9ADC112B7CC9A93CAE41F3262"),
+            Some(*blake3::hash(b"").as_bytes())
+        );
         assert_eq!(unhex("zz"), None);
     }
 

@@ -1324,17 +1324,15 @@ struct PuzzleRef {
 /// Every puzzle of the archive (game records of kind `puzzle`), by game title, then by file name.
 fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
     let games = entries_by_title(archive, |e| {
-        e.game_records
-            .iter()
-            .any(|r| r.kind.as_deref() == Some("puzzle"))
+        e.game_records.iter().any(|r| r.kind == Some("puzzle"))
     });
     let mut out = Vec::new();
     for entry in games {
         let records = &archive.entries[entry].game_records;
         let mut own: Vec<usize> = (0..records.len())
-            .filter(|&r| records[r].kind.as_deref() == Some("puzzle"))
+            .filter(|&r| records[r].kind == Some("puzzle"))
             .collect();
-        own.sort_by(|&a, &b| records[a].file_name.cmp(&records[b].file_name));
+        own.sort_by(|&a, &b| records[a].file_name.cmp(records[b].file_name));
         out.extend(own.into_iter().map(|record| PuzzleRef { entry, record }));
     }
     out
@@ -1420,7 +1418,7 @@ fn puzzle_row(site: &Site, root: &str, puzzle: &PuzzleRef) -> serde_json::Value 
         None => r.rulesets.first(),
     });
     let id = record.file_name.trim_end_matches(".game");
-    let title = record.title.clone().unwrap_or_else(|| id.to_string());
+    let title = record.title.unwrap_or(id).to_string();
     let start = summary.and_then(|s| s.start.as_ref());
     let to_move = start.map(|s| {
         sides
@@ -2310,11 +2308,11 @@ fn item_page<'a>(
     let mut game_records = Vec::new();
     for record in &entry.game_records {
         let mut note = Vec::new();
-        if let Some(k) = &record.kind {
-            note.push(k.clone());
+        if let Some(k) = record.kind {
+            note.push(k.to_string());
         }
-        if let Some(t) = &record.title {
-            note.push(t.clone());
+        if let Some(t) = record.title {
+            note.push(t.to_string());
         }
         if let Some(r) = &record.ruleset {
             note.push(format!("ruleset {r}"));
