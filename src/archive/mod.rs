@@ -473,13 +473,23 @@ fn place_of(value: &Value) -> Option<(String, Option<(f64, f64)>)> {
 /// Group the values `of` each entry gives by their folded form into facets, sorted by name.
 fn collect_facets(
     entries: &mut [Entry<'_>],
-    of: impl Fn(&Item) -> Vec<(String, Option<(f64, f64)>)>,
+    of: impl Fn(&Item) -> Vec<(String, Option<(f64, f64)>)> + Sync,
 ) -> Vec<Facet> {
     let mut facets: Vec<Facet> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    for (i, entry) in entries.iter().enumerate() {
-        for (name, point) in of(entry.item) {
-            let key = text::fold(&name);
+    // Each item's names, and the folded form they are compared by, in parallel; gathered in order below.
+    type Named = Vec<(String, String, Option<(f64, f64)>)>;
+    let named: Vec<Named> = entries
+        .par_iter()
+        .map(|entry| {
+            of(entry.item)
+                .into_iter()
+                .map(|(name, point)| (text::fold(&name), name, point))
+                .collect()
+        })
+        .collect();
+    for (i, names) in named.into_iter().enumerate() {
+        for (key, name, point) in names {
             let at = *index.entry(key).or_insert_with(|| {
                 facets.push(Facet {
                     slug: String::new(),
@@ -594,8 +604,8 @@ fn link_relations(entries: &mut [Entry<'_>], by_id: &HashMap<&str, usize>) {
 fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
     let mut people: Vec<Person> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    let mut find = |name: &str, people: &mut Vec<Person>| -> usize {
-        *index.entry(text::fold(name)).or_insert_with(|| {
+    let mut find = |key: String, name: &str, people: &mut Vec<Person>| -> usize {
+        *index.entry(key).or_insert_with(|| {
             people.push(Person {
                 name: name.to_string(),
                 slug: String::new(),
@@ -605,20 +615,26 @@ fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
             people.len() - 1
         })
     };
-    for (i, entry) in entries.iter().enumerate() {
-        for value in entry
-            .item
-            .values
-            .iter()
-            .filter(|v| PEOPLE_TERMS.contains(&v.term.name))
-        {
-            let name = text::one_line(&value.text);
-            if name.is_empty() {
-                continue;
-            }
-            let p = find(&name, &mut people);
+    // Each item's names, and the folded form they are compared by, in parallel; gathered in order below.
+    let named: Vec<Vec<(String, String, &'static str)>> = entries
+        .par_iter()
+        .map(|entry| {
+            entry
+                .item
+                .values
+                .iter()
+                .filter(|v| PEOPLE_TERMS.contains(&v.term.name))
+                .map(|v| (text::one_line(&v.text), v.term.name))
+                .filter(|(name, _)| !name.is_empty())
+                .map(|(name, term)| (text::fold(&name), name, term))
+                .collect()
+        })
+        .collect();
+    for (i, names) in named.into_iter().enumerate() {
+        for (key, name, term) in names {
+            let p = find(key, &name, &mut people);
             if people[p].items.last().is_none_or(|(e, _)| *e != i) {
-                people[p].items.push((i, value.term.name));
+                people[p].items.push((i, term));
             }
         }
     }
@@ -628,7 +644,7 @@ fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
             if name.is_empty() || name.eq_ignore_ascii_case("others") {
                 continue;
             }
-            let p = find(&name, &mut people);
+            let p = find(text::fold(&name), &name, &mut people);
             if !people[p].works.contains(&entry.key.value) {
                 people[p].works.push(entry.key.value.clone());
             }
