@@ -11,6 +11,7 @@ pub mod text;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -202,47 +203,108 @@ pub fn kind_folder(kind: Kind) -> &'static str {
     }
 }
 
+/// A tag or place as an item names it: folded (how names are compared), as written, and its point (a tag has
+/// none).
+type Named = (String, String, Option<(f64, f64)>);
+
+/// What resolve gathers from an item's own record: its title and dates, and the tags, places and people it
+/// names, each with the folded form names are compared by. It depends on the record alone, so a long-running
+/// process keeps it by the item's files and works it out again only for an item that changed.
+pub struct ItemNames {
+    title: Option<String>,
+    year: Option<i64>,
+    added: Option<Day>,
+    tags: Vec<Named>,
+    places: Vec<Named>,
+    /// (folded, as written, the term naming them).
+    people: Vec<(String, String, &'static str)>,
+}
+
+impl ItemNames {
+    fn of(item: &Item) -> ItemNames {
+        let folded = |(name, point): (String, Option<(f64, f64)>)| (text::fold(&name), name, point);
+        ItemNames {
+            title: item.title().map(text::one_line),
+            year: earliest_year(item),
+            added: record_date(item),
+            tags: item
+                .values
+                .iter()
+                .filter(|v| TAG_TERMS.contains(&v.term.name) && v.ref_.is_none())
+                .map(|v| folded((text::one_line(&v.text), None)))
+                .collect(),
+            places: item
+                .values_of("spatial")
+                .filter_map(place_of)
+                .map(folded)
+                .collect(),
+            people: item
+                .values
+                .iter()
+                .filter(|v| PEOPLE_TERMS.contains(&v.term.name))
+                .map(|v| (text::one_line(&v.text), v.term.name))
+                .filter(|(name, _)| !name.is_empty())
+                .map(|(name, term)| (text::fold(&name), name, term))
+                .collect(),
+        }
+    }
+}
+
+/// Each item's [`ItemNames`] by the hash of its files, kept by a long-running process between builds.
+#[derive(Default)]
+pub struct NamesCache(HashMap<crate::fingerprint::Hash, Arc<ItemNames>>);
+
 impl<'c> Archive<'c> {
     /// Resolve a checked catalog (a catalog with errors resolves too, as far as it can).
     pub fn resolve(checked: &'c Checked) -> Archive<'c> {
+        Archive::resolve_with(checked, None)
+    }
+
+    /// [`Archive::resolve`], taking from `cache` what each unchanged item's record names (see [`ItemNames`])
+    /// and leaving in it this run's.
+    pub fn resolve_with(checked: &'c Checked, cache: Option<&mut NamesCache>) -> Archive<'c> {
         let catalog = &checked.catalog;
-        let mut entries: Vec<Entry<'c>> = catalog
+        let known = cache.as_deref();
+        let (mut entries, names): (Vec<Entry<'c>>, Vec<Arc<ItemNames>>) = catalog
             .items
             .par_iter()
             .enumerate()
             .filter_map(|(i, item)| {
                 let kind = item.kind?;
-                let mut entry = new_entry(catalog, item, kind, checked.game(i));
+                let names = known
+                    .and_then(|k| k.0.get(&item.files_hash))
+                    .map_or_else(|| Arc::new(ItemNames::of(item)), Arc::clone);
+                let mut entry = new_entry(catalog, item, kind, checked.game(i), &names);
                 entry.images = checked.images(i);
-                Some(entry)
+                Some((entry, names))
             })
-            .collect();
+            .unzip();
+        if let Some(cache) = cache {
+            // Only this run's items, so that the cache never outgrows the catalog.
+            cache.0 = entries
+                .iter()
+                .zip(&names)
+                .map(|(e, n)| (e.files_hash, Arc::clone(n)))
+                .collect();
+        }
         let mut by_id = HashMap::new();
         for (i, entry) in entries.iter().enumerate() {
             by_id.entry(entry.item.id.as_str()).or_insert(i);
         }
         link_relations(&mut entries, &by_id);
-        let tags = collect_facets(&mut entries, |item| {
-            item.values
-                .iter()
-                .filter(|v| TAG_TERMS.contains(&v.term.name) && v.ref_.is_none())
-                .map(|v| (text::one_line(&v.text), None))
-                .collect()
-        });
+        let tags = collect_facets(names.iter().map(|n| n.tags.as_slice()));
         for (i, facet) in tags.iter().enumerate() {
             for &e in &facet.items {
                 entries[e].tags.push(i);
             }
         }
-        let places = collect_facets(&mut entries, |item| {
-            item.values_of("spatial").filter_map(place_of).collect()
-        });
+        let places = collect_facets(names.iter().map(|n| n.places.as_slice()));
         for (i, facet) in places.iter().enumerate() {
             for &e in &facet.items {
                 entries[e].places.push(i);
             }
         }
-        let people = collect_people(catalog, &mut entries);
+        let people = collect_people(catalog, &mut entries, &names);
         let sources = collect_sources(catalog, &entries);
         let source_index = sources
             .iter()
@@ -312,16 +374,13 @@ fn new_entry<'c>(
     item: &'c Item,
     kind: Kind,
     game: Option<&'c CheckedGame>,
+    names: &ItemNames,
 ) -> Entry<'c> {
-    let title = item
-        .title()
-        .map(text::one_line)
-        .unwrap_or_else(|| item.id.clone());
+    let title = names.title.clone().unwrap_or_else(|| item.id.clone());
     let dir = format!("{}/{}/", kind_folder(kind), item.id);
     let game = game.filter(|_| kind == Kind::Game);
     let rules = game.map(|g| &g.rules);
-    let year = earliest_year(item);
-    let added = record_date(item);
+    let (year, added) = (names.year, names.added);
     let game_records = item
         .game_records
         .iter()
@@ -471,26 +530,12 @@ fn place_of(value: &Value) -> Option<(String, Option<(f64, f64)>)> {
 }
 
 /// Group the values `of` each entry gives by their folded form into facets, sorted by name.
-fn collect_facets(
-    entries: &mut [Entry<'_>],
-    of: impl Fn(&Item) -> Vec<(String, Option<(f64, f64)>)> + Sync,
-) -> Vec<Facet> {
+fn collect_facets<'a>(named: impl Iterator<Item = &'a [Named]>) -> Vec<Facet> {
     let mut facets: Vec<Facet> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    // Each item's names, and the folded form they are compared by, in parallel; gathered in order below.
-    type Named = Vec<(String, String, Option<(f64, f64)>)>;
-    let named: Vec<Named> = entries
-        .par_iter()
-        .map(|entry| {
-            of(entry.item)
-                .into_iter()
-                .map(|(name, point)| (text::fold(&name), name, point))
-                .collect()
-        })
-        .collect();
-    for (i, names) in named.into_iter().enumerate() {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, names) in named.enumerate() {
         for (key, name, point) in names {
-            let at = *index.entry(key).or_insert_with(|| {
+            let at = *index.entry(key.as_str()).or_insert_with(|| {
                 facets.push(Facet {
                     slug: String::new(),
                     name: name.clone(),
@@ -501,7 +546,7 @@ fn collect_facets(
             });
             let facet = &mut facets[at];
             if facet.point.is_none() {
-                facet.point = point;
+                facet.point = *point;
             }
             // Entries are visited in order, so a repeat can only be the last one pushed.
             if facet.items.last() != Some(&i) {
@@ -601,38 +646,29 @@ fn link_relations(entries: &mut [Entry<'_>], by_id: &HashMap<&str, usize>) {
     }
 }
 
-fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
+fn collect_people(
+    catalog: &Catalog,
+    entries: &mut [Entry<'_>],
+    names: &[Arc<ItemNames>],
+) -> Vec<Person> {
     let mut people: Vec<Person> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    let mut find = |key: String, name: &str, people: &mut Vec<Person>| -> usize {
-        *index.entry(key).or_insert_with(|| {
-            people.push(Person {
-                name: name.to_string(),
-                slug: String::new(),
-                items: Vec::new(),
-                works: Vec::new(),
-            });
-            people.len() - 1
-        })
+    let mut find = |key: &str, name: &str, people: &mut Vec<Person>| -> usize {
+        if let Some(&p) = index.get(key) {
+            return p;
+        }
+        people.push(Person {
+            name: name.to_string(),
+            slug: String::new(),
+            items: Vec::new(),
+            works: Vec::new(),
+        });
+        index.insert(key.to_string(), people.len() - 1);
+        people.len() - 1
     };
-    // Each item's names, and the folded form they are compared by, in parallel; gathered in order below.
-    let named: Vec<Vec<(String, String, &'static str)>> = entries
-        .par_iter()
-        .map(|entry| {
-            entry
-                .item
-                .values
-                .iter()
-                .filter(|v| PEOPLE_TERMS.contains(&v.term.name))
-                .map(|v| (text::one_line(&v.text), v.term.name))
-                .filter(|(name, _)| !name.is_empty())
-                .map(|(name, term)| (text::fold(&name), name, term))
-                .collect()
-        })
-        .collect();
-    for (i, names) in named.into_iter().enumerate() {
-        for (key, name, term) in names {
-            let p = find(key, &name, &mut people);
+    for (i, names) in names.iter().enumerate() {
+        for (key, name, term) in &names.people {
+            let p = find(key, name, &mut people);
             if people[p].items.last().is_none_or(|(e, _)| *e != i) {
                 people[p].items.push((i, term));
             }
@@ -644,7 +680,7 @@ fn collect_people(catalog: &Catalog, entries: &mut [Entry<'_>]) -> Vec<Person> {
             if name.is_empty() || name.eq_ignore_ascii_case("others") {
                 continue;
             }
-            let p = find(text::fold(&name), &name, &mut people);
+            let p = find(&text::fold(&name), &name, &mut people);
             if !people[p].works.contains(&entry.key.value) {
                 people[p].works.push(entry.key.value.clone());
             }

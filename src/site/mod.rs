@@ -135,6 +135,7 @@ pub struct Kept {
     check: CheckCache,
     parts: memo::Parts,
     manifests: output::Manifests,
+    names: crate::archive::NamesCache,
 }
 
 impl Kept {
@@ -200,7 +201,7 @@ pub fn build_scoped(
 
     let started = Instant::now();
     let catalog = &checked.catalog;
-    let archive = Archive::resolve(&checked);
+    let archive = Archive::resolve_with(&checked, kept.as_deref_mut().map(|k| &mut k.names));
     step("resolve", started);
 
     // The command line's address wins over the configuration's.
