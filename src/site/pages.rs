@@ -377,7 +377,7 @@ pub fn render_site(
             emit_all(map)?;
             emit_all(atlas::timeline_pages(&site))?;
             emit_all(people_pages(&site))?;
-            emit_all(source_pages(&site))?;
+            source_pages(&site, emit_all)?;
         }
         archive
             .entries
@@ -1780,10 +1780,12 @@ fn people_pages(site: &Site) -> Vec<Job> {
     jobs
 }
 
-fn source_pages(site: &Site) -> Vec<Job> {
+/// Every source's pages, handed to `emit` a source at a time: a source cited by thousands of items has pages
+/// of their links, and holding every source's page data at once was tens of megabytes at 10,000 items.
+fn source_pages(site: &Site, emit: impl Fn(Vec<Job>) -> Result<(), String>) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
-    let mut jobs = index_page(
+    emit(index_page(
         site,
         "sources",
         "Sources",
@@ -1792,7 +1794,7 @@ fn source_pages(site: &Site) -> Vec<Job> {
             let note = format!("cited {} time(s)", s.citations.len());
             (&s.slug, cite::full(s.entry), note)
         }),
-    );
+    ))?;
     const GROUPS: [&str; 4] = ["Games", "Rulesets", "Boards", "Evidence"];
     for source in &archive.sources {
         let entry = source.entry;
@@ -1857,7 +1859,7 @@ fn source_pages(site: &Site) -> Vec<Job> {
             crate::scheme::date::parse_w3cdtf(d.trim())
                 .map_or_else(|_| d.to_string(), |d| values::date_words(&d))
         });
-        jobs.extend(paged(
+        emit(paged(
             site,
             &format!("sources/{}", source.slug),
             &title,
@@ -1890,9 +1892,9 @@ fn source_pages(site: &Site) -> Vec<Job> {
                     "pager": pager,
                 })
             },
-        ));
+        ))?;
     }
-    jobs
+    Ok(())
 }
 
 /// Whether a name of the people pages is a body: the bibliography writes it as one (in double braces) in a work
