@@ -235,7 +235,7 @@ impl LinesGame {
         moves: &mut Vec<LinesMove>,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
         match &self.draw.sweep {
-            Some(Sweeps::Narrow(sw)) => return self.sweep_draw_at(sw, pos, rng, moves),
+            Some(Sweeps::Narrow(sw)) => return self.sweep_draw_at(sw, pos, rng),
             None => {}
         }
         if self.rules.capture == CapturePolicy::Huffing

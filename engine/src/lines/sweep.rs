@@ -18,9 +18,6 @@ use crate::game::{MAX_MOVES, TooManyMoves};
 use crate::rng::Rng;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
-/// Pieces with a capture chain whose count a draw remembers; a position with more draws from the list.
-const CAPTURERS: usize = 32;
-
 /// A set of points as a machine word.
 pub(super) trait Set:
     Copy
@@ -124,14 +121,17 @@ struct Shift<W> {
 struct Shift2<W> {
     a: u32,
     b: u32,
+    /// A jump's direction (for chains that may not turn), `NO_DIR` for a slide.
+    dir: u8,
     from: W,
 }
 
-/// A short jump with its points' bits (the captured point is the one under `over_bit`).
+/// A short jump with its points' bits.
 #[derive(Clone, Copy, Debug)]
 struct Jump<W> {
     over_bit: W,
     land_bit: W,
+    over: u8,
     land: u8,
     dir: u8,
 }
@@ -178,9 +178,9 @@ pub(super) struct Sweep<W> {
     jumps: Vec<Jump<W>>,
     /// Two-point slides: (target's bit, the bits of both points, which must be empty).
     stops: Vec<(W, W)>,
-    /// The moves of no group: two-point slides as in `stops`, jumps as (captured point's bit, landing bit).
+    /// The moves of no group: two-point slides as in `stops`, jumps as their places in `jumps`.
     odd_stops: Vec<(W, W)>,
-    odd_jumps: Vec<(W, W)>,
+    odd_jumps: Vec<u32>,
     promo: [[W; 2]; MAX_KINDS],
     /// By side: the kinds that can capture.
     capturing: [u8; 2],
@@ -266,11 +266,12 @@ impl<W: Set> Sweep<W> {
                         hops.push((p, offsets, (target, path)));
                     }
                     steps.extend(points(step).map(|q| (p, rot(p, q), bit(q))));
-                    for &(over, land, _) in &m.jumps {
+                    for &(over, land, dir) in &m.jumps {
                         if over as usize == p || land as usize == p {
                             return None;
                         }
-                        jumps.push((p, (rot(p, over), rot(p, land))));
+                        // The direction is part of the key: a chain that may not turn needs it.
+                        jumps.push((p, (rot(p, over) | (dir as u32) << 8, rot(p, land))));
                     }
                     kept_by_point.push((step, kept));
                 }
@@ -311,6 +312,7 @@ impl<W: Set> Sweep<W> {
                         hop_groups.push(Shift2 {
                             a,
                             b,
+                            dir: NO_DIR,
                             from: W::unit(p as u8),
                         });
                     }
@@ -319,17 +321,20 @@ impl<W: Set> Sweep<W> {
                 let mut j = 0;
                 for (p, odd) in odd_jumps.iter_mut().enumerate() {
                     for local in 0..game.tables[base + p].jumps.len() {
-                        let (a, b) = jumps[j].1;
+                        let (key, b) = jumps[j].1;
+                        let (a, dir) = (key & 0xff, (key >> 8) as u8);
                         if !shared(&jump_key, jumps.len(), j) {
                             odd.push(local);
-                        } else if let Some(g) =
-                            jump_groups.iter_mut().find(|g| (g.a, g.b) == (a, b))
+                        } else if let Some(g) = jump_groups
+                            .iter_mut()
+                            .find(|g| (g.a, g.b, g.dir) == (a, b, dir))
                         {
                             g.from |= W::unit(p as u8);
                         } else {
                             jump_groups.push(Shift2 {
                                 a,
                                 b,
+                                dir,
                                 from: W::unit(p as u8),
                             });
                         }
@@ -344,6 +349,7 @@ impl<W: Set> Sweep<W> {
                         .extend(m.jumps.iter().map(|&(over, land, dir)| Jump {
                             over_bit: W::unit(over),
                             land_bit: W::unit(land),
+                            over,
                             land,
                             dir,
                         }));
@@ -359,12 +365,8 @@ impl<W: Set> Sweep<W> {
                             .map(|&(t, path)| (W::narrow(t), W::narrow(path))),
                     );
                     let first_odd_jump = sw.odd_jumps.len() as u32;
-                    let own_jumps = &sw.jumps[first_jump as usize..];
-                    let odd: Vec<(W, W)> = odd_jumps[p]
-                        .iter()
-                        .map(|&i| (own_jumps[i].over_bit, own_jumps[i].land_bit))
-                        .collect();
-                    sw.odd_jumps.extend(odd);
+                    sw.odd_jumps
+                        .extend(odd_jumps[p].iter().map(|&i| first_jump + i as u32));
                     if odd_step[p] != 0 || !odd_hops[p].is_empty() {
                         odd_quiet |= W::unit(p as u8);
                     }
@@ -403,6 +405,7 @@ impl<W: Set> Sweep<W> {
     }
 
     /// The pieces of `mine` with a jump, over `enemy` onto `empty`, and how many jumps they have.
+    /// (Where a chain may go on, `LinesGame::first_jumps` counts the chains.)
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn jumpers(&self, g: &Groups<W>, k: u8, s: u8, mine: W, enemy: W, empty: W) -> (W, usize) {
@@ -411,8 +414,9 @@ impl<W: Set> Sweep<W> {
             let a = self.at(k, s, p);
             let c: usize = self.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize]
                 .iter()
-                .map(|&(over, land)| {
-                    ((enemy & over != W::ZERO) & (empty & land != W::ZERO)) as usize
+                .map(|&i| {
+                    let j = &self.jumps[i as usize];
+                    ((enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO)) as usize
                 })
                 .sum();
             set |= W::unit(p) & W::all_if(c > 0);
@@ -544,7 +548,6 @@ impl LinesGame {
         use crate::game::{Game, Outcome};
         let start = Board::<W>::new(&self.start());
         let mut rng = Rng::new(seed);
-        let mut moves = Vec::new();
         let mut stats = crate::playout::PlayoutStats::default();
         for _ in 0..n {
             let mut b = start;
@@ -553,7 +556,7 @@ impl LinesGame {
                 if plies >= max_plies {
                     break self.outcome(&b.position());
                 }
-                match self.sweep_draw(sw, &b, &mut rng, &mut moves) {
+                match self.sweep_draw(sw, &b, &mut rng) {
                     Err(_) => break None,
                     Ok(None) => break self.outcome(&b.position()),
                     Ok(Some(mv)) => {
@@ -580,9 +583,8 @@ impl LinesGame {
         sw: &Sweep<W>,
         pos: &LinesPosition,
         rng: &mut Rng,
-        moves: &mut Vec<LinesMove>,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
-        self.sweep_draw(sw, &Board::new(pos), rng, moves)
+        self.sweep_draw(sw, &Board::new(pos), rng)
     }
 
     /// `apply` on the random player's board (no huffing under the rules it plays).
@@ -651,7 +653,6 @@ impl LinesGame {
         sw: &Sweep<W>,
         b: &Board<W>,
         rng: &mut Rng,
-        moves: &mut Vec<LinesMove>,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
         if self.sweep_over(sw, b) {
             return Ok(None);
@@ -685,36 +686,26 @@ impl LinesGame {
         let kinds = self.rules.kinds.len();
         let single = self.rules.chain == Chain::Single;
         let groups = |k: u8| &sw.groups[k as usize][s as usize];
-        // Capture chains: with one jump a turn, counted by kind and found again piece by piece; else counted
-        // per piece from the pieces with a first jump, and remembered.
+        // Capture chains, counted by kind and found again piece by piece when a capture is drawn.
         let mut jumpers = [(W::ZERO, 0usize); MAX_KINDS];
-        let mut capturers = [(0u8, 0u8, 0usize); CAPTURERS];
-        let mut found = 0;
         let mut total = 0;
         for k in 0..kinds as u8 {
             let mine = own & b.kind[k as usize];
             if mine == W::ZERO || sw.capturing[s as usize] & (1 << k) == 0 {
                 continue;
             }
-            let (set, count) = sw.jumpers(groups(k), k, s, mine, enemy, empty);
-            if single {
-                jumpers[k as usize] = (set, count);
-                total += count;
-                if total > MAX_MOVES {
-                    return Err(TooManyMoves);
-                }
-                continue;
-            }
-            for p in each(set) {
+            jumpers[k as usize] = if single {
+                sw.jumpers(groups(k), k, s, mine, enemy, empty)
+            } else {
                 let before = total;
-                self.sweep_chains(sw, k, s, p, occ & !W::unit(p), enemy, NO_DIR, 0, &mut total)?;
-                if total > before {
-                    if found == CAPTURERS {
-                        return self.draw_listed(&b.position(), rng, moves);
-                    }
-                    capturers[found] = (k, p, total - before);
-                    found += 1;
-                }
+                let set = self.first_jumps(sw, groups(k), k, s, mine, enemy, empty, &mut total)?;
+                (set, total - before)
+            };
+            if single {
+                total += jumpers[k as usize].1;
+            }
+            if total > MAX_MOVES {
+                return Err(TooManyMoves);
             }
         }
         let captures = total;
@@ -737,27 +728,24 @@ impl LinesGame {
         let mut i = rng.below(total);
         if i < captures {
             let mut from = None;
-            if single {
-                'kinds: for k in 0..kinds as u8 {
-                    let (set, count) = jumpers[k as usize];
-                    if i >= count {
-                        i -= count;
-                        continue;
-                    }
-                    for p in each(set) {
-                        let n = sw.single_jumps(k, s, p, enemy, empty);
-                        if i < n {
-                            from = Some((k, p));
-                            break 'kinds;
-                        }
-                        i -= n;
-                    }
+            'kinds: for k in 0..kinds as u8 {
+                let (set, count) = jumpers[k as usize];
+                if i >= count {
+                    i -= count;
+                    continue;
                 }
-            } else {
-                for &(k, p, n) in &capturers[..found] {
+                for p in each(set) {
+                    let n = if single {
+                        sw.single_jumps(k, s, p, enemy, empty)
+                    } else {
+                        let mut n = 0;
+                        let occ = occ & !W::unit(p);
+                        self.sweep_chains(sw, k, s, p, occ, enemy, NO_DIR, 0, &mut n)?;
+                        n
+                    };
                     if i < n {
                         from = Some((k, p));
-                        break;
+                        break 'kinds;
                     }
                     i -= n;
                 }
@@ -814,6 +802,61 @@ impl LinesGame {
             rng.below(1);
             LinesMove::pass()
         })
+    }
+
+    /// The pieces of `mine` with a capture where a chain may go on after a jump, adding their chains to
+    /// `total`. Every first jump is one chain, unless a second jump may follow: only then is the chain walked
+    /// on from where it lands.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn first_jumps<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        g: &Groups<W>,
+        k: u8,
+        s: u8,
+        mine: W,
+        enemy: W,
+        empty: W,
+        total: &mut usize,
+    ) -> Result<W, TooManyMoves> {
+        let must = self.rules.chain == Chain::MustContinue;
+        let occ = !empty;
+        let on = |p: u8, over: u8, land: u8, dir: u8, total: &mut usize| {
+            let enemy = enemy & !W::unit(over);
+            if sw.at(k, s, land).jump_over & enemy == W::ZERO || self.stops_at(k, s, land) {
+                *total += 1;
+                return Ok(());
+            }
+            // As `sweep_chains` counts a jump: one chain that may stop here, or (where it must go on) one
+            // only when no jump follows.
+            let occ = occ & !W::unit(p) & !W::unit(over);
+            let more = self.sweep_chains(sw, k, s, land, occ, enemy, dir, 1, total)?;
+            if !must || !more {
+                *total += 1;
+            }
+            Ok::<(), TooManyMoves>(())
+        };
+        let mut set = W::ZERO;
+        for p in each(mine & g.odd_capture) {
+            let a = sw.at(k, s, p);
+            for &i in &sw.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize] {
+                let j = &sw.jumps[i as usize];
+                if enemy & j.over_bit != W::ZERO && empty & j.land_bit != W::ZERO {
+                    set |= W::unit(p);
+                    on(p, j.over, j.land, j.dir, total)?;
+                }
+            }
+        }
+        for j in &sw.jump_groups[g.jumps.0 as usize..g.jumps.1 as usize] {
+            let can = mine & j.from & enemy.rotated(j.a) & empty.rotated(j.b);
+            set |= can;
+            for p in each(can) {
+                let at = |r: u32| ((p as u32 + r) % W::BITS) as u8;
+                on(p, at(j.a), at(j.b), j.dir, total)?;
+            }
+        }
+        Ok(set)
     }
 
     /// `count_chains` with the counter's sets: adds to `total` the chains from `cur` after `depth` jumps.
