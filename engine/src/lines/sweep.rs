@@ -148,6 +148,8 @@ struct At<W> {
     odd_step: W,
     odd_stops: (u32, u32),
     odd_jumps: (u32, u32),
+    /// The points the odd jumps pass over: no enemy there, no odd jump.
+    odd_over: W,
 }
 
 /// The groups of one kind of one side, as ranges of the pools, and the points with moves of no group.
@@ -178,9 +180,9 @@ pub(super) struct Sweep<W> {
     jumps: Vec<Jump<W>>,
     /// Two-point slides: (target's bit, the bits of both points, which must be empty).
     stops: Vec<(W, W)>,
-    /// The moves of no group: two-point slides as in `stops`, jumps as their places in `jumps`.
+    /// The moves of no group: two-point slides as in `stops`, jumps as in `jumps`.
     odd_stops: Vec<(W, W)>,
-    odd_jumps: Vec<u32>,
+    odd_jumps: Vec<Jump<W>>,
     promo: [[W; 2]; MAX_KINDS],
     /// By side: the kinds that can capture.
     capturing: [u8; 2],
@@ -365,8 +367,12 @@ impl<W: Set> Sweep<W> {
                             .map(|&(t, path)| (W::narrow(t), W::narrow(path))),
                     );
                     let first_odd_jump = sw.odd_jumps.len() as u32;
-                    sw.odd_jumps
-                        .extend(odd_jumps[p].iter().map(|&i| first_jump + i as u32));
+                    let mut odd_over = W::ZERO;
+                    for &i in &odd_jumps[p] {
+                        let j = sw.jumps[first_jump as usize + i];
+                        odd_over |= j.over_bit;
+                        sw.odd_jumps.push(j);
+                    }
                     if odd_step[p] != 0 || !odd_hops[p].is_empty() {
                         odd_quiet |= W::unit(p as u8);
                     }
@@ -381,6 +387,7 @@ impl<W: Set> Sweep<W> {
                         odd_step: W::narrow(odd_step[p]),
                         odd_stops: (first_odd_stop, sw.odd_stops.len() as u32),
                         odd_jumps: (first_odd_jump, sw.odd_jumps.len() as u32),
+                        odd_over,
                     });
                 }
                 let range = |pool: usize, len: usize| (pool as u32, (pool + len) as u32);
@@ -412,10 +419,12 @@ impl<W: Set> Sweep<W> {
         let (mut set, mut count) = (W::ZERO, 0);
         for p in each(mine & g.odd_capture) {
             let a = self.at(k, s, p);
+            if a.odd_over & enemy == W::ZERO {
+                continue;
+            }
             let c: usize = self.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize]
                 .iter()
-                .map(|&i| {
-                    let j = &self.jumps[i as usize];
+                .map(|j| {
                     ((enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO)) as usize
                 })
                 .sum();
@@ -840,12 +849,21 @@ impl LinesGame {
         let mut set = W::ZERO;
         for p in each(mine & g.odd_capture) {
             let a = sw.at(k, s, p);
-            for &i in &sw.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize] {
-                let j = &sw.jumps[i as usize];
-                if enemy & j.over_bit != W::ZERO && empty & j.land_bit != W::ZERO {
-                    set |= W::unit(p);
-                    on(p, j.over, j.land, j.dir, total)?;
-                }
+            if a.odd_over & enemy == W::ZERO {
+                continue;
+            }
+            // The open jumps found without a branch (whether one is open is a coin toss), then walked.
+            let jumps = &sw.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize];
+            let mut open = 0u64;
+            for (i, j) in jumps.iter().enumerate() {
+                let ok = (enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO);
+                open |= (ok as u64) << i;
+            }
+            set |= W::unit(p) & W::all_if(open != 0);
+            while open != 0 {
+                let j = &jumps[open.trailing_zeros() as usize];
+                open &= open - 1;
+                on(p, j.over, j.land, j.dir, total)?;
             }
         }
         for j in &sw.jump_groups[g.jumps.0 as usize..g.jumps.1 as usize] {
