@@ -167,6 +167,11 @@ impl LinesGame {
     /// processor's bit-count instruction where it has one (the x86-64 baseline lacks it, and counting moves is
     /// mostly counting bits).
     pub fn playouts(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        match &self.draw.sweep {
+            Some(Sweeps::Narrow(sw)) => return self.sweep_playouts(sw, n, seed, max_plies),
+            Some(Sweeps::Wide(sw)) => return self.sweep_playouts(sw, n, seed, max_plies),
+            None => {}
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the processor has the instruction, as just checked.
@@ -187,10 +192,6 @@ impl LinesGame {
     /// copy `play` keeps for undoing it, and every game played in one position whose history keeps its room.
     #[inline(always)]
     fn run_playouts(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
-        match &self.draw.sweep {
-            Some(Sweeps::Narrow(sw)) => return self.sweep_playouts(sw, n, seed, max_plies),
-            None => {}
-        }
         let start = self.start();
         let mut rng = Rng::new(seed);
         let mut moves = Vec::with_capacity(64);
@@ -236,6 +237,7 @@ impl LinesGame {
     ) -> Result<Option<LinesMove>, TooManyMoves> {
         match &self.draw.sweep {
             Some(Sweeps::Narrow(sw)) => return self.sweep_draw_at(sw, pos, rng),
+            Some(Sweeps::Wide(sw)) => return self.sweep_draw_at(sw, pos, rng),
             None => {}
         }
         if self.rules.capture == CapturePolicy::Huffing

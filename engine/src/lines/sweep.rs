@@ -18,7 +18,7 @@ use crate::game::{MAX_MOVES, TooManyMoves};
 use crate::rng::Rng;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
-/// A set of points as a machine word.
+/// A set of points as a machine word: 64 bits where the board fits, else 128.
 pub(super) trait Set:
     Copy
     + Eq
@@ -30,7 +30,6 @@ pub(super) trait Set:
     + BitOrAssign
     + Not<Output = Self>
 {
-    const BITS: u32;
     const ZERO: Self;
     /// The low bits of a 128-bit set.
     fn narrow(x: u128) -> Self;
@@ -39,14 +38,15 @@ pub(super) trait Set:
     fn lowest(self) -> u8;
     fn without_lowest(self) -> Self;
     /// Bit `p` of the result is bit `p + r` (modulo the width) of `self`.
-    fn rotated(self, r: u32) -> Self;
+    /// The points below 64, where the groups count.
+    fn low(self) -> u64;
+    fn from_low(x: u64) -> Self;
     fn unit(p: u8) -> Self;
     /// Every bit when `b`, else none.
     fn all_if(b: bool) -> Self;
 }
 
 impl Set for u64 {
-    const BITS: u32 = 64;
     const ZERO: u64 = 0;
     #[inline(always)]
     fn narrow(x: u128) -> u64 {
@@ -69,8 +69,12 @@ impl Set for u64 {
         self & self.wrapping_sub(1)
     }
     #[inline(always)]
-    fn rotated(self, r: u32) -> u64 {
-        self.rotate_right(r)
+    fn low(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn from_low(x: u64) -> u64 {
+        x
     }
     #[inline(always)]
     fn unit(p: u8) -> u64 {
@@ -79,6 +83,46 @@ impl Set for u64 {
     #[inline(always)]
     fn all_if(b: bool) -> u64 {
         (b as u64).wrapping_neg()
+    }
+}
+
+impl Set for u128 {
+    const ZERO: u128 = 0;
+    #[inline(always)]
+    fn narrow(x: u128) -> u128 {
+        x
+    }
+    #[inline(always)]
+    fn wide(self) -> u128 {
+        self
+    }
+    #[inline(always)]
+    fn ones(self) -> usize {
+        self.count_ones() as usize
+    }
+    #[inline(always)]
+    fn lowest(self) -> u8 {
+        self.trailing_zeros() as u8
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn low(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_low(x: u64) -> u128 {
+        x as u128
+    }
+    #[inline(always)]
+    fn unit(p: u8) -> u128 {
+        bit(p)
+    }
+    #[inline(always)]
+    fn all_if(b: bool) -> u128 {
+        (b as u128).wrapping_neg()
     }
 }
 
@@ -110,20 +154,20 @@ type Stop = (u128, u128);
 
 /// Moves that need one point empty: the pieces on `from` reach the point `r` further on.
 #[derive(Clone, Copy, Debug)]
-struct Shift<W> {
+struct Shift {
     r: u32,
-    from: W,
+    from: u64,
 }
 
 /// Moves through two points: the pieces on `from` need the point `a` further on to hold what the move
 /// passes (an enemy for a jump, nothing for a two-point slide) and the point `b` further on empty.
 #[derive(Clone, Copy, Debug)]
-struct Shift2<W> {
+struct Shift2 {
     a: u32,
     b: u32,
     /// A jump's direction (for chains that may not turn), `NO_DIR` for a slide.
     dir: u8,
-    from: W,
+    from: u64,
 }
 
 /// A short jump with its points' bits.
@@ -172,9 +216,9 @@ pub(super) struct Sweep<W> {
     n: usize,
     full: W,
     groups: [[Groups<W>; 2]; MAX_KINDS],
-    steps: Vec<Shift<W>>,
-    hops: Vec<Shift2<W>>,
-    jump_groups: Vec<Shift2<W>>,
+    steps: Vec<Shift>,
+    hops: Vec<Shift2>,
+    jump_groups: Vec<Shift2>,
     /// By kind, side and point.
     at: Vec<At<W>>,
     jumps: Vec<Jump<W>>,
@@ -192,28 +236,42 @@ pub(super) struct Sweep<W> {
     move_cap: u32,
 }
 
-/// The whole-set counter, when the rules and the board allow one. Only boards of at most 64 points have one:
-/// on a larger board a rotation of a 128-bit set takes several instructions with a branch or a conditional
-/// move, and Terhuchu's 73 points played 30% slower than with the per-piece counter.
+/// The whole-set counter, when the rules allow one, with the board's width. The groups always count on the
+/// low 64 points: rotating a 128-bit set takes several instructions and a conditional move, and on Terhuchu's
+/// 73 points counting every move by groups of 128 bits was 30% slower than piece by piece. Points above 64
+/// (there, triangle points numbered after the grid) are the odd points of a wide board.
 #[derive(Clone, Debug)]
 pub(super) enum Sweeps {
-    Narrow(Sweep<u64>),
+    Narrow(Box<Sweep<u64>>),
+    Wide(Box<Sweep<u128>>),
 }
 
 impl Sweeps {
     pub(super) fn new(game: &LinesGame) -> Option<Sweeps> {
         let r = &game.rules;
-        if r.capture == CapturePolicy::Huffing || r.maximum || game.tracks || game.n > 64 {
+        if r.capture == CapturePolicy::Huffing || r.maximum || game.tracks || game.n > 128 {
             return None;
         }
-        Sweep::new(game).map(Sweeps::Narrow)
+        if game.n <= 64 {
+            Sweep::new(game).map(|sw| Sweeps::Narrow(Box::new(sw)))
+        } else {
+            Sweep::new(game).map(|sw| Sweeps::Wide(Box::new(sw)))
+        }
     }
 }
 
 impl<W: Set> Sweep<W> {
     fn new(game: &LinesGame) -> Option<Sweep<W>> {
         let n = game.n;
-        let rot = |p: usize, q: u8| (q as i64 - p as i64).rem_euclid(W::BITS as i64) as u32;
+        // The offset from `p` to `q` as a rotation of the low 64 bits; none (`u32::MAX`) when either point
+        // is above them, and the move is then always counted piece by piece.
+        let rot = |p: usize, q: u8| {
+            if p < 64 && q < 64 {
+                (q as i32 - p as i32).rem_euclid(64) as u32
+            } else {
+                u32::MAX
+            }
+        };
         let mut sw = Sweep {
             n,
             full: W::narrow(mask(n)),
@@ -280,7 +338,10 @@ impl<W: Set> Sweep<W> {
                 // A group of moves with the same offsets pays when enough points share it; the moves of
                 // smaller groups (the irregular points) are counted piece by piece.
                 let shared = |offsets: &dyn Fn(usize) -> (u32, u32), len: usize, i: usize| {
-                    (0..len).filter(|&j| offsets(j) == offsets(i)).count() >= SHARED
+                    let key = offsets(i);
+                    key.0 != u32::MAX
+                        && key.1 != u32::MAX
+                        && (0..len).filter(|&j| offsets(j) == key).count() >= SHARED
                 };
                 let step_key = |j: usize| (steps[j].1, 0);
                 let hop_key = |j: usize| hops[j].1;
@@ -289,33 +350,30 @@ impl<W: Set> Sweep<W> {
                 let mut odd_hops: Vec<Vec<(u128, u128)>> = vec![Vec::new(); n];
                 let mut odd_jumps: Vec<Vec<usize>> = vec![Vec::new(); n];
                 let (mut step_groups, mut hop_groups, mut jump_groups) = (
-                    Vec::<Shift<W>>::new(),
-                    Vec::<Shift2<W>>::new(),
-                    Vec::<Shift2<W>>::new(),
+                    Vec::<Shift>::new(),
+                    Vec::<Shift2>::new(),
+                    Vec::<Shift2>::new(),
                 );
                 for (i, &(p, r, q)) in steps.iter().enumerate() {
                     if !shared(&step_key, steps.len(), i) {
                         odd_step[p] |= q;
                     } else if let Some(g) = step_groups.iter_mut().find(|g| g.r == r) {
-                        g.from |= W::unit(p as u8);
+                        g.from |= 1 << p;
                     } else {
-                        step_groups.push(Shift {
-                            r,
-                            from: W::unit(p as u8),
-                        });
+                        step_groups.push(Shift { r, from: 1 << p });
                     }
                 }
                 for (i, &(p, (a, b), stop)) in hops.iter().enumerate() {
                     if !shared(&hop_key, hops.len(), i) {
                         odd_hops[p].push(stop);
                     } else if let Some(g) = hop_groups.iter_mut().find(|g| (g.a, g.b) == (a, b)) {
-                        g.from |= W::unit(p as u8);
+                        g.from |= 1 << p;
                     } else {
                         hop_groups.push(Shift2 {
                             a,
                             b,
                             dir: NO_DIR,
-                            from: W::unit(p as u8),
+                            from: 1 << p,
                         });
                     }
                 }
@@ -331,13 +389,13 @@ impl<W: Set> Sweep<W> {
                             .iter_mut()
                             .find(|g| (g.a, g.b, g.dir) == (a, b, dir))
                         {
-                            g.from |= W::unit(p as u8);
+                            g.from |= 1 << p;
                         } else {
                             jump_groups.push(Shift2 {
                                 a,
                                 b,
                                 dir,
-                                from: W::unit(p as u8),
+                                from: 1 << p,
                             });
                         }
                         j += 1;
@@ -432,9 +490,10 @@ impl<W: Set> Sweep<W> {
             count += c;
         }
         for j in &self.jump_groups[g.jumps.0 as usize..g.jumps.1 as usize] {
-            let can = mine & j.from & enemy.rotated(j.a) & empty.rotated(j.b);
-            set |= can;
-            count += can.ones();
+            let can =
+                mine.low() & j.from & enemy.low().rotate_right(j.a) & empty.low().rotate_right(j.b);
+            set |= W::from_low(can);
+            count += can.count_ones() as usize;
         }
         (set, count)
     }
@@ -452,15 +511,16 @@ impl<W: Set> Sweep<W> {
             set |= W::unit(p) & W::all_if(t != W::ZERO);
             count += t.ones();
         }
+        let (mine, empty) = (mine.low(), empty.low());
         for st in &self.steps[g.steps.0 as usize..g.steps.1 as usize] {
-            let can = mine & st.from & empty.rotated(st.r);
-            set |= can;
-            count += can.ones();
+            let can = mine & st.from & empty.rotate_right(st.r);
+            set |= W::from_low(can);
+            count += can.count_ones() as usize;
         }
         for h in &self.hops[g.hops.0 as usize..g.hops.1 as usize] {
-            let can = mine & h.from & empty.rotated(h.a) & empty.rotated(h.b);
-            set |= can;
-            count += can.ones();
+            let can = mine & h.from & empty.rotate_right(h.a) & empty.rotate_right(h.b);
+            set |= W::from_low(can);
+            count += can.count_ones() as usize;
         }
         (set, count)
     }
@@ -545,9 +605,37 @@ impl<W: Set> Board<W> {
 }
 
 impl LinesGame {
-    /// `n` random playouts from the start with the whole-set counter: the games `run_playouts` plays.
-    #[inline(always)]
+    /// `n` random playouts from the start with the whole-set counter: the games `run_playouts` plays. Each
+    /// width is compiled on its own, with the bit-count instruction where the processor has it.
     pub(super) fn sweep_playouts<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        n: u64,
+        seed: u64,
+        max_plies: u32,
+    ) -> crate::playout::PlayoutStats {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the instruction, as just checked.
+            return unsafe { self.sweep_popcnt(sw, n, seed, max_plies) };
+        }
+        self.run_sweep(sw, n, seed, max_plies)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn sweep_popcnt<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        n: u64,
+        seed: u64,
+        max_plies: u32,
+    ) -> crate::playout::PlayoutStats {
+        self.run_sweep(sw, n, seed, max_plies)
+    }
+
+    #[inline(always)]
+    fn run_sweep<W: Set>(
         &self,
         sw: &Sweep<W>,
         n: u64,
@@ -586,7 +674,7 @@ impl LinesGame {
     }
 
     /// `draw_move` for a position given as `LinesPosition`.
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn sweep_draw_at<W: Set>(
         &self,
         sw: &Sweep<W>,
@@ -867,10 +955,11 @@ impl LinesGame {
             }
         }
         for j in &sw.jump_groups[g.jumps.0 as usize..g.jumps.1 as usize] {
-            let can = mine & j.from & enemy.rotated(j.a) & empty.rotated(j.b);
-            set |= can;
+            let can =
+                mine.low() & j.from & enemy.low().rotate_right(j.a) & empty.low().rotate_right(j.b);
+            set |= W::from_low(can);
             for p in each(can) {
-                let at = |r: u32| ((p as u32 + r) % W::BITS) as u8;
+                let at = |r: u32| ((p as u32 + r) % 64) as u8;
                 on(p, at(j.a), at(j.b), j.dir, total)?;
             }
         }
@@ -943,29 +1032,38 @@ mod tests {
     use super::super::legality::tests::games;
     use super::*;
 
+    fn census<W: Set>(sw: &Sweep<W>) -> (usize, usize) {
+        let odd = sw
+            .at
+            .iter()
+            .filter(|a| a.odd_step != W::ZERO || a.odd_jumps.1 > a.odd_jumps.0);
+        (sw.steps.len() + sw.jump_groups.len(), odd.count())
+    }
+
     /// The checks of drawn moves and playout totals in `playout` cover this counter only where a game has it:
-    /// every benchmark board of at most 64 points must, with some of its moves counted by groups and the
-    /// triangles' irregular points by the odd moves.
+    /// every benchmark board must, 64-bit sets up to 64 points and 128 above, with some of its moves counted
+    /// by groups and the irregular points' moves as odd ones.
     #[test]
-    fn the_small_benchmark_boards_are_counted_by_whole_sets() {
-        let (mut grouped, mut odd) = (0, 0);
+    fn the_benchmark_boards_are_counted_by_whole_sets() {
+        let (mut grouped, mut odd, mut wide) = (0, 0, 0);
         for (name, game) in games() {
-            if !name.contains("benches") || game.n > 64 {
+            if !name.contains("benches") {
                 continue;
             }
-            let Some(Sweeps::Narrow(sw)) = &game.draw.sweep else {
-                panic!("{name} has no whole-set counter");
+            let (g, o) = match &game.draw.sweep {
+                Some(Sweeps::Narrow(sw)) if game.n <= 64 => census(sw.as_ref()),
+                Some(Sweeps::Wide(sw)) if game.n > 64 => {
+                    wide += 1;
+                    census(sw.as_ref())
+                }
+                _ => panic!("{name} has no whole-set counter of its width"),
             };
-            grouped += sw.steps.len() + sw.jump_groups.len();
-            odd += sw
-                .at
-                .iter()
-                .filter(|a| a.odd_step != 0 || a.odd_jumps.1 > a.odd_jumps.0)
-                .count();
+            grouped += g;
+            odd += o;
         }
         assert!(
-            grouped > 0 && odd > 0,
-            "{grouped} groups, {odd} points with odd moves"
+            grouped > 0 && odd > 0 && wide > 0,
+            "{grouped} groups, {odd} points with odd moves, {wide} wide boards"
         );
     }
 }
