@@ -551,6 +551,23 @@ impl<W: Set> Sweep<W> {
     }
 }
 
+impl LinesMove {
+    /// Makes this a move without a chain, as `LinesMove::new` would (with `promotes`), leaving the chain's
+    /// points as they were: a move without a chain does not read them, and the random player reuses one
+    /// move from ply to ply rather than filling them every time. A move that must equal a listed one starts
+    /// from a fresh move.
+    #[inline(always)]
+    fn set(&mut self, action: Action, kind: u8, from: u8, to: u8, promotes: bool) {
+        self.action = action;
+        self.kind = kind;
+        self.from = from;
+        self.to = to;
+        self.huff = NO_POINT;
+        self.len = 0;
+        self.promotes = promotes;
+    }
+}
+
 /// A position as random play needs it: the board in sets of the counter's width, and the counters the end of
 /// the game looks at. No history: the rules this plays look at no repetition.
 #[derive(Clone, Copy, Debug)]
@@ -650,6 +667,7 @@ impl LinesGame {
         let start = Board::<W>::new(&self.start());
         let mut rng = Rng::new(seed);
         let mut stats = crate::playout::PlayoutStats::default();
+        let mut mv = LinesMove::pass();
         for _ in 0..n {
             let mut b = start;
             let mut plies = 0;
@@ -657,10 +675,10 @@ impl LinesGame {
                 if plies >= max_plies {
                     break self.outcome(&b.position());
                 }
-                match self.sweep_draw(sw, &b, &mut rng) {
+                match self.sweep_draw(sw, &b, &mut rng, &mut mv) {
                     Err(_) => break None,
-                    Ok(None) => break self.outcome(&b.position()),
-                    Ok(Some(mv)) => {
+                    Ok(false) => break self.outcome(&b.position()),
+                    Ok(true) => {
                         self.sweep_apply(&mut b, &mv);
                         plies += 1;
                     }
@@ -685,7 +703,10 @@ impl LinesGame {
         pos: &LinesPosition,
         rng: &mut Rng,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
-        self.sweep_draw(sw, &Board::new(pos), rng)
+        let mut mv = LinesMove::pass();
+        Ok(self
+            .sweep_draw(sw, &Board::new(pos), rng, &mut mv)?
+            .then_some(mv))
     }
 
     /// `apply` on the random player's board (no huffing under the rules it plays).
@@ -754,9 +775,10 @@ impl LinesGame {
         sw: &Sweep<W>,
         b: &Board<W>,
         rng: &mut Rng,
-    ) -> Result<Option<LinesMove>, TooManyMoves> {
+        out: &mut LinesMove,
+    ) -> Result<bool, TooManyMoves> {
         if self.sweep_over(sw, b) {
-            return Ok(None);
+            return Ok(false);
         }
         let s = b.to_move;
         let occ = b.side[0] | b.side[1];
@@ -765,7 +787,7 @@ impl LinesGame {
         if b.in_hand[s as usize] > 0 {
             let per_kind = empty.ones();
             if per_kind == 0 {
-                return Ok(self.sweep_pass(b, rng));
+                return Ok(self.sweep_pass(b, rng, out));
             }
             let kinds = hand.iter().filter(|&&h| h > 0).count();
             let i = rng.below(per_kind * kinds);
@@ -774,13 +796,8 @@ impl LinesGame {
                 .nth(i / per_kind)
                 .unwrap_or(0);
             let q = nth(empty, i % per_kind);
-            return Ok(Some(LinesMove::new(
-                Action::Place,
-                k,
-                NO_POINT,
-                q,
-                NO_POINT,
-            )));
+            out.set(Action::Place, k, NO_POINT, q, false);
+            return Ok(true);
         }
         let own = b.side[s as usize];
         let enemy = b.side[1 - s as usize];
@@ -824,7 +841,7 @@ impl LinesGame {
             }
         }
         if total == 0 {
-            return Ok(self.sweep_pass(b, rng));
+            return Ok(self.sweep_pass(b, rng, out));
         }
         let mut i = rng.below(total);
         if i < captures {
@@ -852,7 +869,7 @@ impl LinesGame {
                 }
             }
             let Some((k, p)) = from else {
-                return Ok(None);
+                return Ok(false);
             };
             let mut nth = Nth {
                 left: i,
@@ -871,7 +888,7 @@ impl LinesGame {
                 &mut mv,
                 &mut nth,
             );
-            return Ok(nth.found);
+            return Ok(nth.found.map(|m| *out = m).is_some());
         }
         i -= captures;
         for k in 0..kinds as u8 {
@@ -888,21 +905,23 @@ impl LinesGame {
                     continue;
                 }
                 let q = nth(targets, i);
-                let mut m = LinesMove::new(Action::Move, k, p, q, NO_POINT);
-                m.promotes = sw.promo[k as usize][s as usize] & W::unit(q) != W::ZERO;
-                return Ok(Some(m));
+                let promotes = sw.promo[k as usize][s as usize] & W::unit(q) != W::ZERO;
+                out.set(Action::Move, k, p, q, promotes);
+                return Ok(true);
             }
         }
-        Ok(None)
+        Ok(false)
     }
 
     /// `draw_pass` on the random player's board.
     #[inline(always)]
-    fn sweep_pass<W: Set>(&self, b: &Board<W>, rng: &mut Rng) -> Option<LinesMove> {
-        (self.rules.no_move[b.to_move as usize] == NoMove::Passes && !b.passed).then(|| {
+    fn sweep_pass<W: Set>(&self, b: &Board<W>, rng: &mut Rng, out: &mut LinesMove) -> bool {
+        let pass = self.rules.no_move[b.to_move as usize] == NoMove::Passes && !b.passed;
+        if pass {
             rng.below(1);
-            LinesMove::pass()
-        })
+            out.set(Action::Pass, 0, NO_POINT, NO_POINT, false);
+        }
+        pass
     }
 
     /// The pieces of `mine` with a capture where a chain may go on after a jump, adding their chains to
