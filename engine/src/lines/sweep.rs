@@ -227,6 +227,8 @@ pub(super) struct Sweep<W> {
     jumps: Vec<Jump<W>>,
     /// Two-point slides: (target's bit, the bits of both points, which must be empty).
     stops: Vec<(W, W)>,
+    /// Some kind has a two-point slide: without, the loops over them are skipped.
+    slides: bool,
     /// The moves of no group: two-point slides as in `stops`, jumps as in `jumps`.
     odd_stops: Vec<(W, W)>,
     odd_jumps: Vec<Jump<W>>,
@@ -285,6 +287,7 @@ impl<W: Set> Sweep<W> {
             at: Vec::new(),
             jumps: Vec::new(),
             stops: Vec::new(),
+            slides: false,
             odd_stops: Vec::new(),
             odd_jumps: Vec::new(),
             promo: [[W::ZERO; 2]; MAX_KINDS],
@@ -465,6 +468,7 @@ impl<W: Set> Sweep<W> {
                 sw.jump_groups.extend(jump_groups);
             }
         }
+        sw.slides = !sw.stops.is_empty();
         Some(sw)
     }
 
@@ -509,8 +513,12 @@ impl<W: Set> Sweep<W> {
         for p in each(mine & g.odd_quiet) {
             let a = self.at(k, s, p);
             let mut t = a.odd_step & empty;
-            for &(target, path) in &self.odd_stops[a.odd_stops.0 as usize..a.odd_stops.1 as usize] {
-                t |= target & W::all_if(path & empty == path);
+            if self.slides {
+                for &(target, path) in
+                    &self.odd_stops[a.odd_stops.0 as usize..a.odd_stops.1 as usize]
+                {
+                    t |= target & W::all_if(path & empty == path);
+                }
             }
             set |= W::unit(p) & W::all_if(t != W::ZERO);
             count += t.ones();
@@ -534,8 +542,10 @@ impl<W: Set> Sweep<W> {
     fn targets(&self, k: u8, s: u8, p: u8, empty: W) -> W {
         let a = self.at(k, s, p);
         let mut t = a.step & empty;
-        for &(target, path) in &self.stops[a.hops.0 as usize..a.hops.1 as usize] {
-            t |= target & W::all_if(path & empty == path);
+        if self.slides {
+            for &(target, path) in &self.stops[a.hops.0 as usize..a.hops.1 as usize] {
+                t |= target & W::all_if(path & empty == path);
+            }
         }
         t
     }
