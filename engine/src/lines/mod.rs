@@ -7,6 +7,8 @@ pub mod notation;
 #[cfg(not(target_arch = "wasm32"))]
 mod playout;
 pub mod rules;
+#[cfg(not(target_arch = "wasm32"))]
+mod sweep;
 
 use crate::game::{Game, MAX_MOVES, MoveError, Outcome, Side, TooManyMoves};
 use rules::{CapturePolicy, Chain, LinesRules, MAX_KINDS, MoveRule, NoMove, dirs};

@@ -7,6 +7,7 @@
 //! the list.
 
 use super::rules::{CapturePolicy, Chain, MAX_KINDS, NoMove};
+use super::sweep::Sweeps;
 use super::{Action, ChainSink, LinesGame, LinesMove, LinesPosition, MAX_CHAIN, NO_DIR, NO_POINT};
 use super::{bit, mask, points};
 use crate::game::{Game, MAX_MOVES, Outcome, TooManyMoves};
@@ -39,6 +40,8 @@ pub(super) struct DrawTables {
     /// The points a slide may stop on, each with the points it passes (itself included), which must be empty:
     /// (target's bit, path).
     slide_stops: Vec<(u128, u128)>,
+    /// The whole-set counter, where the rules allow it.
+    pub(super) sweep: Option<Sweeps>,
 }
 
 /// What a piece may do from a point, in one place: step targets, the points its short jumps pass over, and
@@ -76,35 +79,7 @@ impl DrawTables {
                 let base = (k * 2 + s) * n;
                 for p in 0..n {
                     let m = &game.tables[base + p];
-                    // A slide stop next to the piece is a step, and a stop that a step reaches, or that
-                    // another stop reaches through fewer points, adds nothing: the steps and the stops left
-                    // give the same targets on every board, with fewer stops to test.
-                    let mut step = m.step;
-                    let mut stops: Vec<(u128, u128)> = Vec::new();
-                    for &(start, len, land) in &m.slides {
-                        let mut path = 0;
-                        for &q in &game.pool[start as usize..start as usize + len as usize] {
-                            path |= bit(q);
-                            if land & bit(q) != 0 {
-                                if path == bit(q) {
-                                    step |= bit(q);
-                                } else {
-                                    stops.push((bit(q), path));
-                                }
-                            }
-                        }
-                    }
-                    let kept: Vec<(u128, u128)> = stops
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, &(target, path))| {
-                            step & target == 0
-                                && !stops.iter().enumerate().any(|(j, &(t2, p2))| {
-                                    t2 == target && p2 & !path == 0 && (p2 != path || j < i)
-                                })
-                        })
-                        .map(|(_, &e)| e)
-                        .collect();
+                    let (step, kept) = quiet_moves(game, k, s, p);
                     t.steps[base + p] = step;
                     for q in points(step) {
                         t.steps_into[base + q as usize] |= bit(p as u8);
@@ -141,8 +116,50 @@ impl DrawTables {
             t.into.extend(list);
         }
         t.into_start.push(t.into.len() as u32);
+        t.sweep = Sweeps::new(game);
         t
     }
+}
+
+/// The steps and slides of a kind of side `s` from `p`, as the draw counts them: a slide stop next to the piece
+/// is a step, and a stop that a step reaches, or that another stop reaches through fewer points, adds nothing,
+/// so the steps and the stops left give the same targets on every board with fewer stops to test. Returns the
+/// step targets and the stops kept, each as (target's bit, the points it passes, itself included).
+pub(super) fn quiet_moves(
+    game: &LinesGame,
+    k: usize,
+    s: usize,
+    p: usize,
+) -> (u128, Vec<(u128, u128)>) {
+    let m = &game.tables[(k * 2 + s) * game.n + p];
+    let mut step = m.step;
+    let mut stops: Vec<(u128, u128)> = Vec::new();
+    for &(start, len, land) in &m.slides {
+        let mut path = 0;
+        for &q in &game.pool[start as usize..start as usize + len as usize] {
+            path |= bit(q);
+            if land & bit(q) != 0 {
+                if path == bit(q) {
+                    step |= bit(q);
+                } else {
+                    stops.push((bit(q), path));
+                }
+            }
+        }
+    }
+    let kept = stops
+        .iter()
+        .enumerate()
+        .filter(|&(i, &(target, path))| {
+            step & target == 0
+                && !stops
+                    .iter()
+                    .enumerate()
+                    .any(|(j, &(t2, p2))| t2 == target && p2 & !path == 0 && (p2 != path || j < i))
+        })
+        .map(|(_, &e)| e)
+        .collect();
+    (step, kept)
 }
 
 impl LinesGame {
@@ -150,6 +167,11 @@ impl LinesGame {
     /// processor's bit-count instruction where it has one (the x86-64 baseline lacks it, and counting moves is
     /// mostly counting bits).
     pub fn playouts(&self, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+        match &self.draw.sweep {
+            Some(Sweeps::Narrow(sw)) => return self.sweep_playouts(sw, n, seed, max_plies),
+            Some(Sweeps::Wide(sw)) => return self.sweep_playouts(sw, n, seed, max_plies),
+            None => {}
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the processor has the instruction, as just checked.
@@ -213,6 +235,11 @@ impl LinesGame {
         rng: &mut Rng,
         moves: &mut Vec<LinesMove>,
     ) -> Result<Option<LinesMove>, TooManyMoves> {
+        match &self.draw.sweep {
+            Some(Sweeps::Narrow(sw)) => return self.sweep_draw_at(sw, pos, rng),
+            Some(Sweeps::Wide(sw)) => return self.sweep_draw_at(sw, pos, rng),
+            None => {}
+        }
         if self.rules.capture == CapturePolicy::Huffing
             || self.rules.maximum
             || self.rules.no_repeat[pos.to_move as usize]
@@ -486,7 +513,7 @@ impl LinesGame {
     }
 
     /// The plain way: list the moves and pick one.
-    fn draw_listed(
+    pub(super) fn draw_listed(
         &self,
         pos: &LinesPosition,
         rng: &mut Rng,
@@ -575,9 +602,9 @@ impl LinesGame {
 }
 
 /// The chain with index `left` in a walk's order.
-struct Nth {
-    left: usize,
-    found: Option<LinesMove>,
+pub(super) struct Nth {
+    pub(super) left: usize,
+    pub(super) found: Option<LinesMove>,
 }
 
 impl ChainSink for Nth {
