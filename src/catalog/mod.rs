@@ -750,7 +750,6 @@ fn load_items(
     diagnostics: &mut Diagnostics,
     mut cache: Option<&mut LoadCache>,
 ) -> Result<Vec<std::sync::Arc<Item>>, LoadError> {
-    let keep = cache.is_some();
     let known = cache
         .as_deref()
         .map(|c| &c.folders)
@@ -780,21 +779,34 @@ fn load_items(
     let mut present = std::collections::HashSet::new();
     for ((_, folder), result) in folders.into_iter().zip(read) {
         let offset = files.len() as u32;
-        let loaded = match result? {
+        match result? {
             Some((mut item, own_files, own_diagnostics)) => {
                 shift_files(&mut item, 0, offset);
-                LoadedItem {
-                    item: std::sync::Arc::new(item),
-                    offset,
-                    files: own_files,
-                    diagnostics: own_diagnostics,
+                let item = std::sync::Arc::new(item);
+                files.extend_from(&own_files);
+                for diagnostic in own_diagnostics.iter() {
+                    diagnostics.push(diagnostic.clone());
+                }
+                items.push(std::sync::Arc::clone(&item));
+                if let Some(cache) = cache.as_deref_mut() {
+                    present.insert(folder.clone());
+                    // A file reached through a link may change without any change in this folder: never kept.
+                    if !reads_links(&item) {
+                        let loaded = LoadedItem {
+                            item,
+                            offset,
+                            files: own_files,
+                            diagnostics: own_diagnostics,
+                        };
+                        cache.folders.insert(folder, loaded);
+                    }
                 }
             }
             None => {
-                let Some(hit) = cache
-                    .as_deref_mut()
-                    .and_then(|c| c.folders.get_mut(&folder))
-                else {
+                let Some(cache) = cache.as_deref_mut() else {
+                    unreachable!("a folder not read is one the cache holds");
+                };
+                let Some(hit) = cache.folders.get_mut(&folder) else {
                     unreachable!("a folder not read is one the cache holds");
                 };
                 // Unchanged and at the same place: the same item. Moved by an edit before it (a file added
@@ -805,29 +817,16 @@ fn load_items(
                     hit.item = std::sync::Arc::new(item);
                     hit.offset = offset;
                 }
-                hit.clone()
-            }
-        };
-        let LoadedItem {
-            item,
-            files: own_files,
-            diagnostics: own_diagnostics,
-            ..
-        } = &loaded;
-        files.extend_from(own_files);
-        for diagnostic in own_diagnostics.iter() {
-            diagnostics.push(diagnostic.clone());
-        }
-        items.push(std::sync::Arc::clone(item));
-        if let Some(cache) = cache.as_deref_mut() {
-            present.insert(folder.clone());
-            // A file reached through a link may change without any change in this folder: never kept.
-            if !cache.folders.contains_key(&folder) && !reads_links(item) {
-                cache.folders.insert(folder, loaded);
+                files.extend_from(&hit.files);
+                for diagnostic in hit.diagnostics.iter() {
+                    diagnostics.push(diagnostic.clone());
+                }
+                items.push(std::sync::Arc::clone(&hit.item));
+                present.insert(folder);
             }
         }
     }
-    if keep && let Some(cache) = cache {
+    if let Some(cache) = cache {
         // Folders gone from the catalog are forgotten with the rest of what changed.
         cache.folders.retain(|folder, _| present.contains(folder));
     }
