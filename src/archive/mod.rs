@@ -111,7 +111,7 @@ pub struct GameRecord<'c> {
     pub file: &'c Path,
     /// The text as read at load, in the catalog's source map.
     pub source: FileId,
-    pub file_name: &'c str,
+    pub file_name: std::borrow::Cow<'c, str>,
     pub kind: Option<&'c str>,
     pub title: Option<&'c str>,
     pub ruleset: Option<&'c str>,
@@ -422,10 +422,10 @@ fn game_record<'c>(
     path: &'c Path,
     parsed: Option<&'c crate::check::RecordSummary>,
 ) -> GameRecord<'c> {
-    // Read from a folder listing, so the name is UTF-8 (the reader refuses other names).
+    // Borrowed unless the name is not UTF-8, which the catalog allows (it is shown with replacement marks).
     let file_name = path
         .file_name()
-        .and_then(|n| n.to_str())
+        .map(|n| n.to_string_lossy())
         .unwrap_or_default();
     GameRecord {
         source,

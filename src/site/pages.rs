@@ -1332,7 +1332,7 @@ fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
         let mut own: Vec<usize> = (0..records.len())
             .filter(|&r| records[r].kind == Some("puzzle"))
             .collect();
-        own.sort_by(|&a, &b| records[a].file_name.cmp(records[b].file_name));
+        own.sort_by(|&a, &b| records[a].file_name.cmp(&records[b].file_name));
         out.extend(own.into_iter().map(|record| PuzzleRef { entry, record }));
     }
     out
