@@ -396,7 +396,15 @@ pub fn render_site(
                 };
                 for file in files {
                     match file {
-                        Download::Text(path, text) => staging.put(&path, text.as_bytes(), None)?,
+                        Download::Text(path, text) => {
+                            // The text is one of the item's files, so their hash stands for its bytes: an
+                            // unchanged record is kept without hashing 10,000 records' bytes again.
+                            let inputs =
+                                crate::fingerprint::bytes(&entry.files_hash, [path.as_bytes()]);
+                            if !staging.keep_if_unchanged(&path, inputs)? {
+                                staging.put(&path, text.as_bytes(), Some(inputs))?;
+                            }
+                        }
                         Download::Folder(path, item) => {
                             // Zipping is the costly part of an item's files: skipped when they are unchanged.
                             let inputs = bundle::inputs(entry, &program);
@@ -434,7 +442,7 @@ pub fn render_site(
 
 /// A file beside an item's page.
 enum Download<'a> {
-    /// A catalog file published as it was read (the record).
+    /// One of the item's catalog files published as it was read (the record).
     Text(String, &'a str),
     /// The item's catalog folder as one archive.
     Folder(String, &'a crate::catalog::Item),
