@@ -66,6 +66,20 @@ pub struct PlayoutStats {
     pub unfinished: u64,
 }
 
+impl PlayoutStats {
+    /// Count one finished playout of `plies` plies.
+    #[inline(always)]
+    pub fn count(&mut self, plies: u64, outcome: Option<Outcome>) {
+        self.games += 1;
+        self.plies += plies;
+        match outcome {
+            Some(Outcome::Win(s)) => self.wins[(s & 1) as usize] += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => self.unfinished += 1,
+        }
+    }
+}
+
 /// `n` playouts from the start position, deterministic for `seed`.
 #[inline(always)]
 pub fn playouts<G: Game>(game: &G, n: u64, seed: u64, max_plies: u32) -> PlayoutStats {
@@ -75,13 +89,7 @@ pub fn playouts<G: Game>(game: &G, n: u64, seed: u64, max_plies: u32) -> Playout
     let mut stats = PlayoutStats::default();
     for _ in 0..n {
         let p = random_playout(game, &start, &mut rng, max_plies, &mut moves);
-        stats.games += 1;
-        stats.plies += p.plies as u64;
-        match p.outcome {
-            Some(Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
-            Some(Outcome::Draw) => stats.draws += 1,
-            None => stats.unfinished += 1,
-        }
+        stats.count(p.plies as u64, p.outcome);
     }
     stats
 }

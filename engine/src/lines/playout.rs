@@ -10,7 +10,7 @@ use super::rules::{CapturePolicy, Chain, MAX_KINDS, NoMove};
 use super::sweep::Sweeps;
 use super::{Action, ChainSink, LinesGame, LinesMove, LinesPosition, MAX_CHAIN, NO_DIR, NO_POINT};
 use super::{bit, mask, points};
-use crate::game::{Game, MAX_MOVES, Outcome, TooManyMoves};
+use crate::game::{Game, MAX_MOVES, TooManyMoves};
 use crate::playout::PlayoutStats;
 use crate::rng::Rng;
 
@@ -216,13 +216,7 @@ impl LinesGame {
                     }
                 }
             };
-            stats.games += 1;
-            stats.plies += plies as u64;
-            match outcome {
-                Some(Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
-                Some(Outcome::Draw) => stats.draws += 1,
-                None => stats.unfinished += 1,
-            }
+            stats.count(plies as u64, outcome);
         }
         stats
     }
@@ -700,13 +694,7 @@ mod tests {
                 game.play(&mut pos, &moves[rng.below(moves.len())]);
                 plies += 1;
             };
-            stats.games += 1;
-            stats.plies += p.plies as u64;
-            match p.outcome {
-                Some(crate::game::Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
-                Some(crate::game::Outcome::Draw) => stats.draws += 1,
-                None => stats.unfinished += 1,
-            }
+            stats.count(p.plies as u64, p.outcome);
         }
         stats
     }

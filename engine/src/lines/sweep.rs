@@ -673,7 +673,7 @@ impl LinesGame {
         seed: u64,
         max_plies: u32,
     ) -> crate::playout::PlayoutStats {
-        use crate::game::{Game, Outcome};
+        use crate::game::Game;
         let start = Board::<W>::new(&self.start());
         let mut rng = Rng::new(seed);
         let mut stats = crate::playout::PlayoutStats::default();
@@ -694,13 +694,7 @@ impl LinesGame {
                     }
                 }
             };
-            stats.games += 1;
-            stats.plies += plies as u64;
-            match outcome {
-                Some(Outcome::Win(s)) => stats.wins[(s & 1) as usize] += 1,
-                Some(Outcome::Draw) => stats.draws += 1,
-                None => stats.unfinished += 1,
-            }
+            stats.count(plies as u64, outcome);
         }
         stats
     }
