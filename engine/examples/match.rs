@@ -3,8 +3,9 @@
 //!
 //! `cargo run --release -p ludotheca-engine --example match -- RULES-FILE RULESET A B GAMES [SEED] [THREADS]`
 //!
-//! A and B are `random`, `ab:NODES` (alpha-beta within NODES nodes a move) or `mcts:ITERATIONS[/CAP]` (tree search
-//! within ITERATIONS random games a move, each of at most CAP plies). RULESET `-` means the first. Game `i` gives A the first side when `i`
+//! A and B are `random`, `ab:NODES` (alpha-beta within NODES nodes a move), `page:NODES` (the page's player: the
+//! same alpha-beta scoring a move back to a position already seen in the game as a draw) or
+//! `mcts:ITERATIONS[/CAP]` (tree search within ITERATIONS random games a move, each of at most CAP plies). RULESET `-` means the first. Game `i` gives A the first side when `i`
 //! is even. Prints A's wins, draws and losses, how many games ended at the move cap (counted as draws by the
 //! rules), the median game length and the CPU time.
 //!
@@ -22,6 +23,8 @@ use ludotheca_engine::{Compiled, Game, Outcome, RulesFile, mcts};
 enum Player {
     Random,
     AlphaBeta(u64),
+    /// Alpha-beta as the page runs it, avoiding the positions of the game so far.
+    Page(u64),
     /// Iterations and the random games' cap in plies.
     Mcts(u64, u32),
 }
@@ -31,6 +34,7 @@ fn parse_player(s: &str) -> Player {
     match kind {
         "random" => Player::Random,
         "ab" => Player::AlphaBeta(n.parse().unwrap_or_else(|_| panic!("bad budget in {s}"))),
+        "page" => Player::Page(n.parse().unwrap_or_else(|_| panic!("bad budget in {s}"))),
         "mcts" => {
             let (n, cap) = n.split_once('/').unwrap_or((n, ""));
             Player::Mcts(
@@ -38,11 +42,21 @@ fn parse_player(s: &str) -> Player {
                 cap.parse().unwrap_or(mcts::PLAYOUT_CAP),
             )
         }
-        _ => panic!("unknown player {s}: random, ab:NODES or mcts:ITERATIONS"),
+        _ => panic!("unknown player {s}: random, ab:NODES, page:NODES or mcts:ITERATIONS"),
     }
 }
 
-fn pick<G: Game>(game: &G, pos: &G::Position, p: Player, seed: u64) -> Option<G::Move> {
+/// Whether two positions count as the same for the page's player (`player::same_placement` on the family's own
+/// type).
+type Same<P> = fn(&P, &P) -> bool;
+
+fn pick<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    p: Player,
+    seed: u64,
+    (line, same): (&[G::Position], Same<G::Position>),
+) -> Option<G::Move> {
     match p {
         Player::Random => {
             let mut moves = Vec::new();
@@ -53,6 +67,13 @@ fn pick<G: Game>(game: &G, pos: &G::Position, p: Player, seed: u64) -> Option<G:
             .ok()
             .flatten()
             .map(|c| c.best),
+        Player::Page(n) => {
+            let seen = |q: &G::Position| line.iter().any(|earlier| same(earlier, q));
+            player::choose_fresh(game, pos, &Limits::nodes(n), seed, &seen)
+                .ok()
+                .flatten()
+                .map(|c| c.best)
+        }
         Player::Mcts(n, cap) => mcts::choose_capped(game, pos, &Limits::nodes(n), seed, cap)
             .ok()
             .flatten()
@@ -74,10 +95,13 @@ fn play<G: Game>(
     game: &G,
     players: [Player; 2],
     seed: u64,
+    same: Same<G::Position>,
 ) -> (Option<Outcome>, u32, [(u64, u64); 2]) {
     let mut thinking = [(0u64, 0u64); 2];
     let mut pos = game.start();
     let mut plies = 0u32;
+    // The positions played so far, as the page passes them to its player.
+    let mut line = vec![pos.clone()];
     // Every catalogued ruleset has a move cap below this.
     while plies < 5000 {
         let side = game.side_to_move(&pos) as usize;
@@ -85,12 +109,15 @@ fn play<G: Game>(
             .wrapping_mul(0x9E37_79B9)
             .wrapping_add(u64::from(plies));
         let t0 = thread_cpu_ns();
-        let Some(mv) = pick(game, &pos, players[side], s) else {
+        let Some(mv) = pick(game, &pos, players[side], s, (&line, same)) else {
             break;
         };
         thinking[side].0 += 1;
         thinking[side].1 += thread_cpu_ns() - t0;
         game.play(&mut pos, &mv);
+        if players.iter().any(|p| matches!(p, Player::Page(_))) {
+            line.push(pos.clone());
+        }
         plies += 1;
     }
     (game.outcome(&pos), plies, thinking)
@@ -105,7 +132,12 @@ fn cpu_seconds() -> f64 {
     (t(11) + t(12)) / 100.0
 }
 
-fn run<G: Game + Sync>(game: &G, a: Player, b: Player, games: u64, seed: u64, threads: u64) {
+fn run<G: Game + Sync>(
+    game: &G,
+    (a, b): (Player, Player),
+    (games, seed, threads): (u64, u64, u64),
+    same: Same<G::Position>,
+) {
     // A's wins, draws, losses; games at the cap; plies of each game.
     let next = AtomicU64::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -119,7 +151,8 @@ fn run<G: Game + Sync>(game: &G, a: Player, b: Player, games: u64, seed: u64, th
                     }
                     let a_side = (i % 2) as u8;
                     let players = if a_side == 0 { [a, b] } else { [b, a] };
-                    let (outcome, plies, thinking) = play(game, players, seed.wrapping_add(i));
+                    let (outcome, plies, thinking) =
+                        play(game, players, seed.wrapping_add(i), same);
                     // As A's and B's, whichever side each played.
                     let t = if a_side == 0 {
                         thinking
@@ -175,7 +208,9 @@ fn rate<G: Game>(game: &G, p: Player, budget: u64, plies: u32) {
         let seed = 7 + u64::from(ply);
         let t0 = thread_cpu_ns();
         let choice = match p {
-            Player::AlphaBeta(_) => player::choose(game, &pos, &Limits::nodes(budget), seed),
+            Player::AlphaBeta(_) | Player::Page(_) => {
+                player::choose(game, &pos, &Limits::nodes(budget), seed)
+            }
             Player::Mcts(_, cap) => {
                 mcts::choose_capped(game, &pos, &Limits::nodes(budget), seed, cap)
             }
@@ -228,7 +263,13 @@ fn main() {
     let threads: u64 = args.get(6).and_then(|s| s.parse().ok()).unwrap_or(1);
     // On the family's own type: no dispatch in the players' inner loops.
     match &game {
-        Compiled::Lines(g) => run(g.as_ref(), a, b, games, seed, threads),
-        Compiled::Sowing(g) => run(g.as_ref(), a, b, games, seed, threads),
+        Compiled::Lines(g) => run(g.as_ref(), (a, b), (games, seed, threads), |p, q| {
+            player::same_placement(
+                &ludotheca_engine::AnyPosition::Lines(p.clone()),
+                &ludotheca_engine::AnyPosition::Lines(q.clone()),
+            )
+        }),
+        // Sowing games capture as they go; the page's player compares no sowing positions.
+        Compiled::Sowing(g) => run(g.as_ref(), (a, b), (games, seed, threads), |_, _| false),
     }
 }
