@@ -68,13 +68,13 @@ pub struct CheckedGame {
     pub clean: bool,
 }
 
-/// What the site shows of a parsed game record: its tags and its moves as written. Kept instead of the parsed
-/// record, whose per-move fields take many times the record's text; a large catalog's records are most of it.
+/// What the site shows of a parsed game record besides its text: its tags and how many moves it has. Kept
+/// instead of the parsed record, whose per-move fields take many times the record's text; a large catalog's
+/// records are most of it. The moves as written are read again from the text where a page lists them
+/// (`record::written_moves`), so that the catalog's games are not held twice.
 pub struct RecordSummary {
     /// Every tag, in order: (name, value).
     tags: Box<[(Box<str>, Box<str>)]>,
-    /// The moves as written, each with its annotation (`21!`), one per line.
-    moves: Box<str>,
     pub move_count: usize,
     /// A puzzle's position as set by its `Position` tag, for the puzzles page's diagram; `None` for other
     /// records and for a position that does not parse (which the replay reports).
@@ -89,28 +89,12 @@ pub struct PuzzleStart {
 
 impl RecordSummary {
     pub fn of(record: &Record) -> RecordSummary {
-        // Sized exactly: at 10,000 items the summaries are tens of megabytes, and a growing string's spare
-        // capacity would be a third of that.
-        let length: usize = record
-            .moves
-            .iter()
-            .map(|m| m.text.len() + m.annotation.len() + 1)
-            .sum();
-        let mut moves = String::with_capacity(length);
-        for (i, m) in record.moves.iter().enumerate() {
-            if i > 0 {
-                moves.push('\n');
-            }
-            moves.push_str(&m.text);
-            moves.push_str(&m.annotation);
-        }
         RecordSummary {
             tags: record
                 .tags
                 .iter()
                 .map(|t| (t.name.as_str().into(), t.value.as_str().into()))
                 .collect(),
-            moves: moves.into_boxed_str(),
             move_count: record.moves.len(),
             start: None,
         }
@@ -127,11 +111,6 @@ impl RecordSummary {
     /// Every tag, in order: (name, value).
     pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> {
         self.tags.iter().map(|(n, v)| (&**n, &**v))
-    }
-
-    /// The moves as written, with their annotations.
-    pub fn moves(&self) -> impl Iterator<Item = &str> {
-        self.moves.split('\n').filter(|m| !m.is_empty())
     }
 }
 

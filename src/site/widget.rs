@@ -62,7 +62,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
         // and the template engine's loop cost more than the rest of the page.
         let mut moves_html = String::new();
         if !puzzle {
-            for mv in record.moves() {
+            for mv in ludotheca_engine::record::written_moves(&source.text) {
                 moves_html.push_str("<li>");
                 crate::site::theme::push_escaped(&mut moves_html, mv);
                 moves_html.push_str("</li>");
