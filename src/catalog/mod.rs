@@ -784,31 +784,37 @@ fn load_items(
                 shift_files(&mut item, 0, offset);
                 let item = std::sync::Arc::new(item);
                 files.extend_from(&own_files);
-                for diagnostic in own_diagnostics.iter() {
-                    diagnostics.push(diagnostic.clone());
-                }
                 items.push(std::sync::Arc::clone(&item));
-                if let Some(cache) = cache.as_deref_mut() {
-                    present.insert(folder.clone());
-                    // A file reached through a link may change without any change in this folder: never kept.
-                    if !reads_links(&item) {
+                // A file reached through a link may change without any change in this folder: never kept.
+                let keep = cache.as_deref_mut().filter(|_| !reads_links(&item));
+                match keep {
+                    Some(cache) => {
+                        for diagnostic in own_diagnostics.iter() {
+                            diagnostics.push(diagnostic.clone());
+                        }
                         let loaded = LoadedItem {
                             item,
                             offset,
                             files: own_files,
                             diagnostics: own_diagnostics,
                         };
-                        cache.folders.insert(folder, loaded);
+                        cache.folders.insert(folder.clone(), loaded);
                     }
+                    None => {
+                        for diagnostic in own_diagnostics.into_vec() {
+                            diagnostics.push(diagnostic);
+                        }
+                    }
+                }
+                if cache.is_some() {
+                    present.insert(folder);
                 }
             }
             None => {
-                let Some(cache) = cache.as_deref_mut() else {
-                    unreachable!("a folder not read is one the cache holds");
-                };
-                let Some(hit) = cache.folders.get_mut(&folder) else {
-                    unreachable!("a folder not read is one the cache holds");
-                };
+                let hit = cache
+                    .as_deref_mut()
+                    .and_then(|c| c.folders.get_mut(&folder))
+                    .expect("a folder not read is one the cache holds");
                 // Unchanged and at the same place: the same item. Moved by an edit before it (a file added
                 // or removed): renumbered once, and kept so numbered.
                 if hit.offset != offset {

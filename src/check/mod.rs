@@ -193,11 +193,19 @@ fn check_records_with(
         .collect();
     let mut kept = std::collections::HashMap::new();
     for (key, own) in each {
-        for diagnostic in &own {
-            diagnostics.push(diagnostic.clone());
-        }
-        if let Some(key) = key {
-            kept.insert(key, own);
+        match key {
+            // Kept for the next run as well: a copy goes to this run's diagnostics.
+            Some(key) => {
+                for diagnostic in &own {
+                    diagnostics.push(diagnostic.clone());
+                }
+                kept.insert(key, own);
+            }
+            None => {
+                for diagnostic in own {
+                    diagnostics.push(diagnostic);
+                }
+            }
         }
     }
     if let Some(cache) = cache {
