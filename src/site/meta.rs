@@ -155,12 +155,30 @@ pub fn dc_meta(
 
 /// JSON for a `<script type="application/ld+json">`: `<`, `>` and `&` are written as escapes, so no value can
 /// close the script element.
-pub fn script_json(value: &Json) -> String {
-    serde_json::to_string(value)
-        .unwrap_or_default()
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
+pub fn script_json<T: Serialize + ?Sized>(value: &T) -> String {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    // One pass, copying the runs between the three characters whole: a game page's data is mostly game text.
+    let mut out = String::new();
+    let mut from = 0;
+    for (i, b) in json.bytes().enumerate() {
+        let escaped = match b {
+            b'<' => "\\u003c",
+            b'>' => "\\u003e",
+            b'&' => "\\u0026",
+            _ => continue,
+        };
+        if from == 0 {
+            out.reserve(json.len() + 64);
+        }
+        out.push_str(&json[from..i]);
+        out.push_str(escaped);
+        from = i + 1;
+    }
+    if from == 0 {
+        return json;
+    }
+    out.push_str(&json[from..]);
+    out
 }
 
 /// The linked data of a page that lists items (browse, map, timeline): a schema.org `CollectionPage` named by

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{Value as Json, json};
 use tera::Context;
 
 use super::cite;
@@ -813,20 +813,22 @@ fn facet_groups(
     labels
         .iter()
         .filter_map(|(key, label)| {
-            let counts = count_by(
-                rows.iter()
-                    .flat_map(|r| r.iter().filter(|(k, _)| k == key).flat_map(|(_, v)| v.clone())),
-            );
+            let counts = count_by(rows.iter().flat_map(|r| {
+                r.iter()
+                    .filter(|(k, _)| k == key)
+                    .flat_map(|(_, v)| v.clone())
+            }));
             if counts.is_empty() {
                 return None;
             }
             let mut values: Vec<(String, usize)> = counts;
             values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            Some(json!({
-                "key": key,
-                "label": label,
-                "values": values.iter().map(|(v, n)| json!({ "value": v, "count": n })).collect::<Vec<_>>(),
-            }))
+            let mut group = json!({ "key": key, "label": label });
+            group["values"] = values
+                .iter()
+                .map(|(v, n)| json!({ "value": v, "count": n }))
+                .collect();
+            Some(group)
         })
         .collect()
 }
@@ -1011,7 +1013,7 @@ fn browse_pages(
                     .first()
                     .map(|&p| archive.places[p].name.clone())
                     .unwrap_or_default();
-                json!({
+                let mut row = json!({
                     "href": format!("{root}{}", e.url),
                     "title": e.title,
                     "kind": kind_label(e.kind),
@@ -1021,8 +1023,12 @@ fn browse_pages(
                     "sort_title": crate::archive::text::fold(&e.title),
                     "thumbnail": super::media::thumbnail(e, &root),
                     "sort_region": crate::archive::text::fold(&region),
-                    "facets": facets[i].iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
-                })
+                });
+                row["facets"] = facets[i]
+                    .iter()
+                    .map(|(k, v)| json!({ "key": k, "value": facet_attr(v) }))
+                    .collect();
+                row
             })
             .collect();
         let mut list_groups: Vec<serde_json::Value> = lists
@@ -1060,7 +1066,7 @@ fn browse_pages(
                 }
             }
         }
-        let page = json!({
+        let mut page = json!({
             "heading": heading,
             "kicker": only.map(|_| Link {
                 href: format!("{root}browse/index.html"),
@@ -1068,11 +1074,12 @@ fn browse_pages(
                 note: None,
                 lang: None,
             }),
-            "groups": facet_groups(&page_facets, &FACET_LABELS),
-            "rows": rows,
             "pager": pager,
-            "lists": list_groups,
         });
+        // Moved in: `json!` copies every value it is given.
+        page["groups"] = Json::Array(facet_groups(&page_facets, &FACET_LABELS));
+        page["rows"] = Json::Array(rows);
+        page["lists"] = Json::Array(list_groups);
         site.job(path, "browse.html", layout, page)
         })?;
     }
@@ -1297,11 +1304,10 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
                 "rules",
             );
             let (rows, facets) = facts_rows(site, &slot.root, &slot.items);
-            let page = json!({
-                "groups": facet_groups(&facets, &labels),
-                "rows": rows,
-                "pager": slot.pager,
-            });
+            let mut page = json!({ "pager": slot.pager });
+            // Moved in: `json!` copies every value it is given.
+            page["groups"] = Json::Array(facet_groups(&facets, &labels));
+            page["rows"] = Json::Array(rows);
             site.job(slot.path, "rules.html", layout, page)
         },
     )
@@ -1498,7 +1504,7 @@ fn facts_rows(
             ("size", vec![size.clone()]),
             ("type", kind.clone().into_iter().collect()),
         ];
-        rows.push(json!({
+        let mut row = json!({
             "game": site.item_link(root, i, None),
             "ruleset_href": format!("{root}{}#ruleset-{}", entry.url, anchor(&r.name)),
             "ruleset": r.title,
@@ -1511,8 +1517,12 @@ fn facts_rows(
             "captures": f.capture_rules,
             "ends": f.end_conditions,
             "sort_title": crate::archive::text::fold(&entry.title),
-            "facets": row_facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
-        }));
+        });
+        row["facets"] = row_facets
+            .iter()
+            .map(|(k, v)| json!({ "key": k, "value": facet_attr(v) }))
+            .collect();
+        rows.push(row);
         facets.push(row_facets);
     }
     (rows, facets)
@@ -2128,12 +2138,13 @@ fn item_page<'a>(
             }
         }
         if !values.is_empty() {
-            fields.push(json!({
+            let mut field = json!({
                 "term": format!("dcterms:{}", term.name),
                 "name": term.name,
                 "label": label.label,
-                "values": values,
-            }));
+            });
+            field["values"] = Json::Array(values);
+            fields.push(field);
         }
     }
 
@@ -2420,27 +2431,20 @@ fn item_page<'a>(
         })
         .collect();
 
-    let page = json!({
+    let mut page = json!({
         "index": index,
         "id": item.id,
         "kind": entry.kind.as_str(),
         "kind_label": kind_label(entry.kind),
         "title": entry.title,
-        "alternatives": alternatives,
-        "fields": fields,
         "confidence": item.confidence_value(),
-        "rulesets": rulesets,
         "rules_error": rules_error,
         "rules_text": rules_text,
         "family": entry.rules.as_ref().and_then(|r| r.family).map(family_name),
-        "widget_svg": first_svg.as_ref().map(|(s, _)| s.clone()).or(board_svg.clone()),
         "widget_ruleset": first_svg.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
-        "widget": super::widget::data(archive, entry),
-        "board_svg": board_svg,
         "version_of": version_of,
         "versions": versions,
         "related": related,
-        "uncatalogued": names,
         "boards": entry.boards.iter().map(|(b, _)| site.item_link(&root, *b, None)).collect::<Vec<_>>(),
         "played_with": played_with,
         "evidence": evidence,
@@ -2451,11 +2455,24 @@ fn item_page<'a>(
         "places": site.facet_links(&root, "places", &archive.places, &entry.places),
         "people": people,
         "rights": rights,
-        "cite": cites,
         "downloads": downloads,
-        "game_records": game_records,
         "images": super::media::page_images(entry),
     });
+    // The large parts are moved in: `json!` copies every value it is given.
+    let widget_svg = first_svg.map(|(svg, _)| svg).or_else(|| board_svg.clone());
+    for (key, value) in [
+        ("alternatives", Json::Array(alternatives)),
+        ("fields", Json::Array(fields)),
+        ("rulesets", Json::Array(rulesets)),
+        ("widget_svg", widget_svg.into()),
+        ("widget", super::widget::data(archive, entry).into()),
+        ("board_svg", board_svg.into()),
+        ("uncatalogued", Json::Array(names)),
+        ("cite", Json::Array(cites)),
+        ("game_records", Json::Array(game_records)),
+    ] {
+        page[key] = value;
+    }
     Ok((site.job(path, "item.html", layout, page), files))
 }
 

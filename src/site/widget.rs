@@ -68,28 +68,54 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
                 moves_html.push_str("</li>");
             }
         }
-        lists.push(json!({
+        let mut list = json!({
             "title": title,
             "kind": record.tag("Kind"),
-            "moves_html": moves_html,
             "question": record.tag("Question").filter(|_| puzzle),
-        }));
-        records.push(json!({
-            "id": file_name.trim_end_matches(".game"),
-            "kind": record.tag("Kind"),
-            "title": title,
-            "ruleset": record_ruleset,
-            "source": record.tag("Source"),
-            "text": &*source.text,
-        }));
+        });
+        // Moved in: `json!` would copy the text.
+        list["moves_html"] = moves_html.into();
+        lists.push(list);
+        records.push(BoardRecord {
+            id: file_name.trim_end_matches(".game").to_string(),
+            kind: record.tag("Kind"),
+            ruleset: record_ruleset,
+            source: record.tag("Source"),
+            text: &source.text,
+            title,
+        });
     }
-    let input = json!({
-        "item": game.item.id,
-        "rules": game.rules_text(archive),
-        "ruleset": first,
-        "records": records,
-    });
-    Some(json!({ "json": script_json(&input), "records": lists }))
+    // Written straight from the catalog's text: a value tree would copy every record first.
+    let input = BoardInput {
+        item: &game.item.id,
+        records,
+        rules: game.rules_text(archive),
+        ruleset: first,
+    };
+    let mut data = json!({ "json": script_json(&input) });
+    data["records"] = serde_json::Value::Array(lists);
+    Some(data)
+}
+
+/// What the board's script reads from the page (static/board.js): the item, its rules and its records.
+#[derive(serde::Serialize)]
+// Fields in the order of their names, as the page has always had them.
+struct BoardInput<'a> {
+    item: &'a str,
+    records: Vec<BoardRecord<'a>>,
+    rules: Option<&'a str>,
+    ruleset: String,
+}
+
+/// One game record for the board: its text as the catalog holds it, with the tags the board's menus show.
+#[derive(serde::Serialize)]
+struct BoardRecord<'a> {
+    id: String,
+    kind: Option<&'a str>,
+    ruleset: Option<String>,
+    source: Option<&'a str>,
+    text: &'a str,
+    title: Option<&'a str>,
 }
 
 /// Boards with more points than this open on a smaller ruleset of the same standing when there is one: 4 x 40
