@@ -125,6 +125,50 @@ fn err(line: u32, column: u32, message: impl Into<String>, help: impl Into<Strin
     }
 }
 
+/// Where the record reader is: a byte offset into the text, and the line and column (in characters) people
+/// read, counted as it goes so that no position has to be worked out again from the start.
+struct Cursor<'a> {
+    src: &'a str,
+    i: usize,
+    line: u32,
+    col: u32,
+}
+
+impl<'a> Cursor<'a> {
+    fn peek(&self) -> Option<char> {
+        let b = *self.src.as_bytes().get(self.i)?;
+        if b.is_ascii() {
+            Some(b as char)
+        } else {
+            self.src[self.i..].chars().next()
+        }
+    }
+
+    fn bump(&mut self) {
+        if let Some(c) = self.peek() {
+            if c == '\n' {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+            self.i += c.len_utf8();
+        }
+    }
+
+    /// Pass over the characters for which `keep` holds, and return them as one slice of the text.
+    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
+        let start = self.i;
+        while let Some(c) = self.peek() {
+            if !keep(c) {
+                break;
+            }
+            self.bump();
+        }
+        &self.src[start..self.i]
+    }
+}
+
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// The most moves one record may hold. A long recorded match runs to a few hundred; the cap keeps a hostile
@@ -161,48 +205,35 @@ impl Record {
     }
 
     fn parse_text(src: &str) -> Result<Record, RecordError> {
-        let chars: Vec<char> = src.chars().collect();
-        let mut i = 0;
-        let (mut line, mut col) = (1u32, 1u32);
+        let mut at = Cursor {
+            src,
+            i: 0,
+            line: 1,
+            col: 1,
+        };
         let mut tags: Vec<Tag> = Vec::new();
         let mut moves: Vec<WrittenMove> = Vec::new();
         let mut intro = None;
         let mut result = None;
         let mut number = None;
         let mut in_tags = true;
-        macro_rules! bump {
-            () => {{
-                if chars[i] == '\n' {
-                    line += 1;
-                    col = 1;
-                } else {
-                    col += 1;
-                }
-                i += 1;
-            }};
-        }
-        while i < chars.len() {
-            let c = chars[i];
+        while let Some(c) = at.peek() {
             if c.is_whitespace() {
-                bump!();
+                at.bump();
                 continue;
             }
             if c == '[' {
                 if !in_tags {
                     return Err(err(
-                        line,
-                        col,
+                        at.line,
+                        at.col,
                         "a tag after the moves",
                         "tags come first, before the move text",
                     ));
                 }
-                let (tl, tc) = (line, col);
-                bump!();
-                let mut name = String::new();
-                while i < chars.len() && chars[i].is_ascii_alphanumeric() {
-                    name.push(chars[i]);
-                    bump!();
-                }
+                let (tl, tc) = (at.line, at.col);
+                at.bump();
+                let name = at.take_while(|c| c.is_ascii_alphanumeric()).to_string();
                 if name.is_empty() {
                     return Err(err(
                         tl,
@@ -211,52 +242,56 @@ impl Record {
                         "write tags like [Event \"Demonstration\"]",
                     ));
                 }
-                while i < chars.len() && chars[i] == ' ' {
-                    bump!();
-                }
-                if i >= chars.len() || chars[i] != '"' {
+                at.take_while(|c| c == ' ');
+                if at.peek() != Some('"') {
                     return Err(err(
-                        line,
-                        col,
+                        at.line,
+                        at.col,
                         format!("the value of tag `{name}` must be in double quotes"),
                         "write [Name \"value\"]",
                     ));
                 }
-                let (vl, vc) = (line, col);
-                bump!();
+                let (vl, vc) = (at.line, at.col);
+                at.bump();
                 let mut value = String::new();
                 loop {
-                    if i >= chars.len() || chars[i] == '\n' {
-                        return Err(err(
-                            vl,
-                            vc,
-                            format!("the value of tag `{name}` is not closed"),
-                            "end it with `\"]` on the same line",
-                        ));
+                    value.push_str(at.take_while(|c| !matches!(c, '"' | '\\' | '\n')));
+                    match at.peek() {
+                        None | Some('\n') => {
+                            return Err(err(
+                                vl,
+                                vc,
+                                format!("the value of tag `{name}` is not closed"),
+                                "end it with `\"]` on the same line",
+                            ));
+                        }
+                        Some('"') => {
+                            at.bump();
+                            break;
+                        }
+                        // A backslash escapes a quote or a backslash; before anything else it is itself.
+                        Some(_) => {
+                            let escaped = at.src[at.i + 1..].chars().next();
+                            at.bump();
+                            match escaped {
+                                Some(e @ ('"' | '\\')) => {
+                                    value.push(e);
+                                    at.bump();
+                                }
+                                _ => value.push('\\'),
+                            }
+                        }
                     }
-                    if chars[i] == '\\' && i + 1 < chars.len() && matches!(chars[i + 1], '"' | '\\')
-                    {
-                        bump!();
-                        value.push(chars[i]);
-                        bump!();
-                        continue;
-                    }
-                    if chars[i] == '"' {
-                        bump!();
-                        break;
-                    }
-                    value.push(chars[i]);
-                    bump!();
                 }
-                if i >= chars.len() || chars[i] != ']' {
+                if at.peek() != Some(']') {
                     return Err(err(
-                        line,
-                        col,
+                        at.line,
+                        at.col,
                         "expected `]` after the tag's value",
                         "write [Name \"value\"]",
                     ));
                 }
-                bump!();
+                at.bump();
                 if tags.iter().any(|t| t.name == name) {
                     return Err(err(
                         tl,
@@ -275,17 +310,13 @@ impl Record {
             }
             in_tags = false;
             if c == '{' {
-                let (cl, cc) = (line, col);
-                bump!();
-                let mut text = String::new();
-                while i < chars.len() && chars[i] != '}' {
-                    text.push(chars[i]);
-                    bump!();
-                }
-                if i >= chars.len() {
+                let (cl, cc) = (at.line, at.col);
+                at.bump();
+                let text = at.take_while(|c| c != '}');
+                if at.peek().is_none() {
                     return Err(err(cl, cc, "this comment is not closed", "end it with `}`"));
                 }
-                bump!();
+                at.bump();
                 let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                 match moves.last_mut() {
                     Some(m) => m.comment = Some(text),
@@ -293,12 +324,8 @@ impl Record {
                 }
                 continue;
             }
-            let (wl, wc) = (line, col);
-            let mut word = String::new();
-            while i < chars.len() && !chars[i].is_whitespace() && chars[i] != '{' {
-                word.push(chars[i]);
-                bump!();
-            }
+            let (wl, wc) = (at.line, at.col);
+            let word = at.take_while(|c| !c.is_whitespace() && c != '{');
             if result.is_some() {
                 return Err(err(
                     wl,
@@ -307,18 +334,19 @@ impl Record {
                     "the result ends the move text",
                 ));
             }
-            if RESULTS.contains(&word.as_str()) {
-                result = Some(word);
+            if RESULTS.contains(&word) {
+                result = Some(word.to_string());
                 continue;
             }
             // A move number: `12.` or `12...`, possibly glued to its move (`12.c2-c3`).
-            let digits: String = word.chars().take_while(|c| c.is_ascii_digit()).collect();
-            let mut rest = word.as_str();
+            let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let mut rest = word;
             let mut offset = 0u32;
-            if !digits.is_empty() && word[digits.len()..].starts_with('.') {
-                number = digits.parse().ok();
-                let after = word[digits.len()..].trim_start_matches('.');
-                offset = (word.chars().count() - after.chars().count()) as u32;
+            if digits > 0 && word[digits..].starts_with('.') {
+                number = word[..digits].parse().ok();
+                let after = word[digits..].trim_start_matches('.');
+                // The number and its dots are ASCII: one column per byte.
+                offset = (word.len() - after.len()) as u32;
                 rest = after;
                 if rest.is_empty() {
                     continue;
