@@ -673,6 +673,42 @@ mod tests {
     }
 
     #[test]
+    fn positions_count_characters_and_escapes_are_read() {
+        let src = "[Event \"Bāgh \\\"Chāl\\\" a\\\\b \\q\"]\n{ā  b\n c} 1. @c3 a1-b2!? 12...ā\u{00a0}b2xb4 *";
+        let record = Record::parse_moves(src).expect("the fixture parses");
+        assert_eq!(record.tag("Event"), Some("Bāgh \"Chāl\" a\\b \\q"));
+        assert_eq!((record.tags[0].line, record.tags[0].column), (1, 9));
+        assert_eq!(record.intro.as_deref(), Some("ā b c"));
+        let at: Vec<(&str, &str, Option<u32>, u32, u32)> = record
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    m.text.as_str(),
+                    m.annotation.as_str(),
+                    m.number,
+                    m.line,
+                    m.column,
+                )
+            })
+            .collect();
+        assert_eq!(
+            at,
+            [
+                ("@c3", "", Some(1), 3, 8),
+                ("a1-b2", "!?", None, 3, 12),
+                ("ā", "", Some(12), 3, 25),
+                ("b2xb4", "", None, 3, 27),
+            ]
+        );
+        assert_eq!(record.result.as_deref(), Some("*"));
+        let unclosed = Record::parse_moves("[Event \"ā\\").expect_err("the value is not closed");
+        assert_eq!((unclosed.line, unclosed.column), (1, 8));
+        let glued = Record::parse_moves("ā {x} [Kind \"y\"]").expect_err("a tag after the moves");
+        assert_eq!((glued.line, glued.column), (1, 7));
+    }
+
+    #[test]
     fn written_moves_of_every_catalogued_record_are_its_parsed_moves() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../catalog");
         let mut seen = 0;
