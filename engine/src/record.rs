@@ -194,17 +194,27 @@ impl Record {
 
     /// Reads a record. Tags must come first, one per line; `Event` and `Kind` are required.
     pub fn parse(src: &str) -> Result<Record, RecordError> {
-        let record = Record::parse_text(src)?;
+        let (record, _) = Record::parse_text(src, true)?;
         record.validate()?;
         Ok(record)
     }
 
-    /// Reads bare move text (tags allowed but none required), e.g. a command line's `--after "1. @c3 a1-b2"`.
-    pub fn parse_moves(src: &str) -> Result<Record, RecordError> {
-        Record::parse_text(src)
+    /// [`Record::parse`] that keeps the tags and only counts the moves: the same errors, for a record whose
+    /// moves are not needed (a game already replayed cleanly), without a string for every move.
+    pub fn parse_counting(src: &str) -> Result<(Record, usize), RecordError> {
+        let (record, count) = Record::parse_text(src, false)?;
+        record.validate()?;
+        Ok((record, count))
     }
 
-    fn parse_text(src: &str) -> Result<Record, RecordError> {
+    /// Reads bare move text (tags allowed but none required), e.g. a command line's `--after "1. @c3 a1-b2"`.
+    pub fn parse_moves(src: &str) -> Result<Record, RecordError> {
+        Record::parse_text(src, true).map(|(record, _)| record)
+    }
+
+    /// The record and how many moves it has; with `keep_moves` false the moves (and their comments) are
+    /// counted, not kept.
+    fn parse_text(src: &str, keep_moves: bool) -> Result<(Record, usize), RecordError> {
         let mut at = Cursor {
             src,
             i: 0,
@@ -217,6 +227,7 @@ impl Record {
         let mut result = None;
         let mut number = None;
         let mut in_tags = true;
+        let mut count = 0;
         while let Some(c) = at.peek() {
             if c.is_whitespace() {
                 at.bump();
@@ -317,10 +328,10 @@ impl Record {
                     return Err(err(cl, cc, "this comment is not closed", "end it with `}`"));
                 }
                 at.bump();
-                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                match moves.last_mut() {
-                    Some(m) => m.comment = Some(text),
-                    None => intro = Some(text),
+                if count == 0 {
+                    intro = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                } else if let Some(m) = moves.last_mut() {
+                    m.comment = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
                 }
                 continue;
             }
@@ -361,7 +372,7 @@ impl Record {
                     "an annotation (`!`, `?`) follows a move without a space",
                 ));
             }
-            if moves.len() == MAX_RECORD_MOVES {
+            if count == MAX_RECORD_MOVES {
                 return Err(err(
                     wl,
                     wc,
@@ -369,14 +380,18 @@ impl Record {
                     "split the record into several `.game` files",
                 ));
             }
-            moves.push(WrittenMove {
-                text: body.to_string(),
-                annotation: rest[body.len()..].to_string(),
-                number: number.take(),
-                comment: None,
-                line: wl,
-                column: wc + offset,
-            });
+            count += 1;
+            let number = number.take();
+            if keep_moves {
+                moves.push(WrittenMove {
+                    text: body.to_string(),
+                    annotation: rest[body.len()..].to_string(),
+                    number,
+                    comment: None,
+                    line: wl,
+                    column: wc + offset,
+                });
+            }
         }
         let record = Record {
             tags,
@@ -384,7 +399,7 @@ impl Record {
             moves,
             result,
         };
-        Ok(record)
+        Ok((record, count))
     }
 
     fn validate(&self) -> Result<(), RecordError> {
@@ -722,6 +737,12 @@ mod tests {
                     let src = std::fs::read_to_string(&path).expect("a record is text");
                     let written: Vec<&str> = written_moves(&src).collect();
                     assert_eq!(written, as_parsed(&src), "{}", path.display());
+                    let (counted, count) =
+                        Record::parse_counting(&src).expect("a catalogued record");
+                    let parsed = Record::parse(&src).expect("a catalogued record");
+                    assert_eq!(count, parsed.moves.len(), "{}", path.display());
+                    assert_eq!(counted.tags, parsed.tags, "{}", path.display());
+                    assert_eq!(counted.intro, parsed.intro, "{}", path.display());
                     seen += 1;
                 }
             }

@@ -235,6 +235,11 @@ pub fn game_record(data: &[u8]) {
     let record = match Record::parse(text) {
         Ok(record) => record,
         Err(err) => {
+            // The count-only reading fails where the full one does, with the same diagnostic.
+            let counted = Record::parse_counting(text)
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            assert_eq!(counted, Err(err.to_string()));
             report_at(
                 &files,
                 file,
@@ -245,7 +250,15 @@ pub fn game_record(data: &[u8]) {
             return;
         }
     };
-    let _ = RecordSummary::of(&record);
+    let _ = RecordSummary::of(&record, record.moves.len());
+    // The count-only reading must agree with the full one on any text.
+    match Record::parse_counting(text) {
+        Ok((counted, count)) => {
+            assert_eq!(count, record.moves.len());
+            assert_eq!(counted.tags, record.tags);
+        }
+        Err(err) => panic!("parse succeeded but parse_counting failed: {err}"),
+    }
     for compiled in shipped() {
         let game = match record.tag("Ruleset") {
             Some(name) => compiled.iter().find(|(n, _)| n.as_deref() == Some(name)),

@@ -88,14 +88,15 @@ pub struct PuzzleStart {
 }
 
 impl RecordSummary {
-    pub fn of(record: &Record) -> RecordSummary {
+    /// The summary of `record`, which has `move_count` moves (its moves may not have been kept).
+    pub fn of(record: &Record, move_count: usize) -> RecordSummary {
         RecordSummary {
             tags: record
                 .tags
                 .iter()
                 .map(|t| (t.name.as_str().into(), t.value.as_str().into()))
                 .collect(),
-            move_count: record.moves.len(),
+            move_count,
             start: None,
         }
     }

@@ -135,7 +135,8 @@ fn check_game(
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
     let text = &catalog.files.get(rules_file).text;
-    let (info, compiled) = match RulesFile::parse_all(text) {
+    // Check replays and draws; it plays no random games.
+    let (info, compiled) = match RulesFile::parse_all_for_replay(text) {
         Ok((file, compiled)) => (file.info(), compiled),
         Err(errors) => {
             let rules = from_compiled(Err(&errors[0]), diagrams);
@@ -147,9 +148,9 @@ fn check_game(
                 .game_records
                 .iter()
                 .map(|&f| {
-                    Record::parse(&catalog.files.get(f).text)
+                    Record::parse_counting(&catalog.files.get(f).text)
                         .ok()
-                        .map(|r| RecordSummary::of(&r))
+                        .map(|(r, count)| RecordSummary::of(&r, count))
                 })
                 .collect();
             return GameOutcome {
@@ -272,8 +273,17 @@ fn replay_records(
     let mut parsed = Vec::with_capacity(item.game_records.len());
     for &file in &item.game_records {
         let text = &catalog.files.get(file).text;
-        let record = match Record::parse(text) {
-            Ok(record) => record,
+        // A game replayed cleanly before needs only each record's tags and length, not its moves.
+        let parsed_record = if replay {
+            Record::parse(text).map(|record| {
+                let count = record.moves.len();
+                (record, count)
+            })
+        } else {
+            Record::parse_counting(text)
+        };
+        let (record, move_count) = match parsed_record {
+            Ok(parsed) => parsed,
             Err(err) => {
                 diagnostics.push(record_diagnostic(&catalog.files, file, err, None));
                 parsed.push(None);
@@ -288,7 +298,7 @@ fn replay_records(
             cited,
             diagnostics,
         );
-        let mut summary = RecordSummary::of(&record);
+        let mut summary = RecordSummary::of(&record, move_count);
         summary.start = puzzle_start(compiled, &record, diagrams);
         parsed.push(Some(summary));
     }

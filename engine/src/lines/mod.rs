@@ -269,6 +269,17 @@ pub struct LinesGame {
 
 impl LinesGame {
     pub fn new(rules: LinesRules) -> LinesGame {
+        LinesGame::with_tables(rules, true)
+    }
+
+    /// [`LinesGame::new`] without the tables that make random games fast (see `playout`), for a game that is
+    /// replayed and drawn but plays few random games: a catalog check compiles thousands and plays none, and
+    /// building the tables was most of compiling. Its random moves are the same, picked from the move list.
+    pub fn for_replay(rules: LinesRules) -> LinesGame {
+        LinesGame::with_tables(rules, false)
+    }
+
+    fn with_tables(rules: LinesRules, playout_tables: bool) -> LinesGame {
         let board = &rules.board;
         let n = board.points.len();
         let rays = board.rays();
@@ -403,9 +414,11 @@ impl LinesGame {
             draw: Default::default(),
         };
         #[cfg(not(target_arch = "wasm32"))]
-        {
+        if playout_tables {
             game.draw = playout::DrawTables::new(&game);
         }
+        #[cfg(target_arch = "wasm32")]
+        let _ = playout_tables;
         game
     }
 

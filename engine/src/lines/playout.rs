@@ -42,6 +42,9 @@ pub(super) struct DrawTables {
     slide_stops: Vec<(u128, u128)>,
     /// The whole-set counter, where the rules allow it.
     pub(super) sweep: Option<Sweeps>,
+    /// The tables are built. A game compiled only to be replayed goes without them; its random moves are then
+    /// picked from the list of legal moves, which draws the same moves.
+    ready: bool,
 }
 
 /// What a piece may do from a point, in one place: step targets, the points its short jumps pass over, and
@@ -117,6 +120,7 @@ impl DrawTables {
         }
         t.into_start.push(t.into.len() as u32);
         t.sweep = Sweeps::new(game);
+        t.ready = true;
         t
     }
 }
@@ -237,6 +241,7 @@ impl LinesGame {
         if self.rules.capture == CapturePolicy::Huffing
             || self.rules.maximum
             || self.rules.no_repeat[pos.to_move as usize]
+            || !self.draw.ready
         {
             return self.draw_listed(pos, rng, moves);
         }
@@ -697,6 +702,19 @@ mod tests {
             stats.count(p.plies as u64, p.outcome);
         }
         stats
+    }
+
+    #[test]
+    fn a_game_compiled_for_replay_plays_the_same_random_games() {
+        for (name, game) in games() {
+            let replay = LinesGame::for_replay(game.rules.clone());
+            assert!(!replay.draw.ready && replay.draw.sweep.is_none(), "{name}");
+            assert_eq!(
+                replay.playouts(6, 9, 10_000),
+                game.playouts(6, 9, 10_000),
+                "{name}"
+            );
+        }
     }
 
     #[test]

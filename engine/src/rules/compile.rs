@@ -146,6 +146,8 @@ fn stmt_only<'a>(item: &'a Item, help: &str) -> Result<&'a Line, RulesError> {
 pub struct Ctx<'e> {
     pub header: Pos,
     pub errors: &'e mut Vec<RulesError>,
+    /// Build the tables that make random games fast (see `LinesGame::for_replay`).
+    pub playout_tables: bool,
 }
 
 impl Ctx<'_> {
@@ -188,7 +190,12 @@ pub fn compile(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<Com
         return cx
             .keep(Compiled::from_sowing(spec).map_err(|m| RulesError::new(at, m, SOWING_HELP)));
     }
-    let compiled = LinesGame::new(lines(game, items, cx)?);
+    let rules = lines(game, items, cx)?;
+    let compiled = if cx.playout_tables {
+        LinesGame::new(rules)
+    } else {
+        LinesGame::for_replay(rules)
+    };
     // Capture chains can multiply beyond any bound (every landing point of a flying capture that may stop
     // anywhere doubles them), and no static test tells such rules from real ones: list the start position's
     // moves once, so that rules whose very first turn the engine cannot list are refused here, where the

@@ -153,6 +153,22 @@ impl RulesFile {
     /// the file (never an empty list): reading goes on after each, and every ruleset is compiled even when an
     /// earlier one fails.
     pub fn parse_all(src: &str) -> Result<(RulesFile, Vec<CompiledRuleset>), Vec<RulesError>> {
+        RulesFile::parse_all_with(src, true)
+    }
+
+    /// [`RulesFile::parse_all`] for a caller that replays records and draws positions but plays few random
+    /// games: the games are compiled without the tables that make random games fast
+    /// (`LinesGame::for_replay`), which were most of the time compiling took.
+    pub fn parse_all_for_replay(
+        src: &str,
+    ) -> Result<(RulesFile, Vec<CompiledRuleset>), Vec<RulesError>> {
+        RulesFile::parse_all_with(src, false)
+    }
+
+    fn parse_all_with(
+        src: &str,
+        playout_tables: bool,
+    ) -> Result<(RulesFile, Vec<CompiledRuleset>), Vec<RulesError>> {
         let mut errors = Vec::new();
         let items = syntax::parse(src, &mut errors);
         // A block never closed swallows the statements after it, which would each read as misplaced: its own
@@ -235,7 +251,7 @@ impl RulesFile {
                 .collect()
         };
         for name in names {
-            match file.compile_all(name.as_deref()) {
+            match file.compile_with(name.as_deref(), playout_tables) {
                 Ok(game) => compiled.push((name, game)),
                 Err(e) => errors.extend(e.into_iter().filter(|e| !unreadable.contains(&e.line))),
             }
@@ -335,12 +351,21 @@ impl RulesFile {
 
     /// Compiles a ruleset, or says every problem found in it, in the order of the file.
     pub fn compile_all(&self, ruleset: Option<&str>) -> Result<crate::Compiled, Vec<RulesError>> {
+        self.compile_with(ruleset, true)
+    }
+
+    fn compile_with(
+        &self,
+        ruleset: Option<&str>,
+        playout_tables: bool,
+    ) -> Result<crate::Compiled, Vec<RulesError>> {
         let all = self.effective(ruleset).map_err(|e| vec![e])?;
         let items: Vec<(String, Item)> = all.into_iter().map(|e| (e.key, e.item)).collect();
         let mut errors = Vec::new();
         let mut cx = compile::Ctx {
             header: self.header,
             errors: &mut errors,
+            playout_tables,
         };
         match compile::compile(&self.game, &items, &mut cx) {
             Some(game) if errors.is_empty() => Ok(game),
