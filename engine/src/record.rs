@@ -159,11 +159,24 @@ impl<'a> Cursor<'a> {
     /// Pass over the characters for which `keep` holds, and return them as one slice of the text.
     fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
         let start = self.i;
-        while let Some(c) = self.peek() {
+        let bytes = self.src.as_bytes();
+        while let Some(&b) = bytes.get(self.i) {
+            // Move text is nearly all ASCII: a byte is a character, read without decoding.
+            let c = if b.is_ascii() {
+                b as char
+            } else {
+                self.src[self.i..].chars().next().unwrap_or_default()
+            };
             if !keep(c) {
                 break;
             }
-            self.bump();
+            if c == '\n' {
+                self.line += 1;
+                self.col = 1;
+            } else {
+                self.col += 1;
+            }
+            self.i += c.len_utf8();
         }
         &self.src[start..self.i]
     }
