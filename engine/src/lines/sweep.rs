@@ -666,7 +666,7 @@ impl LinesGame {
             // SAFETY: the processor has the instruction, as just checked.
             return unsafe { self.sweep_popcnt(sw, n, seed, max_plies) };
         }
-        self.run_sweep(sw, n, seed, max_plies)
+        self.run_sweep::<W, false>(sw, n, seed, max_plies)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -678,11 +678,13 @@ impl LinesGame {
         seed: u64,
         max_plies: u32,
     ) -> crate::playout::PlayoutStats {
-        self.run_sweep(sw, n, seed, max_plies)
+        self.run_sweep::<W, true>(sw, n, seed, max_plies)
     }
 
+    /// With `POPCNT` (only under `sweep_popcnt`) the chain counter, a function of its own, is compiled with
+    /// the bit-count instruction too.
     #[inline(always)]
-    fn run_sweep<W: Set>(
+    fn run_sweep<W: Set, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         n: u64,
@@ -701,7 +703,7 @@ impl LinesGame {
                 if plies >= max_plies {
                     break self.outcome(&b.position());
                 }
-                match self.sweep_draw::<W, true>(sw, &mut b, &mut rng, &mut mv) {
+                match self.sweep_draw::<W, true, POPCNT>(sw, &mut b, &mut rng, &mut mv) {
                     Err(_) => break None,
                     Ok(false) => break self.outcome(&b.position()),
                     Ok(true) => plies += 1,
@@ -722,7 +724,7 @@ impl LinesGame {
     ) -> Result<Option<LinesMove>, TooManyMoves> {
         let mut mv = LinesMove::pass();
         Ok(self
-            .sweep_draw::<W, false>(sw, &mut Board::new(pos), rng, &mut mv)?
+            .sweep_draw::<W, false, false>(sw, &mut Board::new(pos), rng, &mut mv)?
             .then_some(mv))
     }
 
@@ -829,7 +831,7 @@ impl LinesGame {
     /// player's loop); `out` then holds it only for captures and passes. Without, `b` is left as it was and
     /// `out` holds the move.
     #[inline(always)]
-    fn sweep_draw<W: Set, const MAKE: bool>(
+    fn sweep_draw<W: Set, const MAKE: bool, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         b: &mut Board<W>,
@@ -885,7 +887,16 @@ impl LinesGame {
                 sw.jumpers(groups(k), k, s, mine, enemy, empty)
             } else {
                 let before = total;
-                let set = self.first_jumps(sw, groups(k), k, s, mine, enemy, empty, &mut total)?;
+                let set = self.first_jumps::<W, POPCNT>(
+                    sw,
+                    groups(k),
+                    k,
+                    s,
+                    mine,
+                    enemy,
+                    empty,
+                    &mut total,
+                )?;
                 (set, total - before)
             };
             if single {
@@ -935,7 +946,7 @@ impl LinesGame {
                     } else {
                         let mut n = 0;
                         let occ = occ & !W::unit(p);
-                        self.sweep_chains(sw, k, s, p, occ, enemy, NO_DIR, 0, &mut n)?;
+                        self.sweep_chains::<W, POPCNT>(sw, k, s, p, occ, enemy, NO_DIR, 0, &mut n)?;
                         n
                     };
                     if i < n {
@@ -1025,7 +1036,7 @@ impl LinesGame {
     /// on from where it lands.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn first_jumps<W: Set>(
+    fn first_jumps<W: Set, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         g: &Groups<W>,
@@ -1047,7 +1058,7 @@ impl LinesGame {
             // As `sweep_chains` counts a jump: one chain that may stop here, or (where it must go on) one
             // only when no jump follows.
             let occ = occ & !W::unit(p) & !W::unit(over);
-            let more = self.sweep_chains(sw, k, s, land, occ, enemy, dir, 1, total)?;
+            let more = self.sweep_chains::<W, POPCNT>(sw, k, s, land, occ, enemy, dir, 1, total)?;
             if !must || !more {
                 *total += 1;
             }
@@ -1097,8 +1108,68 @@ impl LinesGame {
     }
 
     /// `count_chains` with the counter's sets: adds to `total` the chains from `cur` after `depth` jumps.
+    /// A function of its own, called and calling itself: with `POPCNT` it is the one compiled with the
+    /// bit-count instruction, which a function does not take from its caller.
     #[allow(clippy::too_many_arguments)]
-    fn sweep_chains<W: Set>(
+    #[inline(always)]
+    fn sweep_chains<W: Set, const POPCNT: bool>(
+        &self,
+        sw: &Sweep<W>,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: W,
+        enemy: W,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        #[cfg(target_arch = "x86_64")]
+        if POPCNT {
+            // SAFETY: `POPCNT` is set only under `sweep_popcnt`, which runs where the processor has the
+            // instruction.
+            return unsafe { self.chains_popcnt(sw, k, s, cur, occ, enemy, last, depth, total) };
+        }
+        self.chains_plain(sw, k, s, cur, occ, enemy, last, depth, total)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn chains_plain<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: W,
+        enemy: W,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        self.chains::<W, false>(sw, k, s, cur, occ, enemy, last, depth, total)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn chains_popcnt<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: W,
+        enemy: W,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        self.chains::<W, true>(sw, k, s, cur, occ, enemy, last, depth, total)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn chains<W: Set, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         k: u8,
@@ -1153,7 +1224,17 @@ impl LinesGame {
             let j = &jumps[walk.trailing_zeros() as usize];
             walk &= walk - 1;
             let (occ, enemy) = (occ & !j.over_bit, enemy & !j.over_bit);
-            let more = self.sweep_chains(sw, k, s, j.land, occ, enemy, j.dir, depth + 1, total)?;
+            let more = self.sweep_chains::<W, POPCNT>(
+                sw,
+                k,
+                s,
+                j.land,
+                occ,
+                enemy,
+                j.dir,
+                depth + 1,
+                total,
+            )?;
             // A chain that must go on ends here only when no jump follows.
             if !more && !may_stop {
                 one(total)?;
