@@ -175,6 +175,11 @@ struct Shift2 {
 struct Jump<W> {
     over_bit: W,
     land_bit: W,
+    /// The points the piece's jumps from the landing point pass over: a chain may go on only with an enemy
+    /// there, told without looking up the landing point.
+    next: W,
+    /// The chain ends where this jump lands (`stops_at`).
+    stops: bool,
     over: u8,
     land: u8,
     dir: u8,
@@ -422,6 +427,8 @@ impl<W: Set> Sweep<W> {
                         .extend(m.jumps.iter().map(|&(over, land, dir)| Jump {
                             over_bit: W::unit(over),
                             land_bit: W::unit(land),
+                            next: W::narrow(game.tables[base + land as usize].jump_over),
+                            stops: game.stops_at(k as u8, s as u8, land),
                             over,
                             land,
                             dir,
@@ -659,7 +666,7 @@ impl LinesGame {
             // SAFETY: the processor has the instruction, as just checked.
             return unsafe { self.sweep_popcnt(sw, n, seed, max_plies) };
         }
-        self.run_sweep(sw, n, seed, max_plies)
+        self.run_sweep::<W, false>(sw, n, seed, max_plies)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -671,11 +678,13 @@ impl LinesGame {
         seed: u64,
         max_plies: u32,
     ) -> crate::playout::PlayoutStats {
-        self.run_sweep(sw, n, seed, max_plies)
+        self.run_sweep::<W, true>(sw, n, seed, max_plies)
     }
 
+    /// With `POPCNT` (only under `sweep_popcnt`) the chain counter, a function of its own, is compiled with
+    /// the bit-count instruction too.
     #[inline(always)]
-    fn run_sweep<W: Set>(
+    fn run_sweep<W: Set, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         n: u64,
@@ -694,13 +703,10 @@ impl LinesGame {
                 if plies >= max_plies {
                     break self.outcome(&b.position());
                 }
-                match self.sweep_draw(sw, &b, &mut rng, &mut mv) {
+                match self.sweep_draw::<W, true, POPCNT>(sw, &mut b, &mut rng, &mut mv) {
                     Err(_) => break None,
                     Ok(false) => break self.outcome(&b.position()),
-                    Ok(true) => {
-                        self.sweep_apply(&mut b, &mv);
-                        plies += 1;
-                    }
+                    Ok(true) => plies += 1,
                 }
             };
             stats.count(plies as u64, outcome);
@@ -718,7 +724,7 @@ impl LinesGame {
     ) -> Result<Option<LinesMove>, TooManyMoves> {
         let mut mv = LinesMove::pass();
         Ok(self
-            .sweep_draw(sw, &Board::new(pos), rng, &mut mv)?
+            .sweep_draw::<W, false, false>(sw, &mut Board::new(pos), rng, &mut mv)?
             .then_some(mv))
     }
 
@@ -781,12 +787,54 @@ impl LinesGame {
             || b.ply >= sw.move_cap
     }
 
-    /// `draw_move` with the whole-set counter.
+    /// A step or slide of a piece of kind `k` from `from` to `to` on the random player's board, as
+    /// `sweep_apply` makes it.
     #[inline(always)]
-    fn sweep_draw<W: Set>(
+    fn sweep_step<W: Set>(&self, b: &mut Board<W>, k: u8, from: u8, to: u8, promotes: bool) {
+        let s = b.to_move as usize;
+        let (from, to) = (!W::unit(from), W::unit(to));
+        b.side[s] = b.side[s] & from | to;
+        b.kind[k as usize] &= from;
+        let k = if promotes {
+            self.promo[k as usize][s].1
+        } else {
+            k
+        };
+        b.kind[k as usize] |= to;
+        b.passed = false;
+        b.quiet = if promotes {
+            0
+        } else {
+            b.quiet.saturating_add(1)
+        };
+        b.ply += 1;
+        b.to_move = 1 - b.to_move;
+    }
+
+    /// A piece of kind `k` placed on `to` from the hand, as `sweep_apply` places it.
+    #[inline(always)]
+    fn sweep_place<W: Set>(&self, b: &mut Board<W>, k: u8, to: u8) {
+        let s = b.to_move as usize;
+        let to = W::unit(to);
+        b.hand[s][k as usize] -= 1;
+        b.in_hand[s] -= 1;
+        b.side[s] |= to;
+        b.kind[k as usize] |= to;
+        b.passed = false;
+        b.quiet = 0;
+        b.ply += 1;
+        b.to_move = 1 - b.to_move;
+    }
+
+    /// `draw_move` with the whole-set counter. With `MAKE` the drawn move is made on `b` where it is drawn,
+    /// where what kind of move it is is known, instead of being told again from the move (the random
+    /// player's loop); `out` then holds it only for captures and passes. Without, `b` is left as it was and
+    /// `out` holds the move.
+    #[inline(always)]
+    fn sweep_draw<W: Set, const MAKE: bool, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
-        b: &Board<W>,
+        b: &mut Board<W>,
         rng: &mut Rng,
         out: &mut LinesMove,
     ) -> Result<bool, TooManyMoves> {
@@ -800,16 +848,26 @@ impl LinesGame {
         if b.in_hand[s as usize] > 0 {
             let per_kind = empty.ones();
             if per_kind == 0 {
-                return Ok(self.sweep_pass(b, rng, out));
+                return Ok(self.sweep_pass::<W, MAKE>(b, rng, out));
             }
             let kinds = hand.iter().filter(|&&h| h > 0).count();
             let i = rng.below(per_kind * kinds);
+            // One kind in hand, the usual case, needs no division.
+            let (nk, i) = if kinds == 1 {
+                (0, i)
+            } else {
+                (i / per_kind, i % per_kind)
+            };
             let k = (0..MAX_KINDS as u8)
                 .filter(|&k| hand[k as usize] > 0)
-                .nth(i / per_kind)
+                .nth(nk)
                 .unwrap_or(0);
-            let q = nth(empty, i % per_kind);
-            out.set(Action::Place, k, NO_POINT, q, false);
+            let q = nth(empty, i);
+            if MAKE {
+                self.sweep_place(b, k, q);
+            } else {
+                out.set(Action::Place, k, NO_POINT, q, false);
+            }
             return Ok(true);
         }
         let own = b.side[s as usize];
@@ -829,7 +887,16 @@ impl LinesGame {
                 sw.jumpers(groups(k), k, s, mine, enemy, empty)
             } else {
                 let before = total;
-                let set = self.first_jumps(sw, groups(k), k, s, mine, enemy, empty, &mut total)?;
+                let set = self.first_jumps::<W, POPCNT>(
+                    sw,
+                    groups(k),
+                    k,
+                    s,
+                    mine,
+                    enemy,
+                    empty,
+                    &mut total,
+                )?;
                 (set, total - before)
             };
             if single {
@@ -854,7 +921,7 @@ impl LinesGame {
             }
         }
         if total == 0 {
-            return Ok(self.sweep_pass(b, rng, out));
+            return Ok(self.sweep_pass::<W, MAKE>(b, rng, out));
         }
         let mut i = rng.below(total);
         if i < captures {
@@ -865,13 +932,21 @@ impl LinesGame {
                     i -= count;
                     continue;
                 }
-                for p in each(set) {
+                // The chains of the kind's last piece are what is left of its count: they need no counting.
+                let mut left = set;
+                while left != W::ZERO {
+                    let p = left.lowest();
+                    left = left.without_lowest();
+                    if left == W::ZERO {
+                        from = Some((k, p));
+                        break 'kinds;
+                    }
                     let n = if single {
                         sw.single_jumps(k, s, p, enemy, empty)
                     } else {
                         let mut n = 0;
                         let occ = occ & !W::unit(p);
-                        self.sweep_chains(sw, k, s, p, occ, enemy, NO_DIR, 0, &mut n)?;
+                        self.sweep_chains::<W, POPCNT>(sw, k, s, p, occ, enemy, NO_DIR, 0, &mut n)?;
                         n
                     };
                     if i < n {
@@ -901,7 +976,14 @@ impl LinesGame {
                 &mut mv,
                 &mut nth,
             );
-            return Ok(nth.found.map(|m| *out = m).is_some());
+            let Some(m) = nth.found else {
+                return Ok(false);
+            };
+            *out = m;
+            if MAKE {
+                self.sweep_apply(b, out);
+            }
+            return Ok(true);
         }
         i -= captures;
         for k in 0..kinds as u8 {
@@ -919,7 +1001,11 @@ impl LinesGame {
                 }
                 let q = nth(targets, i);
                 let promotes = sw.promo[k as usize][s as usize] & W::unit(q) != W::ZERO;
-                out.set(Action::Move, k, p, q, promotes);
+                if MAKE {
+                    self.sweep_step(b, k, p, q, promotes);
+                } else {
+                    out.set(Action::Move, k, p, q, promotes);
+                }
                 return Ok(true);
             }
         }
@@ -928,11 +1014,19 @@ impl LinesGame {
 
     /// `draw_pass` on the random player's board.
     #[inline(always)]
-    fn sweep_pass<W: Set>(&self, b: &Board<W>, rng: &mut Rng, out: &mut LinesMove) -> bool {
+    fn sweep_pass<W: Set, const MAKE: bool>(
+        &self,
+        b: &mut Board<W>,
+        rng: &mut Rng,
+        out: &mut LinesMove,
+    ) -> bool {
         let pass = self.rules.no_move[b.to_move as usize] == NoMove::Passes && !b.passed;
         if pass {
             rng.below(1);
             out.set(Action::Pass, 0, NO_POINT, NO_POINT, false);
+            if MAKE {
+                self.sweep_apply(b, out);
+            }
         }
         pass
     }
@@ -942,7 +1036,7 @@ impl LinesGame {
     /// on from where it lands.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn first_jumps<W: Set>(
+    fn first_jumps<W: Set, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         g: &Groups<W>,
@@ -964,7 +1058,7 @@ impl LinesGame {
             // As `sweep_chains` counts a jump: one chain that may stop here, or (where it must go on) one
             // only when no jump follows.
             let occ = occ & !W::unit(p) & !W::unit(over);
-            let more = self.sweep_chains(sw, k, s, land, occ, enemy, dir, 1, total)?;
+            let more = self.sweep_chains::<W, POPCNT>(sw, k, s, land, occ, enemy, dir, 1, total)?;
             if !must || !more {
                 *total += 1;
             }
@@ -1014,8 +1108,68 @@ impl LinesGame {
     }
 
     /// `count_chains` with the counter's sets: adds to `total` the chains from `cur` after `depth` jumps.
+    /// A function of its own, called and calling itself: with `POPCNT` it is the one compiled with the
+    /// bit-count instruction, which a function does not take from its caller.
     #[allow(clippy::too_many_arguments)]
-    fn sweep_chains<W: Set>(
+    #[inline(always)]
+    fn sweep_chains<W: Set, const POPCNT: bool>(
+        &self,
+        sw: &Sweep<W>,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: W,
+        enemy: W,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        #[cfg(target_arch = "x86_64")]
+        if POPCNT {
+            // SAFETY: `POPCNT` is set only under `sweep_popcnt`, which runs where the processor has the
+            // instruction.
+            return unsafe { self.chains_popcnt(sw, k, s, cur, occ, enemy, last, depth, total) };
+        }
+        self.chains_plain(sw, k, s, cur, occ, enemy, last, depth, total)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn chains_plain<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: W,
+        enemy: W,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        self.chains::<W, false>(sw, k, s, cur, occ, enemy, last, depth, total)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn chains_popcnt<W: Set>(
+        &self,
+        sw: &Sweep<W>,
+        k: u8,
+        s: u8,
+        cur: u8,
+        occ: W,
+        enemy: W,
+        last: u8,
+        depth: usize,
+        total: &mut usize,
+    ) -> Result<bool, TooManyMoves> {
+        self.chains::<W, true>(sw, k, s, cur, occ, enemy, last, depth, total)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn chains<W: Set, const POPCNT: bool>(
         &self,
         sw: &Sweep<W>,
         k: u8,
@@ -1042,33 +1196,47 @@ impl LinesGame {
                 Ok(())
             }
         };
-        // The jumps open, found without a branch (whether a jump is open is a coin toss), then walked in
-        // table order.
+        // The jumps open, and those after which the chain may go on, found without a branch (whether a jump
+        // is open is a coin toss). Each open jump is one chain where the chain may stop there; only the jumps
+        // that may be followed by another are walked on, in table order.
         let jumps = &sw.jumps[a.jumps.0 as usize..a.jumps.1 as usize];
         let any_dir = self.rules.turns || last == NO_DIR;
-        let mut open = 0u64;
+        let (mut open, mut on, mut stop) = (0u64, 0u64, 0u64);
         for (i, j) in jumps.iter().enumerate() {
             let ok = (enemy & j.over_bit != W::ZERO)
                 & (occ & j.land_bit == W::ZERO)
                 & (any_dir | (last == j.dir));
             open |= (ok as u64) << i;
+            on |= ((j.next & enemy & !j.over_bit != W::ZERO) as u64) << i;
+            stop |= (j.stops as u64) << i;
         }
         let found = open != 0;
-        while open != 0 {
-            let j = &jumps[open.trailing_zeros() as usize];
-            open &= open - 1;
-            if self.stops_at(k, s, j.land) {
-                one(total)?;
-                continue;
-            }
-            if self.rules.chain == Chain::MayStop {
-                one(total)?;
-            }
+        let may_stop = self.rules.chain == Chain::MayStop;
+        // Chains that end after this jump whatever follows: anywhere where a chain may stop, else where it
+        // must stop or no jump can follow.
+        let ends = if may_stop { open } else { open & (stop | !on) };
+        *total += ends.count_ones() as usize;
+        if *total > MAX_MOVES {
+            return Err(TooManyMoves);
+        }
+        let mut walk = open & !stop & on;
+        while walk != 0 {
+            let j = &jumps[walk.trailing_zeros() as usize];
+            walk &= walk - 1;
             let (occ, enemy) = (occ & !j.over_bit, enemy & !j.over_bit);
-            // Most landings have no enemy to jump next: that is told here without the call.
-            let more = sw.at(k, s, j.land).jump_over & enemy != W::ZERO
-                && self.sweep_chains(sw, k, s, j.land, occ, enemy, j.dir, depth + 1, total)?;
-            if !more && self.rules.chain == Chain::MustContinue {
+            let more = self.sweep_chains::<W, POPCNT>(
+                sw,
+                k,
+                s,
+                j.land,
+                occ,
+                enemy,
+                j.dir,
+                depth + 1,
+                total,
+            )?;
+            // A chain that must go on ends here only when no jump follows.
+            if !more && !may_stop {
                 one(total)?;
             }
         }
