@@ -164,22 +164,36 @@ impl Diagrams {
 impl Diagram {
     /// A hash of everything the diagram draws (coordinates by their bits).
     fn key(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (self.family as u8).hash(&mut h);
-        self.in_hand.hash(&mut h);
-        self.lines.hash(&mut h);
-        for p in &self.points {
-            (
-                &p.name,
-                p.x.to_bits(),
-                p.y.to_bits(),
-                &p.piece,
-                p.seeds,
-                p.owner,
-            )
-                .hash(&mut h);
+        use std::hash::Hasher;
+        // Written into one buffer and hashed at once: a large board's diagram is a few thousand small fields,
+        // and the hasher's cost is mostly per call. A collision only costs a comparison (see `share`).
+        let mut bytes = Vec::with_capacity(64 + self.points.len() * 32);
+        bytes.push(self.family as u8);
+        for n in self.in_hand {
+            bytes.extend(n.to_le_bytes());
         }
+        for line in &self.lines {
+            bytes.extend((line.len() as u32).to_le_bytes());
+            bytes.extend(line.iter().flat_map(|&i| (i as u32).to_le_bytes()));
+        }
+        for p in &self.points {
+            bytes.extend((p.name.len() as u32).to_le_bytes());
+            bytes.extend(p.name.as_bytes());
+            bytes.extend(p.x.to_bits().to_le_bytes());
+            bytes.extend(p.y.to_bits().to_le_bytes());
+            match &p.piece {
+                Some((side, kind)) => {
+                    bytes.push(side.wrapping_add(1));
+                    bytes.extend((kind.len() as u32).to_le_bytes());
+                    bytes.extend(kind.as_bytes());
+                }
+                None => bytes.push(0),
+            }
+            bytes.extend(p.seeds.map_or(u32::MAX, u32::from).to_le_bytes());
+            bytes.push(p.owner.map_or(u8::MAX, |o| o.min(u8::MAX - 1)));
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write(&bytes);
         h.finish()
     }
 }
