@@ -95,7 +95,23 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// Collapse runs of white space into single spaces, for values written over several lines in a record.
 pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    // Most values are one line already: copied as they are, without splitting them into words.
+    let bytes = text.as_bytes();
+    let tidy = bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && bytes.iter().all(|&b| b.is_ascii_graphic() || b == b' ')
+        && !bytes.windows(2).any(|w| w == b"  ");
+    if tidy {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// The first sentence or so of a text, for summaries in lists and the search results.
@@ -150,6 +166,26 @@ pub fn reading_order(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn one_line_joins_words_with_single_spaces() {
+        for (text, want) in [
+            ("", ""),
+            ("a b", "a b"),
+            ("  a \t b\n\nc  ", "a b c"),
+            ("Bāgh  Chāl", "Bāgh Chāl"),
+            ("a\u{00a0}b", "a b"),
+            (" x", "x"),
+            ("x ", "x"),
+            ("one-line, as is.", "one-line, as is."),
+        ] {
+            assert_eq!(one_line(text), want, "{text:?}");
+            assert_eq!(
+                one_line(text),
+                text.split_whitespace().collect::<Vec<_>>().join(" ")
+            );
+        }
+    }
+
     use super::*;
 
     #[test]
