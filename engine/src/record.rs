@@ -135,6 +135,9 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    /// The character at the cursor; move text is nearly all ASCII, where a byte is a character read without
+    /// decoding.
+    #[inline]
     fn peek(&self) -> Option<char> {
         let b = *self.src.as_bytes().get(self.i)?;
         if b.is_ascii() {
@@ -146,37 +149,29 @@ impl<'a> Cursor<'a> {
 
     fn bump(&mut self) {
         if let Some(c) = self.peek() {
-            if c == '\n' {
-                self.line += 1;
-                self.col = 1;
-            } else {
-                self.col += 1;
-            }
-            self.i += c.len_utf8();
+            self.pass(c);
         }
+    }
+
+    /// Step over `c`, the character at the cursor.
+    fn pass(&mut self, c: char) {
+        if c == '\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        self.i += c.len_utf8();
     }
 
     /// Pass over the characters for which `keep` holds, and return them as one slice of the text.
     fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
         let start = self.i;
-        let bytes = self.src.as_bytes();
-        while let Some(&b) = bytes.get(self.i) {
-            // Move text is nearly all ASCII: a byte is a character, read without decoding.
-            let c = if b.is_ascii() {
-                b as char
-            } else {
-                self.src[self.i..].chars().next().unwrap_or_default()
-            };
+        while let Some(c) = self.peek() {
             if !keep(c) {
                 break;
             }
-            if c == '\n' {
-                self.line += 1;
-                self.col = 1;
-            } else {
-                self.col += 1;
-            }
-            self.i += c.len_utf8();
+            self.pass(c);
         }
         &self.src[start..self.i]
     }

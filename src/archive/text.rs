@@ -166,6 +166,8 @@ pub fn reading_order(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn one_line_joins_words_with_single_spaces() {
         for (text, want) in [
@@ -185,8 +187,6 @@ mod tests {
             );
         }
     }
-
-    use super::*;
 
     #[test]
     fn folds_diacritics() {
