@@ -417,6 +417,12 @@ fn build(args: BuildArgs) -> ExitCode {
                 }
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);
+                // Each item has a part in each of the three data files.
+                println!(
+                    "    data {} of {} items' parts taken from the previous site",
+                    built.parts_taken,
+                    3 * built.items
+                );
             }
             if !args.quiet {
                 let w = built.written;

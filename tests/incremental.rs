@@ -15,10 +15,12 @@ use common::{Scratch, copy_tree, hidden_entries, snapshot};
 
 const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
 
-/// Run `build` and return what it said of its work: (pages rendered, files written, unchanged, removed).
-fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usize, usize) {
+/// Run `build` with `args` and return what it printed on standard output.
+fn run(catalog: &Path, out: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(["build", "--catalog"])
+        .arg("build")
+        .args(args)
+        .arg("--catalog")
         .arg(catalog)
         .arg("--out")
         .arg(out)
@@ -33,6 +35,12 @@ fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usi
         "{said}{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    said
+}
+
+/// Run `build` and return what it said of its work: (pages rendered, files written, unchanged, removed).
+fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usize, usize) {
+    let said = run(catalog, out, &[], env);
     let numbers: Vec<usize> = said
         .rsplit_once(": ")
         .unwrap()
@@ -119,6 +127,81 @@ fn an_edited_record_renders_only_the_pages_that_show_it_or_link_to_it() {
     assert_eq!(removed, 0);
 }
 
+/// `build --timings`: how many items' parts of the data files were taken from the previous site, of how many.
+fn parts_taken(catalog: &Path, out: &Path) -> (usize, usize) {
+    let said = run(catalog, out, &["--timings"], &[]);
+    let line = said
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("data "))
+        .unwrap_or_else(|| panic!("no data line in {said}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (words[0].parse().unwrap(), words[2].parse().unwrap())
+}
+
+#[test]
+fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
+    let scratch = Scratch::new("parts");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let (taken, all) = parts_taken(&catalog, &out);
+    assert_eq!(taken, 0, "a first build has no previous site");
+
+    // One record edited: its item's parts (and those of the items whose keys cover it) are made again, every
+    // other part is read from the previous site's files, and the files are those a fresh build makes.
+    let record = catalog.join("games/terhuchu/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    let edited = text.replacen(
+        "</dcterms:description>",
+        " Read again for the data files.</dcterms:description>",
+        1,
+    );
+    assert_ne!(text, edited);
+    fs::write(&record, edited).unwrap();
+    let (taken, again) = parts_taken(&catalog, &out);
+    assert_eq!(again, all);
+    assert!(taken < all && taken + 3 * 8 >= all, "{taken} of {all}");
+    let fresh = scratch.0.join("fresh");
+    build(&catalog, &fresh, &[]);
+    for file in ["catalog.json", "catalog.csv", "oai-pmh.xml"] {
+        assert!(
+            fs::read(out.join(file)).unwrap() == fs::read(fresh.join(file)).unwrap(),
+            "{file} as a fresh build makes it"
+        );
+    }
+
+    // Nothing changed: every part is taken.
+    let (taken, _) = parts_taken(&catalog, &out);
+    assert_eq!(taken, all);
+
+    // A previous file changed by hand (here cut short) costs the parts it no longer holds intact, never a
+    // wrong part: after a second edit, the files are again those a fresh build makes.
+    let csv = out.join("catalog.csv");
+    let bytes = fs::read(&csv).unwrap();
+    fs::remove_file(&csv).unwrap();
+    fs::write(&csv, &bytes[..bytes.len() / 2]).unwrap();
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replacen("</dcterms:description>", " Twice.</dcterms:description>", 1),
+    )
+    .unwrap();
+    let (taken_after_cut, _) = parts_taken(&catalog, &out);
+    let csv_rows = all / 3;
+    assert!(
+        taken_after_cut + csv_rows / 2 + 3 * 8 >= all && taken_after_cut + csv_rows / 3 <= all,
+        "{taken_after_cut} of {all}"
+    );
+    let fresh = scratch.0.join("fresh-again");
+    build(&catalog, &fresh, &[]);
+    for file in ["catalog.json", "catalog.csv", "oai-pmh.xml"] {
+        assert!(
+            fs::read(out.join(file)).unwrap() == fs::read(fresh.join(file)).unwrap(),
+            "{file} as a fresh build makes it, after the previous one was cut short"
+        );
+    }
+}
+
 #[test]
 fn the_same_catalog_gives_the_same_bytes_and_dates_come_only_from_source_date_epoch() {
     let scratch = Scratch::new("reproducible");
@@ -152,8 +235,9 @@ fn the_same_catalog_gives_the_same_bytes_and_dates_come_only_from_source_date_ep
         !page.contains("2026-11-29") && !page.contains("urldate"),
         "citations carry no build date"
     );
+    // The manifest and the index of the data files' parts describe oai-pmh.xml's bytes, so they change with it.
     for (path, bytes) in &sa {
-        if path != "oai-pmh.xml" && !path.ends_with(".ludotheca-manifest") {
+        if path != "oai-pmh.xml" && path != ".ludotheca-manifest" && path != ".ludotheca-parts" {
             assert!(sc[path] == *bytes, "{path} depends on SOURCE_DATE_EPOCH");
         }
     }

@@ -8,26 +8,31 @@ use serde_json::{Value as Json, json};
 
 use super::memo::Items;
 use super::meta::value_text;
+use super::reuse::{Counted, Export};
 use super::theme::escape_html;
 use crate::archive::{Archive, Day, Entry, Target};
 use crate::catalog::terms::TERMS;
 
 pub fn catalog_json(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
+    let mut sink = Counted::new(sink);
     // Written item by item rather than built as one document first: at 100,000 items the whole document as a
     // JSON tree would take gigabytes. Keys are in the order serde_json sorts an object's keys.
     let mut out = String::from("{\"description\":");
     out.push_str(&Json::from(config.description.as_str()).to_string());
     out.push_str(",\"items\":[");
-    for (n, entry) in archive.entries.iter().enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
-        out.push_str(&items.text(|p| &p.json, n, &[], || item_json(archive, entry)));
-        sink.write_all(out.as_bytes())?;
-        out.clear();
-    }
+    sink.write_all(out.as_bytes())?;
+    out.clear();
+    // Compact: the file is for programs, and at 10,000 items indentation alone is megabytes to write.
+    let entries = &archive.entries;
+    items.write_all(
+        Export::Json,
+        entries.len(),
+        &[],
+        |n| item_json(archive, &entries[n]),
+        ",",
+        &mut sink,
+    )?;
     out.push_str("],\"title\":");
     out.push_str(&Json::from(config.title.as_str()).to_string());
     out.push_str("}\n");
@@ -183,17 +188,17 @@ pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io
     out.push_str("\r\n");
     // A row has a cell for each column in use, which depends on every record.
     let columns = format!("{images},{}", used.join(","));
-    for (n, entry) in archive.entries.iter().enumerate() {
-        out.push_str(&items.text(
-            |p| &p.csv,
-            n,
-            columns.as_bytes(),
-            || csv_row(archive, entry, images, &used),
-        ));
-        sink.write_all(out.as_bytes())?;
-        out.clear();
-    }
-    sink.write_all(out.as_bytes())
+    let mut sink = Counted::new(sink);
+    sink.write_all(out.as_bytes())?;
+    let entries = &archive.entries;
+    items.write_all(
+        Export::Csv,
+        entries.len(),
+        columns.as_bytes(),
+        |n| csv_row(archive, &entries[n], images, &used),
+        "",
+        &mut sink,
+    )
 }
 
 /// One item's row in catalog.csv, with its line ending.
@@ -382,6 +387,7 @@ pub fn oai_pmh(
     sink: &mut dyn Write,
 ) -> io::Result<()> {
     let config = &archive.catalog.config;
+    let mut sink = Counted::new(sink);
     let earliest = archive
         .entries
         .iter()
@@ -453,16 +459,16 @@ pub fn oai_pmh(
     out.clear();
     // The datestamp of an undated record comes from SOURCE_DATE_EPOCH, which no page key covers.
     let undated = datestamp(None);
-    for (n, entry) in archive.entries.iter().enumerate() {
-        // The repository identifier comes from the configuration file and the base URL, both in the page key.
-        let record = items.text(
-            |p| &p.oai,
-            n,
-            undated.as_bytes(),
-            || oai_record(archive, entry, base_url, &repository),
-        );
-        sink.write_all(record.as_bytes())?;
-    }
+    // The repository identifier comes from the configuration file and the base URL, both in the page key.
+    let entries = &archive.entries;
+    items.write_all(
+        Export::Oai,
+        entries.len(),
+        undated.as_bytes(),
+        |n| oai_record(archive, &entries[n], base_url, &repository),
+        "",
+        &mut sink,
+    )?;
     out.push_str("  </ListRecords>\n</Repository>\n");
     sink.write_all(out.as_bytes())
 }

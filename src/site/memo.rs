@@ -4,10 +4,17 @@
 //! made from (the item's page key, which covers the item, the items it links with and the catalog-wide files,
 //! and whatever else the file adds), so only the edited item's parts are made again.
 //!
-//! A build without memory makes every part, as it always did; the output is the same byte for byte.
+//! A build without memory takes the parts of the previous site's data files that the index it left lists under
+//! the same key (`super::reuse`), and makes the others; the output is the same byte for byte either way.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use super::reuse::{Counted, Export, Previous, Recorder};
 
 use crate::fingerprint::{self, Hash};
 
@@ -65,6 +72,14 @@ pub struct Parts {
 }
 
 impl Parts {
+    fn memo(&self, export: Export) -> &Memo<Arc<str>> {
+        match export {
+            Export::Json => &self.json,
+            Export::Csv => &self.csv,
+            Export::Oai => &self.oai,
+        }
+    }
+
     /// The build finished: what it used is what the next one may take.
     pub fn settle(&mut self) {
         self.json.settle();
@@ -74,16 +89,29 @@ impl Parts {
     }
 }
 
-/// How a site-wide file finds each item's part: made every time, or through [`Parts`].
+/// How a site-wide file finds each item's part: made every time, or through [`Parts`] (a long-running process's
+/// memory) or [`Previous`] (the previous site's files), and where this build writes each part ([`Recorder`]).
 pub struct Items<'a> {
     /// Each item's page key, in the order of the archive's entries.
     keys: &'a [Hash],
     parts: Option<&'a Parts>,
+    previous: Option<&'a Previous>,
+    recorder: Option<&'a Recorder>,
 }
 
 impl<'a> Items<'a> {
-    pub fn new(keys: &'a [Hash], parts: Option<&'a Parts>) -> Items<'a> {
-        Items { keys, parts }
+    pub fn new(
+        keys: &'a [Hash],
+        parts: Option<&'a Parts>,
+        previous: Option<&'a Previous>,
+        recorder: Option<&'a Recorder>,
+    ) -> Items<'a> {
+        Items {
+            keys,
+            parts,
+            previous,
+            recorder,
+        }
     }
 
     /// Every part made afresh: for callers that build once.
@@ -91,23 +119,64 @@ impl<'a> Items<'a> {
         Items {
             keys: &[],
             parts: None,
+            previous: None,
+            recorder: None,
         }
     }
 
-    /// Item `index`'s part of the file whose parts `which` picks, made from its page key and `extra`.
-    pub fn text(
+    /// Item `index`'s part of `export` and the key it is kept by, made from its page key and `extra`.
+    fn text(
         &self,
-        which: fn(&Parts) -> &Memo<Arc<str>>,
+        export: Export,
         index: usize,
         extra: &[u8],
         make: impl FnOnce() -> String,
-    ) -> Arc<str> {
-        match (self.parts, self.keys.get(index)) {
-            (Some(parts), Some(key)) => {
-                which(parts).get_or(fingerprint::bytes(key, [extra]), || make().into())
+    ) -> (Option<Hash>, Arc<str>) {
+        let Some(key) = self.keys.get(index) else {
+            return (None, make().into());
+        };
+        let key = fingerprint::bytes(key, [extra]);
+        let stored = || {
+            self.previous
+                .and_then(|previous| previous.get(export, &key))
+                .unwrap_or_else(make)
+                .into()
+        };
+        let part = match self.parts {
+            Some(parts) => parts.memo(export).get_or(key, stored),
+            None => stored(),
+        };
+        (Some(key), part)
+    }
+
+    /// Every item's part of `export`, written to `sink` in the items' order (`separator` between two), each
+    /// found by [`Items::text`]. Parts are made in parallel a chunk of items at a time, so a file that one
+    /// thread writes does not wait on one thread making every part, and memory holds a chunk's parts, not the
+    /// file's.
+    pub fn write_all(
+        &self,
+        export: Export,
+        count: usize,
+        extra: &[u8],
+        make: impl Fn(usize) -> String + Sync,
+        separator: &str,
+        sink: &mut Counted,
+    ) -> std::io::Result<()> {
+        const CHUNK: usize = 256;
+        for start in (0..count).step_by(CHUNK) {
+            let end = (start + CHUNK).min(count);
+            let parts: Vec<(Option<Hash>, Arc<str>)> = (start..end)
+                .into_par_iter()
+                .map(|index| self.text(export, index, extra, || make(index)))
+                .collect();
+            for (index, (key, part)) in (start..end).zip(parts) {
+                if index > 0 {
+                    sink.write_all(separator.as_bytes())?;
+                }
+                sink.part(export, key.as_ref(), &part, self.recorder)?;
             }
-            _ => make().into(),
         }
+        Ok(())
     }
 
     /// Item `index`'s words in the search index.

@@ -24,6 +24,7 @@ pub mod output;
 pub mod pages;
 pub mod paginate;
 pub mod progress;
+pub mod reuse;
 pub mod search;
 pub mod theme;
 pub mod values;
@@ -93,6 +94,8 @@ pub struct Built {
     pub items: usize,
     /// The pictures whose copies were scaled, and those kept from the previous site.
     pub images: media::Counts,
+    /// Items' parts of catalog.json, catalog.csv and oai-pmh.xml read from the previous site's files.
+    pub parts_taken: usize,
     /// The address the site was built for (the command line's, else the configuration's), if any.
     pub base_url: Option<String>,
 }
@@ -271,6 +274,7 @@ pub fn build_scoped(
         written,
         items: archive.entries.len(),
         images: rendered.images,
+        parts_taken: rendered.parts_taken,
         base_url: options.base_url.clone(),
     })
 }

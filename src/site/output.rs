@@ -328,6 +328,16 @@ impl Staging {
         self.previous.get(path).copied()
     }
 
+    /// The previous site's file at `path`, opened for reading: none when there is no previous site of ours or
+    /// its manifest does not list the file.
+    pub fn previous_file(&self, path: &str) -> Option<fs::File> {
+        if !self.target.exists || !self.target.ours {
+            return None;
+        }
+        self.previous(path)?;
+        fs::File::open(checked_path(&self.target.out, path).ok()?).ok()
+    }
+
     /// Keep the previous site's file at `path` as it is, when it was made from inputs hashing to `inputs`:
     /// returns false (and does nothing) when it was not, or is gone, so the caller renders it.
     pub fn keep_if_unchanged(&self, path: &str, inputs: Hash) -> Result<bool, String> {

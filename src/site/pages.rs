@@ -19,6 +19,7 @@ use super::meta::{self, MetaTag};
 use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
 use super::progress::Progress;
+use super::reuse;
 use super::theme::Theme;
 use super::{BuildOptions, Scope, board, bundle, data, graph, markdown, search, values};
 use crate::archive::rules::{family_name, point_word};
@@ -276,6 +277,8 @@ pub struct Rendered {
     pub kept: usize,
     /// The pictures whose copies were scaled, and those kept from the previous site.
     pub images: super::media::Counts,
+    /// Items' parts of the data files read from the previous site's files rather than made again.
+    pub parts_taken: usize,
 }
 
 /// Render every page and data file of the site into `staging`, each page written as soon as it is rendered (so
@@ -319,7 +322,19 @@ pub fn render_site(
         .collect();
     let site = site;
     let keys = &site.keys;
-    let items = Items::new(keys, parts);
+    // The previous site's data files, read through the index of their parts it left.
+    let previous = match staging.previous_file(reuse::INDEX).filter(|_| whole) {
+        Some(mut file) => {
+            let mut index = Vec::new();
+            match std::io::Read::read_to_end(&mut file, &mut index) {
+                Ok(_) => reuse::Previous::from_index(&index, |path| staging.previous_file(path)),
+                Err(_) => reuse::Previous::default(),
+            }
+        }
+        None => reuse::Previous::default(),
+    };
+    let recorder = reuse::Recorder::default();
+    let items = Items::new(keys, parts, Some(&previous), Some(&recorder));
     let progress = Progress::new(archive.entries.len(), options.progress);
     let out = Out {
         renderer: &renderer,
@@ -349,12 +364,24 @@ pub fn render_site(
                 Box::new(|w| data::oai_pmh(archive, base, &items, w)),
             ),
         ];
-        files
-            .par_iter()
-            .try_for_each(|(path, write)| staging.put_with(path, write))?;
-        for (path, contents) in search::index_files(archive, &items) {
-            staging.put(&path, contents.as_bytes(), None)?;
-        }
+        // The search index is made beside the three files rather than after them: a rebuild, which makes few
+        // pages, waits on these.
+        let search = || -> Result<(), String> {
+            for (path, contents) in search::index_files(archive, &items) {
+                staging.put(&path, contents.as_bytes(), None)?;
+            }
+            Ok(())
+        };
+        let (files, search) = rayon::join(
+            || {
+                files
+                    .par_iter()
+                    .try_for_each(|(path, write)| staging.put_with(path, write))
+            },
+            search,
+        );
+        files?;
+        search?;
         for (name, bytes) in &theme.statics {
             staging.put(&format!("static/{name}"), bytes, None)?;
         }
@@ -431,12 +458,14 @@ pub fn render_site(
     pages.sort();
     if whole {
         staging.put("sitemap.xml", data::sitemap(&pages, base).as_bytes(), None)?;
+        staging.put(reuse::INDEX, &recorder.take_bytes(), None)?;
     }
     Ok(Rendered {
         pages: pages.len(),
         rendered: renderer.rendered.into_inner(),
         kept: renderer.kept.into_inner(),
         images,
+        parts_taken: previous.taken(),
     })
 }
 

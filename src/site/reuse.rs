@@ -1,0 +1,318 @@
+//! The previous site's data files as a store of parts. `catalog.json`, `catalog.csv` and `oai-pmh.xml` hold one
+//! part per item, each made from the item's page key (see `super::memo`). A build records where each part lies
+//! in its file ([`INDEX`]), so the next build, even in a new process, reads an unchanged item's part from the
+//! previous site's file instead of making it again: after one edit, the three files are mostly copied.
+//!
+//! Every recorded part carries a hash of its bytes, checked when it is read: a previous file edited by hand, cut
+//! short or replaced costs the part being made again, never a wrong part.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::fingerprint::Hash;
+
+/// The index of the parts, kept in the site beside its manifest.
+pub const INDEX: &str = ".ludotheca-parts";
+
+/// The index's first line: its format.
+const HEADER: &[u8] = b"ludotheca-parts 1\n";
+
+/// A part's hash, as the index keeps it: half of a BLAKE3 hash is ample to tell a changed part.
+type Check = [u8; 16];
+
+/// One entry of the index: which file, the part's key, the hash of its bytes, where it starts and its length.
+const ENTRY: usize = 1 + 32 + 16 + 8 + 4;
+
+/// The data files made of one part per item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    Json,
+    Csv,
+    Oai,
+}
+
+impl Export {
+    pub const ALL: [Export; 3] = [Export::Json, Export::Csv, Export::Oai];
+
+    /// The file's path in the site.
+    pub fn path(self) -> &'static str {
+        match self {
+            Export::Json => "catalog.json",
+            Export::Csv => "catalog.csv",
+            Export::Oai => "oai-pmh.xml",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Where one part lies in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    check: Check,
+    offset: u64,
+    len: u32,
+}
+
+fn check_of(bytes: &[u8]) -> Check {
+    let hash = blake3::hash(bytes);
+    let mut check = [0; 16];
+    check.copy_from_slice(&hash.as_bytes()[..16]);
+    check
+}
+
+/// The parts the previous site's data files hold, by key.
+#[derive(Default)]
+pub struct Previous {
+    files: [Option<(fs::File, HashMap<Hash, Span>)>; 3],
+    /// Parts read intact, for the build's report.
+    taken: AtomicUsize,
+}
+
+impl Previous {
+    /// The parts listed by `index` (the previous site's [`INDEX`]), in the files `open` gives by path. An index
+    /// that cannot be read, or a file that cannot be opened, gives no parts for it.
+    pub fn from_index(index: &[u8], open: impl Fn(&str) -> Option<fs::File>) -> Previous {
+        let mut previous = Previous::default();
+        let Some(entries) = index.strip_prefix(HEADER) else {
+            return previous;
+        };
+        if entries.len() % ENTRY != 0 {
+            return previous;
+        }
+        let mut spans: [HashMap<Hash, Span>; 3] = Default::default();
+        for entry in entries.chunks_exact(ENTRY) {
+            let Some(&export) = Export::ALL.get(usize::from(entry[0])) else {
+                return previous;
+            };
+            let field = |from: usize, to: usize| &entry[from..to];
+            let span = Span {
+                check: field(33, 49).try_into().expect("16 bytes"),
+                offset: u64::from_le_bytes(field(49, 57).try_into().expect("8 bytes")),
+                len: u32::from_le_bytes(field(57, 61).try_into().expect("4 bytes")),
+            };
+            spans[export.index()].insert(field(1, 33).try_into().expect("32 bytes"), span);
+        }
+        for (export, spans) in Export::ALL.into_iter().zip(spans) {
+            if !spans.is_empty()
+                && let Some(file) = open(export.path())
+            {
+                previous.files[export.index()] = Some((file, spans));
+            }
+        }
+        previous
+    }
+
+    /// The part of `export` made from `key`, when the previous file holds it intact.
+    pub fn get(&self, export: Export, key: &Hash) -> Option<String> {
+        let (file, spans) = self.files[export.index()].as_ref()?;
+        let span = spans.get(key)?;
+        let mut bytes = vec![0; span.len as usize];
+        read_at(file, &mut bytes, span.offset).ok()?;
+        if check_of(&bytes) != span.check {
+            return None;
+        }
+        let part = String::from_utf8(bytes).ok()?;
+        self.taken.fetch_add(1, Ordering::Relaxed);
+        Some(part)
+    }
+
+    /// How many parts were read from the previous site's files.
+    pub fn taken(&self) -> usize {
+        self.taken.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    // Elsewhere a file has one position; parts are read one at a time there.
+    static ONE: Mutex<()> = Mutex::new(());
+    let _one = ONE.lock().expect("no thread panics while reading a part");
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
+}
+
+/// Where this build writes each part, for the next build's [`Previous`]. Each file's entries are kept apart
+/// and in the order the parts are written, so the same site always gives the same index, whichever file's
+/// thread runs first.
+#[derive(Default)]
+pub struct Recorder {
+    entries: [Mutex<Vec<u8>>; 3],
+}
+
+impl Recorder {
+    fn record(&self, export: Export, key: &Hash, part: &[u8], offset: u64) {
+        let Ok(len) = u32::try_from(part.len()) else {
+            return;
+        };
+        let mut entries = self.entries[export.index()]
+            .lock()
+            .expect("no thread panics while holding the index");
+        entries.push(export as u8);
+        entries.extend_from_slice(key);
+        entries.extend_from_slice(&check_of(part));
+        entries.extend_from_slice(&offset.to_le_bytes());
+        entries.extend_from_slice(&len.to_le_bytes());
+    }
+
+    /// The index's bytes: what was recorded so far, which the recorder no longer holds.
+    pub fn take_bytes(&self) -> Vec<u8> {
+        let mut bytes = HEADER.to_vec();
+        for entries in &self.entries {
+            bytes.append(
+                &mut entries
+                    .lock()
+                    .expect("no thread panics while holding the index"),
+            );
+        }
+        bytes
+    }
+}
+
+/// A data file being written, counting its bytes so that each part's place can be recorded.
+pub struct Counted<'w> {
+    inner: &'w mut dyn Write,
+    written: u64,
+}
+
+impl<'w> Counted<'w> {
+    pub fn new(inner: &'w mut dyn Write) -> Counted<'w> {
+        Counted { inner, written: 0 }
+    }
+
+    /// Write one item's part of `export`, made from `key`, noting where it lies.
+    pub fn part(
+        &mut self,
+        export: Export,
+        key: Option<&Hash>,
+        part: &str,
+        recorder: Option<&Recorder>,
+    ) -> io::Result<()> {
+        if let (Some(recorder), Some(key)) = (recorder, key) {
+            recorder.record(export, key, part.as_bytes(), self.written);
+        }
+        self.write_all(part.as_bytes())
+    }
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file written with recorded parts, read back as the previous site's.
+    fn written(parts: &[(&Hash, &str)]) -> (Vec<u8>, Vec<u8>) {
+        let recorder = Recorder::default();
+        let mut file = Vec::new();
+        {
+            let mut sink = Counted::new(&mut file);
+            sink.write_all(b"[").unwrap();
+            for (n, (key, part)) in parts.iter().enumerate() {
+                if n > 0 {
+                    sink.write_all(b",").unwrap();
+                }
+                sink.part(Export::Json, Some(key), part, Some(&recorder))
+                    .unwrap();
+            }
+            sink.write_all(b"]").unwrap();
+        }
+        (file, recorder.take_bytes())
+    }
+
+    fn previous(file: &[u8], index: &[u8], dir: &std::path::Path) -> Previous {
+        let path = dir.join("catalog.json");
+        fs::write(&path, file).unwrap();
+        Previous::from_index(index, |p| {
+            assert_eq!(p, "catalog.json");
+            fs::File::open(&path).ok()
+        })
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ludotheca-reuse-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_recorded_part_is_read_back_from_the_file() {
+        let dir = scratch("back");
+        let (a, b) = ([1; 32], [2; 32]);
+        let (file, index) = written(&[(&a, "{\"id\":\"a\"}"), (&b, "{\"id\":\"bé\"}")]);
+        assert_eq!(file, "[{\"id\":\"a\"},{\"id\":\"bé\"}]".as_bytes());
+        let previous = previous(&file, &index, &dir);
+        assert_eq!(
+            previous.get(Export::Json, &a).as_deref(),
+            Some("{\"id\":\"a\"}")
+        );
+        assert_eq!(
+            previous.get(Export::Json, &b).as_deref(),
+            Some("{\"id\":\"bé\"}")
+        );
+        assert_eq!(previous.get(Export::Json, &[3; 32]), None);
+        assert_eq!(previous.get(Export::Csv, &a), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_changed_or_short_file_gives_no_part() {
+        let dir = scratch("changed");
+        let (a, b) = ([1; 32], [2; 32]);
+        let (file, index) = written(&[(&a, "{\"id\":\"a\"}"), (&b, "{\"id\":\"b\"}")]);
+        // The same length, one byte changed by hand: that part is made again, the other still read.
+        let mut edited = file.clone();
+        edited[8] = b'x';
+        let previous = previous(&edited, &index, &dir);
+        assert_eq!(previous.get(Export::Json, &a), None);
+        assert!(previous.get(Export::Json, &b).is_some());
+        // Cut short: the parts past the end are not there.
+        let previous = self::previous(&file[..14], &index, &dir);
+        assert!(previous.get(Export::Json, &a).is_some());
+        assert_eq!(previous.get(Export::Json, &b), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_index_that_cannot_be_read_gives_nothing() {
+        let dir = scratch("index");
+        let a = [1; 32];
+        let (file, index) = written(&[(&a, "{}")]);
+        for broken in [
+            &b""[..],
+            &index[..index.len() - 1],
+            &index[1..],
+            b"ludotheca-parts 2\n",
+        ] {
+            assert_eq!(previous(&file, broken, &dir).get(Export::Json, &a), None);
+        }
+        let mut unknown = index.clone();
+        unknown[HEADER.len()] = 7;
+        assert_eq!(previous(&file, &unknown, &dir).get(Export::Json, &a), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
