@@ -209,6 +209,12 @@ struct Groups<W> {
     jumps: (u32, u32),
     odd_quiet: W,
     odd_capture: W,
+    /// With at most this many pieces of the kind on the board, their steps and slides are counted piece by
+    /// piece and their targets kept for the draw (see `FEW`).
+    few: usize,
+    /// With one jump a turn, the kind's jumps are counted piece by piece when its pieces times the enemy's are
+    /// at most this: a piece costs a walk over its jumps only where an enemy stands next to it.
+    few_jumps: usize,
 }
 
 /// The fewest points a group of steps (or two-point slides) and a group of jumps with the same offsets must
@@ -217,6 +223,14 @@ struct Groups<W> {
 /// boards alike with anything from two to six.
 const SHARED_STEPS: usize = 6;
 const SHARED_JUMPS: usize = 4;
+
+/// The most pieces whose targets the random player keeps in one position. Groups cost the same whatever the
+/// number of pieces, a piece counted alone a few operations and a walk over its slides; and a piece counted
+/// alone keeps its targets, so the drawn move needs no second walk over the pieces. Piece by piece pays for
+/// up to about half as many pieces as the kind has groups, more where many points have odd moves (which
+/// groups leave to a walk anyway): measured in instructions per playout on every benchmark board. Terhuchu's
+/// large board, with odd moves at 56 of its 73 points, keeps up to 12.
+const FEW: usize = 12;
 
 /// The tables of the whole-set counter for one set width.
 #[derive(Clone, Debug)]
@@ -475,6 +489,11 @@ impl<W: Set> Sweep<W> {
                     jumps: range(sw.jump_groups.len(), jump_groups.len()),
                     odd_quiet,
                     odd_capture,
+                    few: FEW
+                        .min((step_groups.len() + hop_groups.len()) / 2 + odd_quiet.ones() * 8 / n),
+                    // The same measure for jumps: 16 on a plain grid (Bagh-Chal's four tigers among a crowd of
+                    // goats keep the groups), up to 67 on Terhuchu's large board.
+                    few_jumps: 16 + odd_capture.ones() * 64 / n,
                 };
                 if jump_groups.len() > 64 {
                     return None;
@@ -518,6 +537,22 @@ impl<W: Set> Sweep<W> {
                 mine.low() & j.from & enemy.low().rotate_right(j.a) & empty.low().rotate_right(j.b);
             set |= W::from_low(can);
             count += can.count_ones() as usize;
+        }
+        (set, count)
+    }
+
+    /// `jumpers` piece by piece, for a kind with few pieces on the board.
+    #[inline(always)]
+    fn jumpers_few(&self, k: u8, s: u8, mine: W, enemy: W, empty: W) -> (W, usize) {
+        let (mut set, mut count) = (W::ZERO, 0);
+        for p in each(mine) {
+            let a = self.at(k, s, p);
+            if a.jump_over & enemy == W::ZERO {
+                continue;
+            }
+            let c = self.single_jumps(k, s, p, enemy, empty);
+            set |= W::unit(p) & W::all_if(c > 0);
+            count += c;
         }
         (set, count)
     }
@@ -883,7 +918,9 @@ impl LinesGame {
             if mine == W::ZERO || sw.capturing[s as usize] & (1 << k) == 0 {
                 continue;
             }
-            jumpers[k as usize] = if single {
+            jumpers[k as usize] = if single && mine.ones() * enemy.ones() <= groups(k).few_jumps {
+                sw.jumpers_few(k, s, mine, enemy, empty)
+            } else if single {
                 sw.jumpers(groups(k), k, s, mine, enemy, empty)
             } else {
                 let before = total;
@@ -908,11 +945,31 @@ impl LinesGame {
         }
         let captures = total;
         let mut movers = [(W::ZERO, 0usize); MAX_KINDS];
+        // A kind with few pieces on the board has its pieces' targets found one by one and kept in `few`, from
+        // `few_at` on, so the drawn move is read from them instead of found again. The array is left unset
+        // (each entry is written before it is read): clearing it every ply cost 1-3% on the boards that do
+        // not use it.
+        let mut few = [const { std::mem::MaybeUninit::<W>::uninit() }; FEW];
+        let mut few_at = [u8::MAX; MAX_KINDS];
+        let mut used = 0;
         if captures == 0 || self.rules.capture != CapturePolicy::Compulsory {
             for k in 0..kinds as u8 {
                 let mine = own & b.kind[k as usize];
                 if mine != W::ZERO {
-                    movers[k as usize] = sw.movers(groups(k), k, s, mine, empty);
+                    let c = mine.ones();
+                    if c <= groups(k).few && used + c <= FEW {
+                        few_at[k as usize] = used as u8;
+                        let mut count = 0;
+                        for p in each(mine) {
+                            let t = sw.targets(k, s, p, empty);
+                            few[used].write(t);
+                            used += 1;
+                            count += t.ones();
+                        }
+                        movers[k as usize] = (mine, count);
+                    } else {
+                        movers[k as usize] = sw.movers(groups(k), k, s, mine, empty);
+                    }
                     total += movers[k as usize].1;
                 }
             }
@@ -991,6 +1048,27 @@ impl LinesGame {
             if i >= count {
                 i -= count;
                 continue;
+            }
+            let at = few_at[k as usize] as usize;
+            if at != u8::MAX as usize {
+                for (j, p) in each(set).enumerate() {
+                    // SAFETY: the kind's pieces' targets were written from `at` on, one a piece in this order.
+                    let targets = unsafe { few[at + j].assume_init() };
+                    let n = targets.ones();
+                    if i >= n {
+                        i -= n;
+                        continue;
+                    }
+                    let q = nth(targets, i);
+                    let promotes = sw.promo[k as usize][s as usize] & W::unit(q) != W::ZERO;
+                    if MAKE {
+                        self.sweep_step(b, k, p, q, promotes);
+                    } else {
+                        out.set(Action::Move, k, p, q, promotes);
+                    }
+                    return Ok(true);
+                }
+                return Ok(false);
             }
             for p in each(set) {
                 let targets = sw.targets(k, s, p, empty);
