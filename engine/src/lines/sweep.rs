@@ -491,9 +491,10 @@ impl<W: Set> Sweep<W> {
                     odd_capture,
                     few: FEW
                         .min((step_groups.len() + hop_groups.len()) / 2 + odd_quiet.ones() * 8 / n),
-                    // The same measure for jumps: 16 on a plain grid (Bagh-Chal's four tigers among a crowd of
-                    // goats keep the groups), up to 67 on Terhuchu's large board.
-                    few_jumps: 16 + odd_capture.ones() * 64 / n,
+                    // The same measure for jumps, by the share of points with odd jumps: none on a plain grid,
+                    // where the groups' few operations beat a walk that branches on every piece next to an
+                    // enemy; 50 on Terhuchu's large board.
+                    few_jumps: odd_capture.ones() * 64 / n,
                 };
                 if jump_groups.len() > 64 {
                     return None;
@@ -504,6 +505,18 @@ impl<W: Set> Sweep<W> {
             }
         }
         sw.slides = !sw.stops.is_empty();
+        // Every point's slide stops padded to the most any point has, with stops that add nothing (no target,
+        // an empty path): the walk over a piece's stops then always has the same length, which the processor
+        // predicts, where a length that changes from piece to piece was mispredicted.
+        let most = sw.at.iter().map(|a| a.hops.1 - a.hops.0).max().unwrap_or(0);
+        let mut stops = Vec::with_capacity(sw.at.len() * most as usize);
+        for a in &mut sw.at {
+            let start = stops.len() as u32;
+            stops.extend_from_slice(&sw.stops[a.hops.0 as usize..a.hops.1 as usize]);
+            stops.resize((start + most) as usize, (W::ZERO, W::ZERO));
+            a.hops = (start, start + most);
+        }
+        sw.stops = stops;
         Some(sw)
     }
 
