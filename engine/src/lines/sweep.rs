@@ -212,8 +212,9 @@ struct Groups<W> {
     /// With at most this many pieces of the kind on the board, their steps and slides are counted piece by
     /// piece and their targets kept for the draw (see `FEW`).
     few: usize,
-    /// With one jump a turn, the kind's jumps are counted piece by piece when its pieces times the enemy's are
-    /// at most this: a piece costs a walk over its jumps only where an enemy stands next to it.
+    /// The kind's first jumps are counted piece by piece when its pieces times the enemy's are at most this: a
+    /// piece costs a walk over its jumps only where an enemy stands next to it, and the groups leave the odd
+    /// jumps to a walk over the pieces anyway.
     few_jumps: usize,
 }
 
@@ -1156,6 +1157,28 @@ impl LinesGame {
             Ok::<(), TooManyMoves>(())
         };
         let mut set = W::ZERO;
+        // Few pieces among few enemies: every jump of each piece, as the odd ones below, and no groups.
+        if mine.ones() * enemy.ones() <= g.few_jumps {
+            for p in each(mine) {
+                let a = sw.at(k, s, p);
+                if a.jump_over & enemy == W::ZERO {
+                    continue;
+                }
+                let jumps = &sw.jumps[a.jumps.0 as usize..a.jumps.1 as usize];
+                let mut open = 0u64;
+                for (i, j) in jumps.iter().enumerate() {
+                    let ok = (enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO);
+                    open |= (ok as u64) << i;
+                }
+                set |= W::unit(p) & W::all_if(open != 0);
+                while open != 0 {
+                    let j = &jumps[open.trailing_zeros() as usize];
+                    open &= open - 1;
+                    on(p, j.over, j.land, j.dir, total)?;
+                }
+            }
+            return Ok(set);
+        }
         for p in each(mine & g.odd_capture) {
             let a = sw.at(k, s, p);
             if a.odd_over & enemy == W::ZERO {
