@@ -44,6 +44,11 @@ pub(super) trait Set:
     fn unit(p: u8) -> Self;
     /// Every bit when `b`, else none.
     fn all_if(b: bool) -> Self;
+    /// Every bit when `b` is 1, none when 0. A two-point slide is open when both its points are empty, told
+    /// by the count of its empty points shifted down a place: arithmetic the compiler keeps, where the
+    /// test "path & empty == path" in the loop over a piece's slides was made into a branch (on a 128-bit
+    /// set), mispredicted about as often as taken.
+    fn splat(b: u64) -> Self;
 }
 
 impl Set for u64 {
@@ -84,6 +89,10 @@ impl Set for u64 {
     fn all_if(b: bool) -> u64 {
         (b as u64).wrapping_neg()
     }
+    #[inline(always)]
+    fn splat(b: u64) -> u64 {
+        b.wrapping_neg()
+    }
 }
 
 impl Set for u128 {
@@ -122,6 +131,10 @@ impl Set for u128 {
     }
     #[inline(always)]
     fn all_if(b: bool) -> u128 {
+        (b as u128).wrapping_neg()
+    }
+    #[inline(always)]
+    fn splat(b: u64) -> u128 {
         (b as u128).wrapping_neg()
     }
 }
@@ -209,6 +222,13 @@ struct Groups<W> {
     jumps: (u32, u32),
     odd_quiet: W,
     odd_capture: W,
+    /// With at most this many pieces of the kind on the board, their steps and slides are counted piece by
+    /// piece and their targets kept for the draw (see `FEW`).
+    few: usize,
+    /// The kind's first jumps are counted piece by piece when its pieces times the enemy's are at most this: a
+    /// piece costs a walk over its jumps only where an enemy stands next to it, and the groups leave the odd
+    /// jumps to a walk over the pieces anyway.
+    few_jumps: usize,
 }
 
 /// The fewest points a group of steps (or two-point slides) and a group of jumps with the same offsets must
@@ -217,6 +237,14 @@ struct Groups<W> {
 /// boards alike with anything from two to six.
 const SHARED_STEPS: usize = 6;
 const SHARED_JUMPS: usize = 4;
+
+/// The most pieces whose targets the random player keeps in one position. Groups cost the same whatever the
+/// number of pieces, a piece counted alone a few operations and a walk over its slides; and a piece counted
+/// alone keeps its targets, so the drawn move needs no second walk over the pieces. Piece by piece pays for
+/// up to about half as many pieces as the kind has groups, more where many points have odd moves (which
+/// groups leave to a walk anyway): measured in instructions per playout on every benchmark board. Terhuchu's
+/// large board, with odd moves at 56 of its 73 points, keeps up to 12.
+const FEW: usize = 12;
 
 /// The tables of the whole-set counter for one set width.
 #[derive(Clone, Debug)]
@@ -475,6 +503,12 @@ impl<W: Set> Sweep<W> {
                     jumps: range(sw.jump_groups.len(), jump_groups.len()),
                     odd_quiet,
                     odd_capture,
+                    few: FEW
+                        .min((step_groups.len() + hop_groups.len()) / 2 + odd_quiet.ones() * 8 / n),
+                    // The same measure for jumps, by the share of points with odd jumps: none on a plain grid,
+                    // where the groups' few operations beat a walk that branches on every piece next to an
+                    // enemy; 50 on Terhuchu's large board.
+                    few_jumps: odd_capture.ones() * 64 / n,
                 };
                 if jump_groups.len() > 64 {
                     return None;
@@ -485,6 +519,18 @@ impl<W: Set> Sweep<W> {
             }
         }
         sw.slides = !sw.stops.is_empty();
+        // Every point's slide stops padded to the most any point has, with stops that add nothing (no target,
+        // an empty path): the walk over a piece's stops then always has the same length, which the processor
+        // predicts, where a length that changes from piece to piece was mispredicted.
+        let most = sw.at.iter().map(|a| a.hops.1 - a.hops.0).max().unwrap_or(0);
+        let mut stops = Vec::with_capacity(sw.at.len() * most as usize);
+        for a in &mut sw.at {
+            let start = stops.len() as u32;
+            stops.extend_from_slice(&sw.stops[a.hops.0 as usize..a.hops.1 as usize]);
+            stops.resize((start + most) as usize, (W::ZERO, W::ZERO));
+            a.hops = (start, start + most);
+        }
+        sw.stops = stops;
         Some(sw)
     }
 
@@ -522,6 +568,22 @@ impl<W: Set> Sweep<W> {
         (set, count)
     }
 
+    /// `jumpers` piece by piece, for a kind with few pieces on the board.
+    #[inline(always)]
+    fn jumpers_few(&self, k: u8, s: u8, mine: W, enemy: W, empty: W) -> (W, usize) {
+        let (mut set, mut count) = (W::ZERO, 0);
+        for p in each(mine) {
+            let a = self.at(k, s, p);
+            if a.jump_over & enemy == W::ZERO {
+                continue;
+            }
+            let c = self.single_jumps(k, s, p, enemy, empty);
+            set |= W::unit(p) & W::all_if(c > 0);
+            count += c;
+        }
+        (set, count)
+    }
+
     /// The pieces of `mine` that can step or slide, and how many such moves they have.
     #[inline(always)]
     fn movers(&self, g: &Groups<W>, k: u8, s: u8, mine: W, empty: W) -> (W, usize) {
@@ -533,7 +595,7 @@ impl<W: Set> Sweep<W> {
                 for &(target, path) in
                     &self.odd_stops[a.odd_stops.0 as usize..a.odd_stops.1 as usize]
                 {
-                    t |= target & W::all_if(path & empty == path);
+                    t |= target & W::splat(((path & empty).ones() >> 1) as u64);
                 }
             }
             set |= W::unit(p) & W::all_if(t != W::ZERO);
@@ -560,7 +622,7 @@ impl<W: Set> Sweep<W> {
         let mut t = a.step & empty;
         if self.slides {
             for &(target, path) in &self.stops[a.hops.0 as usize..a.hops.1 as usize] {
-                t |= target & W::all_if(path & empty == path);
+                t |= target & W::splat(((path & empty).ones() >> 1) as u64);
             }
         }
         t
@@ -883,7 +945,9 @@ impl LinesGame {
             if mine == W::ZERO || sw.capturing[s as usize] & (1 << k) == 0 {
                 continue;
             }
-            jumpers[k as usize] = if single {
+            jumpers[k as usize] = if single && mine.ones() * enemy.ones() <= groups(k).few_jumps {
+                sw.jumpers_few(k, s, mine, enemy, empty)
+            } else if single {
                 sw.jumpers(groups(k), k, s, mine, enemy, empty)
             } else {
                 let before = total;
@@ -908,11 +972,31 @@ impl LinesGame {
         }
         let captures = total;
         let mut movers = [(W::ZERO, 0usize); MAX_KINDS];
+        // A kind with few pieces on the board has its pieces' targets found one by one and kept in `few`, from
+        // `few_at` on, so the drawn move is read from them instead of found again. The array is left unset
+        // (each entry is written before it is read): clearing it every ply cost 1-3% on the boards that do
+        // not use it.
+        let mut few = [const { std::mem::MaybeUninit::<W>::uninit() }; FEW];
+        let mut few_at = [u8::MAX; MAX_KINDS];
+        let mut used = 0;
         if captures == 0 || self.rules.capture != CapturePolicy::Compulsory {
             for k in 0..kinds as u8 {
                 let mine = own & b.kind[k as usize];
                 if mine != W::ZERO {
-                    movers[k as usize] = sw.movers(groups(k), k, s, mine, empty);
+                    let c = mine.ones();
+                    if c <= groups(k).few && used + c <= FEW {
+                        few_at[k as usize] = used as u8;
+                        let mut count = 0;
+                        for p in each(mine) {
+                            let t = sw.targets(k, s, p, empty);
+                            few[used].write(t);
+                            used += 1;
+                            count += t.ones();
+                        }
+                        movers[k as usize] = (mine, count);
+                    } else {
+                        movers[k as usize] = sw.movers(groups(k), k, s, mine, empty);
+                    }
                     total += movers[k as usize].1;
                 }
             }
@@ -992,6 +1076,27 @@ impl LinesGame {
                 i -= count;
                 continue;
             }
+            let at = few_at[k as usize] as usize;
+            if at != u8::MAX as usize {
+                for (j, p) in each(set).enumerate() {
+                    // SAFETY: the kind's pieces' targets were written from `at` on, one a piece in this order.
+                    let targets = unsafe { few[at + j].assume_init() };
+                    let n = targets.ones();
+                    if i >= n {
+                        i -= n;
+                        continue;
+                    }
+                    let q = nth(targets, i);
+                    let promotes = sw.promo[k as usize][s as usize] & W::unit(q) != W::ZERO;
+                    if MAKE {
+                        self.sweep_step(b, k, p, q, promotes);
+                    } else {
+                        out.set(Action::Move, k, p, q, promotes);
+                    }
+                    return Ok(true);
+                }
+                return Ok(false);
+            }
             for p in each(set) {
                 let targets = sw.targets(k, s, p, empty);
                 let n = targets.ones();
@@ -1065,6 +1170,28 @@ impl LinesGame {
             Ok::<(), TooManyMoves>(())
         };
         let mut set = W::ZERO;
+        // Few pieces among few enemies: every jump of each piece, as the odd ones below, and no groups.
+        if mine.ones() * enemy.ones() <= g.few_jumps {
+            for p in each(mine) {
+                let a = sw.at(k, s, p);
+                if a.jump_over & enemy == W::ZERO {
+                    continue;
+                }
+                let jumps = &sw.jumps[a.jumps.0 as usize..a.jumps.1 as usize];
+                let mut open = 0u64;
+                for (i, j) in jumps.iter().enumerate() {
+                    let ok = (enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO);
+                    open |= (ok as u64) << i;
+                }
+                set |= W::unit(p) & W::all_if(open != 0);
+                while open != 0 {
+                    let j = &jumps[open.trailing_zeros() as usize];
+                    open &= open - 1;
+                    on(p, j.over, j.land, j.dir, total)?;
+                }
+            }
+            return Ok(set);
+        }
         for p in each(mine & g.odd_capture) {
             let a = sw.at(k, s, p);
             if a.odd_over & enemy == W::ZERO {
