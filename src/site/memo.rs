@@ -72,13 +72,11 @@ pub struct Parts {
 }
 
 impl Parts {
-    /// The memo of a data file's parts (the words are kept as words, in [`Parts::words`]).
-    fn memo(&self, export: Export) -> Option<&Memo<Arc<str>>> {
+    fn memo(&self, export: Export) -> &Memo<Arc<str>> {
         match export {
-            Export::Json => Some(&self.json),
-            Export::Csv => Some(&self.csv),
-            Export::Oai => Some(&self.oai),
-            Export::Words => None,
+            Export::Json => &self.json,
+            Export::Csv => &self.csv,
+            Export::Oai => &self.oai,
         }
     }
 
@@ -144,8 +142,8 @@ impl<'a> Items<'a> {
                 .unwrap_or_else(make)
                 .into()
         };
-        let part = match self.parts.and_then(|parts| parts.memo(export)) {
-            Some(memo) => memo.get_or(key, stored),
+        let part = match self.parts {
+            Some(parts) => parts.memo(export).get_or(key, stored),
             None => stored(),
         };
         (Some(key), part)
@@ -187,25 +185,9 @@ impl<'a> Items<'a> {
         index: usize,
         make: impl FnOnce() -> Vec<(String, usize)>,
     ) -> Arc<[(String, usize)]> {
-        let Some(key) = self.keys.get(index) else {
-            return make().into();
-        };
-        let stored = || {
-            self.previous
-                .and_then(|previous| previous.words(key))
-                .unwrap_or_else(make)
-                .into()
-        };
-        match self.parts {
-            Some(parts) => parts.words.get_or(*key, stored),
-            None => stored(),
-        }
-    }
-
-    /// Item `index`'s words, as the search index reads them, for the next build.
-    pub fn record_words(&self, index: usize, words: &[(String, usize)]) {
-        if let (Some(recorder), Some(key)) = (self.recorder, self.keys.get(index)) {
-            recorder.words(key, words);
+        match (self.parts, self.keys.get(index)) {
+            (Some(parts), Some(key)) => parts.words.get_or(*key, || make().into()),
+            _ => make().into(),
         }
     }
 }

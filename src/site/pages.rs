@@ -458,7 +458,6 @@ pub fn render_site(
     pages.sort();
     if whole {
         staging.put("sitemap.xml", data::sitemap(&pages, base).as_bytes(), None)?;
-        staging.put(reuse::WORDS, &recorder.take_words(), None)?;
         staging.put(reuse::INDEX, &recorder.take_bytes(), None)?;
     }
     Ok(Rendered {

@@ -26,22 +26,16 @@ type Check = [u8; 16];
 /// One entry of the index: which file, the part's key, the hash of its bytes, where it starts and its length.
 const ENTRY: usize = 1 + 32 + 16 + 8 + 4;
 
-/// The files made of one part per item: the three data files, and the words of each item that the search
-/// index is made from ([`WORDS`], kept for this alone).
+/// The data files made of one part per item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Export {
     Json,
     Csv,
     Oai,
-    Words,
 }
 
-/// Each item's words for the search index with the best place each has, a line per word (the place's digit,
-/// then the word, which never holds white space), in the order the index reads the items.
-pub const WORDS: &str = ".ludotheca-words";
-
 impl Export {
-    pub const ALL: [Export; 4] = [Export::Json, Export::Csv, Export::Oai, Export::Words];
+    pub const ALL: [Export; 3] = [Export::Json, Export::Csv, Export::Oai];
 
     /// The file's path in the site.
     pub fn path(self) -> &'static str {
@@ -49,7 +43,6 @@ impl Export {
             Export::Json => "catalog.json",
             Export::Csv => "catalog.csv",
             Export::Oai => "oai-pmh.xml",
-            Export::Words => WORDS,
         }
     }
 
@@ -76,7 +69,7 @@ fn check_of(bytes: &[u8]) -> Check {
 /// The parts the previous site's data files hold, by key.
 #[derive(Default)]
 pub struct Previous {
-    files: [Option<(fs::File, HashMap<Hash, Span>)>; 4],
+    files: [Option<(fs::File, HashMap<Hash, Span>)>; 3],
     /// Parts read intact, for the build's report.
     taken: AtomicUsize,
 }
@@ -92,7 +85,7 @@ impl Previous {
         if entries.len() % ENTRY != 0 {
             return previous;
         }
-        let mut spans: [HashMap<Hash, Span>; 4] = Default::default();
+        let mut spans: [HashMap<Hash, Span>; 3] = Default::default();
         for entry in entries.chunks_exact(ENTRY) {
             let Some(&export) = Export::ALL.get(usize::from(entry[0])) else {
                 return previous;
@@ -117,12 +110,6 @@ impl Previous {
 
     /// The part of `export` made from `key`, when the previous file holds it intact.
     pub fn get(&self, export: Export, key: &Hash) -> Option<String> {
-        let part = self.read(export, key)?;
-        self.taken.fetch_add(1, Ordering::Relaxed);
-        Some(part)
-    }
-
-    fn read(&self, export: Export, key: &Hash) -> Option<String> {
         let (file, spans) = self.files[export.index()].as_ref()?;
         let span = spans.get(key)?;
         let mut bytes = vec![0; span.len as usize];
@@ -130,21 +117,12 @@ impl Previous {
         if check_of(&bytes) != span.check {
             return None;
         }
-        String::from_utf8(bytes).ok()
+        let part = String::from_utf8(bytes).ok()?;
+        self.taken.fetch_add(1, Ordering::Relaxed);
+        Some(part)
     }
 
-    /// The words of the item whose page key is `key`, when the previous words file holds them intact.
-    pub fn words(&self, key: &Hash) -> Option<Vec<(String, usize)>> {
-        let text = self.read(Export::Words, key)?;
-        text.lines()
-            .map(|line| {
-                let place = line.get(..1)?.parse().ok()?;
-                Some((line[1..].to_string(), place))
-            })
-            .collect()
-    }
-
-    /// How many parts of the data files were read from the previous site's files.
+    /// How many parts were read from the previous site's files.
     pub fn taken(&self) -> usize {
         self.taken.load(Ordering::Relaxed)
     }
@@ -171,9 +149,7 @@ fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
 /// thread runs first.
 #[derive(Default)]
 pub struct Recorder {
-    entries: [Mutex<Vec<u8>>; 4],
-    /// The words file, as it is written.
-    words: Mutex<Vec<u8>>,
+    entries: [Mutex<Vec<u8>>; 3],
 }
 
 impl Recorder {
@@ -189,41 +165,6 @@ impl Recorder {
         entries.extend_from_slice(&check_of(part));
         entries.extend_from_slice(&offset.to_le_bytes());
         entries.extend_from_slice(&len.to_le_bytes());
-    }
-
-    /// Append an item's words (whose page key is `key`) to the words file.
-    pub fn words(&self, key: &Hash, words: &[(String, usize)]) {
-        // Sorted: an item's words may come in any order, and the same site must give the same file.
-        let mut sorted: Vec<&(String, usize)> = words.iter().collect();
-        sorted.sort_unstable();
-        let mut part = String::new();
-        for (word, place) in sorted {
-            // A place is one digit and a word never holds a line break; anything else is left out, and the
-            // next build makes that item's words again.
-            if *place > 9 || word.contains(['\n', '\r']) {
-                return;
-            }
-            part.push(char::from(b'0' + *place as u8));
-            part.push_str(word);
-            part.push('\n');
-        }
-        let mut file = self
-            .words
-            .lock()
-            .expect("no thread panics while holding the words");
-        let offset = file.len() as u64;
-        file.extend_from_slice(part.as_bytes());
-        self.record(Export::Words, key, part.as_bytes(), offset);
-    }
-
-    /// The words file's bytes, which the recorder no longer holds.
-    pub fn take_words(&self) -> Vec<u8> {
-        std::mem::take(
-            &mut self
-                .words
-                .lock()
-                .expect("no thread panics while holding the words"),
-        )
     }
 
     /// The index's bytes: what was recorded so far, which the recorder no longer holds.
@@ -353,36 +294,6 @@ mod tests {
         let previous = self::previous(&file[..14], &index, &dir);
         assert!(previous.get(Export::Json, &a).is_some());
         assert_eq!(previous.get(Export::Json, &b), None);
-        fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn an_items_words_are_read_back_sorted() {
-        let dir = scratch("words");
-        let recorder = Recorder::default();
-        let (a, b) = ([1; 32], [2; 32]);
-        let words = |list: &[(&str, usize)]| -> Vec<(String, usize)> {
-            list.iter().map(|(w, p)| (w.to_string(), *p)).collect()
-        };
-        recorder.words(&a, &words(&[("terhuchu", 2), ("assam", 0), ("häuser", 1)]));
-        recorder.words(&b, &[]);
-        // A word that would break the file's lines is not kept: that item's words are made again.
-        recorder.words(&[3; 32], &words(&[("two\nlines", 0)]));
-        let file = recorder.take_words();
-        let index = recorder.take_bytes();
-        let path = dir.join(WORDS);
-        fs::write(&path, &file).unwrap();
-        let previous = Previous::from_index(&index, |p| {
-            assert_eq!(p, WORDS);
-            fs::File::open(&path).ok()
-        });
-        assert_eq!(
-            previous.words(&a),
-            Some(words(&[("assam", 0), ("häuser", 1), ("terhuchu", 2)]))
-        );
-        assert_eq!(previous.words(&b), Some(Vec::new()));
-        assert_eq!(previous.words(&[3; 32]), None);
-        assert_eq!(previous.taken(), 0, "words are not parts of the data files");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -239,11 +239,6 @@ fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
             doc.names = Vec::new();
             doc.other = Vec::new();
         }
-        for (doc, words) in chunk.iter().zip(&per_doc) {
-            if let Some(entry) = doc.entry {
-                items.record_words(entry, words);
-            }
-        }
         for (i, words) in per_doc.into_iter().enumerate() {
             let id = (block * BLOCK + i) as u32;
             for (word, at) in words.iter() {
