@@ -364,24 +364,14 @@ pub fn render_site(
                 Box::new(|w| data::oai_pmh(archive, base, &items, w)),
             ),
         ];
-        // The search index is made beside the three files rather than after them: a rebuild, which makes few
-        // pages, waits on these.
-        let search = || -> Result<(), String> {
-            for (path, contents) in search::index_files(archive, &items) {
-                staging.put(&path, contents.as_bytes(), None)?;
-            }
-            Ok(())
-        };
-        let (files, search) = rayon::join(
-            || {
-                files
-                    .par_iter()
-                    .try_for_each(|(path, write)| staging.put_with(path, write))
-            },
-            search,
-        );
-        files?;
-        search?;
+        files
+            .par_iter()
+            .try_for_each(|(path, write)| staging.put_with(path, write))?;
+        // After the three files, not beside them: the index holds every word's postings while it is made, and
+        // the two together would raise the build's peak memory.
+        for (path, contents) in search::index_files(archive, &items) {
+            staging.put(&path, contents.as_bytes(), None)?;
+        }
         for (name, bytes) in &theme.statics {
             staging.put(&format!("static/{name}"), bytes, None)?;
         }
