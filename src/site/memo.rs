@@ -8,9 +8,8 @@
 //! the same key (`super::reuse`), and makes the others; the output is the same byte for byte either way.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
 use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
