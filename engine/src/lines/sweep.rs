@@ -1169,6 +1169,22 @@ impl LinesGame {
             }
             Ok::<(), TooManyMoves>(())
         };
+        // A piece's open jumps among `jumps`, found without a branch (whether one is open is a coin toss), then
+        // walked; whether it has one.
+        let walk = |p: u8, jumps: &[Jump<W>], total: &mut usize| {
+            let mut open = 0u64;
+            for (i, j) in jumps.iter().enumerate() {
+                let ok = (enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO);
+                open |= (ok as u64) << i;
+            }
+            let found = open != 0;
+            while open != 0 {
+                let j = &jumps[open.trailing_zeros() as usize];
+                open &= open - 1;
+                on(p, j.over, j.land, j.dir, total)?;
+            }
+            Ok::<bool, TooManyMoves>(found)
+        };
         let mut set = W::ZERO;
         // Few pieces among few enemies: every jump of each piece, as the odd ones below, and no groups.
         if mine.ones() * enemy.ones() <= g.few_jumps {
@@ -1177,18 +1193,8 @@ impl LinesGame {
                 if a.jump_over & enemy == W::ZERO {
                     continue;
                 }
-                let jumps = &sw.jumps[a.jumps.0 as usize..a.jumps.1 as usize];
-                let mut open = 0u64;
-                for (i, j) in jumps.iter().enumerate() {
-                    let ok = (enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO);
-                    open |= (ok as u64) << i;
-                }
-                set |= W::unit(p) & W::all_if(open != 0);
-                while open != 0 {
-                    let j = &jumps[open.trailing_zeros() as usize];
-                    open &= open - 1;
-                    on(p, j.over, j.land, j.dir, total)?;
-                }
+                let found = walk(p, &sw.jumps[a.jumps.0 as usize..a.jumps.1 as usize], total)?;
+                set |= W::unit(p) & W::all_if(found);
             }
             return Ok(set);
         }
@@ -1197,19 +1203,12 @@ impl LinesGame {
             if a.odd_over & enemy == W::ZERO {
                 continue;
             }
-            // The open jumps found without a branch (whether one is open is a coin toss), then walked.
-            let jumps = &sw.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize];
-            let mut open = 0u64;
-            for (i, j) in jumps.iter().enumerate() {
-                let ok = (enemy & j.over_bit != W::ZERO) & (empty & j.land_bit != W::ZERO);
-                open |= (ok as u64) << i;
-            }
-            set |= W::unit(p) & W::all_if(open != 0);
-            while open != 0 {
-                let j = &jumps[open.trailing_zeros() as usize];
-                open &= open - 1;
-                on(p, j.over, j.land, j.dir, total)?;
-            }
+            let found = walk(
+                p,
+                &sw.odd_jumps[a.odd_jumps.0 as usize..a.odd_jumps.1 as usize],
+                total,
+            )?;
+            set |= W::unit(p) & W::all_if(found);
         }
         // Which groups have a jump is a coin toss each: they are found in one pass without a branch, and
         // only those are walked.
