@@ -70,8 +70,8 @@ pub struct CheckedGame {
 
 /// What the site shows of a parsed game record besides its text: its tags and how many moves it has. Kept
 /// instead of the parsed record, whose per-move fields take many times the record's text; a large catalog's
-/// records are most of it. The moves as written are read again from the text where a page lists them
-/// (`record::written_moves`), so that the catalog's games are not held twice.
+/// records are most of it. Pages show and play a record from its text, so the catalog's games are not held
+/// twice.
 pub struct RecordSummary {
     /// Every tag, in order: (name, value).
     tags: Box<[(Box<str>, Box<str>)]>,

@@ -1,7 +1,9 @@
-//! What the interactive board (issue 6, `templates/static/board.js`) reads from a page: the rules text, the
-//! ruleset to show first, and the game records, as one JSON object in a `<script type="application/json">`
-//! element inside the board slot. The page has it all inline because a page opened from disk cannot fetch the
-//! `rules.txt` and `.game` files beside it. See docs/board.md.
+//! What the interactive board (`templates/static/board.js`) reads from a page: the rules text, the ruleset to
+//! show first, and the game records. The page has it all inline because a page opened from disk cannot fetch
+//! the `rules.txt` and `.game` files beside it. Each text is in the page once: where the page shows a text to
+//! its readers (the rules file, a record under the board), the board reads it from there, and the JSON object in
+//! the slot's `<script type="application/json">` element carries only the texts the page does not show (a
+//! board page's rules, a puzzle's record). See docs/board.md.
 
 use serde_json::json;
 
@@ -10,8 +12,8 @@ use crate::archive::{Archive, Entry};
 
 /// The board's data for an item page, or `None` when the item has no compiled rules to play: a game's own
 /// rules and records, or for a board the rules of the game played on it with the records of that ruleset.
-/// `json` is the widget's input (escaped for a script element); `records` lists each record's title and moves
-/// as written, which the page shows as plain lists for readers without JavaScript.
+/// `json` is the widget's input (escaped for a script element); `records` lists each record's title and text,
+/// which the page shows as written for readers without JavaScript (a puzzle's question instead).
 pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
     let (game, ruleset) = match &entry.rules {
         Some(_) => (entry, None),
@@ -55,33 +57,27 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let title = record.tag("Title").or(record.tag("Event"));
-        // A puzzle's list shows its question, never its moves: the solution stays out of the page's text
-        // until the board reveals it (the record itself, comments and all, is in the data above).
+        // A puzzle shows its question, never its moves: the solution stays out of the page's text until the
+        // board reveals it, so its record goes in the board's data instead. Every other record is shown as
+        // written, and the board reads it from there.
         let puzzle = record.tag("Kind") == Some("puzzle");
-        // The list items are made here rather than by a template loop: a long game has hundreds of moves,
-        // and the template engine's loop cost more than the rest of the page.
-        let mut moves_html = String::new();
-        if !puzzle {
-            for mv in ludotheca_engine::record::written_moves(&source.text) {
-                moves_html.push_str("<li>");
-                crate::site::theme::push_escaped(&mut moves_html, mv);
-                moves_html.push_str("</li>");
-            }
-        }
+        let id = file_name.trim_end_matches(".game").to_string();
         let mut list = json!({
+            "id": id,
             "title": title,
             "kind": record.tag("Kind"),
             "question": record.tag("Question").filter(|_| puzzle),
         });
-        // Moved in: `json!` would copy the text.
-        list["moves_html"] = moves_html.into();
+        if !puzzle {
+            list["text"] = source.text.as_ref().into();
+        }
         lists.push(list);
         records.push(BoardRecord {
-            id: file_name.trim_end_matches(".game").to_string(),
+            id,
             kind: record.tag("Kind"),
             ruleset: record_ruleset,
             source: record.tag("Source"),
-            text: &source.text,
+            text: puzzle.then_some(&*source.text),
             title,
         });
     }
@@ -89,7 +85,10 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
     let input = BoardInput {
         item: &game.item.id,
         records,
-        rules: game.rules_text(archive),
+        // A game's page shows its rules file; a board's page plays its game's rules without showing them.
+        rules: game
+            .rules_text(archive)
+            .filter(|_| !std::ptr::eq(game, entry)),
         ruleset: first,
     };
     let mut data = json!({ "json": script_json(&input) });
@@ -103,18 +102,22 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
 struct BoardInput<'a> {
     item: &'a str,
     records: Vec<BoardRecord<'a>>,
+    /// `None` where the page shows the rules file (the board reads `pre.rules-file`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     rules: Option<&'a str>,
     ruleset: String,
 }
 
-/// One game record for the board: its text as the catalog holds it, with the tags the board's menus show.
+/// One game record for the board: the tags the board's menus show, and its text as the catalog holds it unless
+/// the page shows it (then the board reads it from the page's `pre.board-record` of the same id).
 #[derive(serde::Serialize)]
 struct BoardRecord<'a> {
     id: String,
     kind: Option<&'a str>,
     ruleset: Option<String>,
     source: Option<&'a str>,
-    text: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
     title: Option<&'a str>,
 }
 

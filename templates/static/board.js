@@ -1056,6 +1056,28 @@ Board.prototype.backToRecord = function () {
 
 /* Start */
 
+// The texts the page shows its readers (the rules file, each record as written) are not repeated in the
+// board's data; they are read back from the page, where the parser has already unescaped them.
+function textsFromPage(data, doc) {
+  if (data.rules == null) {
+    var rules = doc.querySelector('pre.rules-file');
+    if (!rules) throw new Error('the rules file is neither in the board\'s data nor in the page');
+    data.rules = rules.textContent;
+  }
+  var shown = Object.create(null);
+  doc.querySelectorAll('pre.board-record').forEach(function (pre) {
+    shown[pre.getAttribute('data-record')] = pre.textContent;
+  });
+  (data.records || []).forEach(function (r) {
+    if (r.text != null) return;
+    if (!(r.id in shown)) {
+      throw new Error('the record ' + r.id + ' is neither in the board\'s data nor in the page');
+    }
+    r.text = shown[r.id];
+  });
+  return data;
+}
+
 function start() {
   var slots = document.querySelectorAll('[data-widget-slot="board"]');
   if (!slots.length) return;
@@ -1065,7 +1087,8 @@ function start() {
       var script = slot.querySelector('script.board-data');
       if (!script) return;
       try {
-        var board = new Board(slot, JSON.parse(script.textContent), engine);
+        var data = textsFromPage(JSON.parse(script.textContent), slot.ownerDocument);
+        var board = new Board(slot, data, engine);
         board.root.setAttribute('data-ready-ms', String(Math.round(performance.now())));
         board.root.setAttribute('data-setup-ms', String(Math.round(performance.now() - t0)));
         board.root.setAttribute('data-ready', 'true');

@@ -429,11 +429,17 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
     await page.close();
   });
 
-  await test('without JavaScript the static diagram and the move lists remain', async () => {
+  await test('without JavaScript the static diagram and the records as written remain, each text once', async () => {
     const html = fs.readFileSync(path.join(SITE, 'games', 'terhuchu', 'index.html'), 'utf8');
     expect(/<section id="board"[^>]*data-widget-slot="board"/.test(html), 'the slot');
     expect(/<svg class="board lines"/.test(html), 'the static SVG');
-    expect(/<ol class="board-moves"><li>a1xa3xc1<\/li>/.test(html), 'the records\' moves as lists');
+    expect(/<pre class="board-record" data-record="demo-chain-turns">\n\[Event &quot;Demonstration: a multiple capture/.test(html),
+      'each record shown as written');
+    expect(html.split('1. a1xa3xc1 *').length === 2, 'a record\'s moves are in the page once');
+    expect(html.split('# Terhuchu (&quot;fighting-eating&quot;), Angami Naga').length === 2, 'the rules file is in the page once');
+    const data = JSON.parse(/<script type="application\/json" class="board-data">([^<]*)<\/script>/.exec(html)[1]);
+    expect(data.rules === undefined && data.records.every(r => r.text === undefined),
+      'the board\'s data leaves out the texts the page shows');
   });
 
   await test('a board page carries the board of its game', async () => {
