@@ -196,3 +196,49 @@ pub fn push_escaped(out: &mut String, text: &str) {
     }
     out.push_str(&text[from..]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The escaping as defined, one character at a time.
+    fn plain(text: &str) -> String {
+        text.chars()
+            .map(|c| match c {
+                '&' => "&amp;".to_string(),
+                '<' => "&lt;".to_string(),
+                '>' => "&gt;".to_string(),
+                '"' => "&quot;".to_string(),
+                '\'' => "&#39;".to_string(),
+                c => c.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_special_character_is_escaped_wherever_it_stands() {
+        assert_eq!(escape_html(""), "");
+        assert_eq!(escape_html("plain"), "plain");
+        assert_eq!(
+            escape_html("<a href=\"x\">'é' & 'ü'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;é&#39; &amp; &#39;ü&#39;&lt;/a&gt;"
+        );
+        assert_eq!(escape_html("&&''\"\"<<>>"), plain("&&''\"\"<<>>"));
+        let mut out = String::from("kept ");
+        push_escaped(&mut out, "a<b");
+        assert_eq!(out, "kept a&lt;b");
+    }
+
+    proptest! {
+        #[test]
+        fn escaping_matches_its_definition(text in "[a-z&<>\"' é\u{1F3B2}]{0,80}") {
+            prop_assert_eq!(escape_html(&text), plain(&text));
+        }
+
+        #[test]
+        fn escaping_any_text_matches_its_definition(text in any::<String>()) {
+            prop_assert_eq!(escape_html(&text), plain(&text));
+        }
+    }
+}
