@@ -206,10 +206,17 @@ struct Num(f64);
 impl std::fmt::Display for Num {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let tenths = (self.0 * 10.0).round();
-        if tenths % 10.0 == 0.0 {
-            write!(f, "{}", tenths / 10.0)
-        } else {
-            write!(f, "{:.1}", tenths / 10.0)
+        // NaN, infinities and numbers too large for an integer keep the float's own form.
+        if !tenths.is_finite() || tenths.abs() >= 1e15 {
+            return write!(f, "{}", tenths / 10.0);
+        }
+        // Written as integers: formatting a float costs several times more, and a page's diagrams hold
+        // thousands of coordinates. The sign is the float's, so that -0.0 stays "-0" as the float would print.
+        let sign = if tenths.is_sign_negative() { "-" } else { "" };
+        let tenths = tenths.abs() as u64;
+        match tenths % 10 {
+            0 => write!(f, "{sign}{}", tenths / 10),
+            digit => write!(f, "{sign}{}.{digit}", tenths / 10),
         }
     }
 }
@@ -323,6 +330,32 @@ fn draw_sowing(out: &mut String, diagram: &Diagram, frame: &Frame) {
 mod tests {
     use super::*;
     use crate::archive::DiagramPoint;
+
+    /// A coordinate as a float prints it, rounded to tenths: what `Num` writes with integers.
+    fn as_float(x: f64) -> String {
+        let tenths = (x * 10.0).round();
+        if tenths % 10.0 == 0.0 {
+            format!("{}", tenths / 10.0)
+        } else {
+            format!("{:.1}", tenths / 10.0)
+        }
+    }
+
+    #[test]
+    fn coordinates_are_written_as_a_float_would_print_them() {
+        let chosen = [
+            0.0, -0.0, -0.04, 0.04, 0.05, -0.05, 0.95, 1.0, -1.0, 12.25, -12.25, 99.96, 123456.7,
+            -0.5, 1e20,
+        ];
+        for x in chosen {
+            assert_eq!(Num(x).to_string(), as_float(x), "{x}");
+        }
+        let mut x = -2000.0;
+        while x < 2000.0 {
+            assert_eq!(Num(x).to_string(), as_float(x), "{x}");
+            x += 0.0371;
+        }
+    }
 
     fn point(name: &str, x: f64, y: f64, piece: Option<(u8, &str)>) -> DiagramPoint {
         DiagramPoint {

@@ -52,8 +52,12 @@ struct Layout {
     description: String,
     /// Which main section the page belongs to, for the navigation.
     section: &'static str,
+    #[serde(skip)]
     dc: Vec<MetaTag>,
+    #[serde(skip)]
     dc_links: Vec<meta::MetaLink>,
+    /// `dc_links` and `dc` as `<link>` and `<meta>` elements, made in [`Site::job`].
+    dc_html: String,
     json_ld: String,
     nav: Vec<NavLink>,
 }
@@ -150,6 +154,7 @@ impl<'a, 'c> Site<'a, 'c> {
             section,
             dc: Vec::new(),
             dc_links: Vec::new(),
+            dc_html: String::new(),
             json_ld: String::new(),
             nav: NAV
                 .iter()
@@ -187,6 +192,7 @@ impl<'a, 'c> Site<'a, 'c> {
                 },
             );
         }
+        layout.dc_html = meta::dc_html(&layout.dc, &layout.dc_links);
         Job {
             path,
             template,
@@ -825,15 +831,16 @@ const FACET_LABELS: [(&str, &str); 7] = [
 ];
 
 /// Filter groups with counts, from rows of facet values.
-fn facet_groups(
-    rows: &[Vec<(&'static str, Vec<String>)>],
+fn facet_groups<R: std::borrow::Borrow<RowFacets>>(
+    rows: &[R],
     labels: &[(&str, &str)],
 ) -> Vec<serde_json::Value> {
     labels
         .iter()
         .filter_map(|(key, label)| {
             let counts = count_by(rows.iter().flat_map(|r| {
-                r.iter()
+                r.borrow()
+                    .iter()
                     .filter(|(k, _)| k == key)
                     .flat_map(|(_, v)| v.clone())
             }));
@@ -852,6 +859,36 @@ fn facet_groups(
         .collect()
 }
 
+/// What a browse row shows of an item besides its link, which depends on the page's depth.
+struct RowParts {
+    region: String,
+    date: String,
+    year: String,
+    /// The title and region folded, as the table sorts them.
+    sort_title: String,
+    sort_region: String,
+    /// The facets for the filter script ([`facet_data`]).
+    data: String,
+}
+
+impl RowParts {
+    fn of(archive: &Archive, e: &Entry, facets: &RowFacets) -> RowParts {
+        let region = e
+            .places
+            .first()
+            .map(|&p| archive.places[p].name.clone())
+            .unwrap_or_default();
+        RowParts {
+            date: values::date_label(e.item),
+            year: e.year.map(|y| y.to_string()).unwrap_or_default(),
+            sort_title: crate::archive::text::fold(&e.title),
+            sort_region: crate::archive::text::fold(&region),
+            data: facet_data(facets),
+            region,
+        }
+    }
+}
+
 /// Facet values as one data attribute: `|a|b|` (bars inside values become slashes).
 fn facet_attr(values: &[String]) -> String {
     if values.is_empty() {
@@ -859,6 +896,23 @@ fn facet_attr(values: &[String]) -> String {
     }
     let cleaned: Vec<String> = values.iter().map(|v| v.replace('|', "/")).collect();
     format!("|{}|", cleaned.join("|"))
+}
+
+/// A row's facets as the filter script reads them: ` data-f-KEY="|a|b|"` for each facet with a value, escaped.
+/// Made here once per row rather than by a loop in the template, which cost more than the rest of the row.
+pub(super) fn facet_data(facets: &[(&'static str, Vec<String>)]) -> String {
+    let mut data = String::new();
+    for (key, values) in facets {
+        if values.is_empty() {
+            continue;
+        }
+        data.push_str(" data-f-");
+        data.push_str(key);
+        data.push_str("=\"");
+        super::theme::push_escaped(&mut data, &facet_attr(values));
+        data.push('"');
+    }
+    data
 }
 
 /// A facet value with a list of its own when browse runs to several pages: (value, folder of its list, items).
@@ -878,21 +932,22 @@ const LISTED_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "siz
 fn browse(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
-    // Every item's facets and folded title, which every browse page's key needs: in parallel.
-    let (facets, folded): (Vec<RowFacets>, Vec<String>) = archive
+    // Every item's facets and its row's words, which every browse page it is on shows alike (an item is on
+    // the list of every item and on one list per facet value it has): once per item, in parallel.
+    let (facets, rows): (Vec<RowFacets>, Vec<RowParts>) = archive
         .entries
         .par_iter()
         .map(|e| {
-            (
-                entry_facets(archive, e),
-                crate::archive::text::fold(&e.title),
-            )
+            let facets = entry_facets(archive, e);
+            let row = RowParts::of(archive, e, &facets);
+            (facets, row)
         })
         .unzip();
     let mut order: Vec<usize> = (0..archive.entries.len()).collect();
     order.sort_by(|&a, &b| {
-        folded[a]
-            .cmp(&folded[b])
+        rows[a]
+            .sort_title
+            .cmp(&rows[b].sort_title)
             .then_with(|| archive.entries[a].url.cmp(&archive.entries[b].url))
     });
 
@@ -956,7 +1011,7 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
         }
     }
     let shared = crate::fingerprint::to_hex(&output::hash_bytes(shared.as_bytes()));
-    let lists_of = (&facets[..], &lists[..], shared.as_str());
+    let lists_of = (&facets[..], &rows[..], &lists[..], shared.as_str());
     browse_pages(site, "browse", None, &order, lists_of, out)?;
     let each: Vec<(&str, &str, &FacetList)> = lists
         .iter()
@@ -981,7 +1036,7 @@ fn browse_pages(
     folder: &str,
     only: Option<(&str, &str, &str)>,
     items: &[usize],
-    (facets, lists, shared): (&[RowFacets], &FacetLists, &str),
+    (facets, row_parts, lists, shared): (&[RowFacets], &[RowParts], &FacetLists, &str),
     out: &Out,
 ) -> Result<(), String> {
     let archive = site.archive;
@@ -1022,32 +1077,24 @@ fn browse_pages(
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
         layout.json_ld = meta::collection_page(&title);
-        let page_facets: Vec<RowFacets> = chunk.iter().map(|&i| facets[i].clone()).collect();
+        let page_facets: Vec<&RowFacets> = chunk.iter().map(|&i| &facets[i]).collect();
         let rows: Vec<serde_json::Value> = chunk
             .iter()
             .map(|&i| {
                 let e = &archive.entries[i];
-                let region = e
-                    .places
-                    .first()
-                    .map(|&p| archive.places[p].name.clone())
-                    .unwrap_or_default();
-                let mut row = json!({
+                let p = &row_parts[i];
+                json!({
                     "href": format!("{root}{}", e.url),
                     "title": e.title,
                     "kind": kind_label(e.kind),
-                    "region": region,
-                    "date": values::date_label(e.item),
-                    "year": e.year.map(|y| y.to_string()).unwrap_or_default(),
-                    "sort_title": crate::archive::text::fold(&e.title),
+                    "region": p.region,
+                    "date": p.date,
+                    "year": p.year,
+                    "sort_title": p.sort_title,
                     "thumbnail": super::media::thumbnail(e, &root),
-                    "sort_region": crate::archive::text::fold(&region),
-                });
-                row["facets"] = facets[i]
-                    .iter()
-                    .map(|(k, v)| json!({ "key": k, "value": facet_attr(v) }))
-                    .collect();
-                row
+                    "sort_region": p.sort_region,
+                    "data": p.data,
+                })
             })
             .collect();
         let mut list_groups: Vec<serde_json::Value> = lists
@@ -1537,10 +1584,7 @@ fn facts_rows(
             "ends": f.end_conditions,
             "sort_title": crate::archive::text::fold(&entry.title),
         });
-        row["facets"] = row_facets
-            .iter()
-            .map(|(k, v)| json!({ "key": k, "value": facet_attr(v) }))
-            .collect();
+        row["data"] = facet_data(&row_facets).into();
         rows.push(row);
         facets.push(row_facets);
     }

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::json;
 
 use super::{
-    FACET_LABELS, Job, Site, entry_facets, facet_attr, facet_groups, kind_label, meta, paged,
+    FACET_LABELS, Job, Site, entry_facets, facet_data, facet_groups, kind_label, meta, paged,
     paginate, values,
 };
 use crate::archive::Facet;
@@ -224,7 +224,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
                         "name": facet.name,
                         "where": place,
                         "count": facet.items.len(),
-                        "facets": facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+                        "data": facet_data(&facets),
                     })
                 })
                 .collect();
@@ -356,7 +356,7 @@ pub(super) fn timeline_pages(site: &Site) -> Vec<Job> {
                         "approximate": span.approximate,
                         "left": percent((span.from - from) as f64, width),
                         "width": percent(((span.to + 1 - span.from) as f64).max(width / 200.0), width),
-                        "facets": facets.iter().map(|(k, v)| json!({ "key": k, "value": facet_attr(v) })).collect::<Vec<_>>(),
+                        "data": facet_data(facets),
                     })
                 })
                 .collect();
