@@ -36,7 +36,6 @@ fn given(value: &Option<String>) -> Option<&str> {
 /// nothing when there are neither. Written here rather than by a loop in the page's frame, since an item page has
 /// dozens of these and the template engine's loop cost more than the rest of the head.
 pub fn dc_html(tags: &[MetaTag], links: &[MetaLink]) -> String {
-    use super::theme::push_escaped;
     let mut html = String::new();
     if tags.is_empty() && links.is_empty() {
         return html;
@@ -44,37 +43,45 @@ pub fn dc_html(tags: &[MetaTag], links: &[MetaLink]) -> String {
     html.push_str("<link rel=\"schema.DC\" href=\"http://purl.org/dc/elements/1.1/\">\n");
     html.push_str("<link rel=\"schema.DCTERMS\" href=\"http://purl.org/dc/terms/\">\n");
     for l in links {
-        html.push_str("<link rel=\"");
-        push_escaped(&mut html, &l.rel);
-        html.push_str("\" href=\"");
-        push_escaped(&mut html, &l.href);
-        html.push('"');
-        if let Some(title) = given(&l.title) {
-            html.push_str(" title=\"");
-            push_escaped(&mut html, title);
-            html.push('"');
-        }
-        html.push_str(">\n");
+        element(
+            &mut html,
+            "link",
+            &[
+                ("rel", Some(&l.rel)),
+                ("href", Some(&l.href)),
+                ("title", given(&l.title)),
+            ],
+        );
     }
     for m in tags {
-        html.push_str("<meta name=\"");
-        push_escaped(&mut html, &m.name);
-        html.push_str("\" content=\"");
-        push_escaped(&mut html, &m.content);
-        html.push('"');
-        if let Some(lang) = given(&m.lang) {
-            html.push_str(" lang=\"");
-            push_escaped(&mut html, lang);
-            html.push('"');
-        }
-        if let Some(scheme) = m.scheme.filter(|s| !s.is_empty()) {
-            html.push_str(" scheme=\"");
-            push_escaped(&mut html, scheme);
-            html.push('"');
-        }
-        html.push_str(">\n");
+        element(
+            &mut html,
+            "meta",
+            &[
+                ("name", Some(&m.name)),
+                ("content", Some(&m.content)),
+                ("lang", given(&m.lang)),
+                ("scheme", m.scheme.filter(|s| !s.is_empty())),
+            ],
+        );
     }
     html
+}
+
+/// An empty element on a line of its own, with the attributes that have a value, escaped.
+fn element(html: &mut String, name: &str, attributes: &[(&str, Option<&str>)]) {
+    html.push('<');
+    html.push_str(name);
+    for (attribute, value) in attributes {
+        if let Some(value) = value {
+            html.push(' ');
+            html.push_str(attribute);
+            html.push_str("=\"");
+            super::theme::push_escaped(html, value);
+            html.push('"');
+        }
+    }
+    html.push_str(">\n");
 }
 
 /// The terms whose values are dates.
