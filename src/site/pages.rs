@@ -60,6 +60,8 @@ struct Layout {
     dc_html: String,
     json_ld: String,
     nav: Vec<NavLink>,
+    /// `nav` as the list items of the main navigation, the current section marked.
+    nav_html: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -67,6 +69,26 @@ struct NavLink {
     section: &'static str,
     href: &'static str,
     label: &'static str,
+}
+
+/// The main navigation's list items for a page `root` away from the site's root in `section`, each followed by
+/// the indentation of the next. Written here rather than by a loop in the frame: every page has it, and the
+/// template engine's loop cost more than the rest of the frame.
+fn nav_html(root: &str, section: &str) -> String {
+    let mut html = String::new();
+    for (s, href, label) in NAV {
+        html.push_str("<li><a href=\"");
+        super::theme::push_escaped(&mut html, root);
+        html.push_str(href);
+        html.push('"');
+        if s == section {
+            html.push_str(" aria-current=\"page\"");
+        }
+        html.push('>');
+        html.push_str(label);
+        html.push_str("</a></li>\n      ");
+    }
+    html
 }
 
 /// The main navigation: (section, page, label).
@@ -145,10 +167,12 @@ impl<'a, 'c> Site<'a, 'c> {
 
     fn layout(&self, path: &str, title: &str, description: &str, section: &'static str) -> Layout {
         let config = &self.archive.catalog.config;
+        let root = root_of(path);
         Layout {
+            nav_html: nav_html(&root, section),
             site_title: config.title.clone(),
             site_description: one_line(&config.description),
-            root: root_of(path),
+            root,
             title: title.to_string(),
             description: one_line(description),
             section,
