@@ -1076,29 +1076,15 @@ impl LinesGame {
                 i -= count;
                 continue;
             }
-            let at = few_at[k as usize] as usize;
-            if at != u8::MAX as usize {
-                for (j, p) in each(set).enumerate() {
+            // A kind with few pieces kept each piece's targets when it counted them; the others' are found again.
+            let at = few_at[k as usize];
+            for (j, p) in each(set).enumerate() {
+                let targets = if at == u8::MAX {
+                    sw.targets(k, s, p, empty)
+                } else {
                     // SAFETY: the kind's pieces' targets were written from `at` on, one a piece in this order.
-                    let targets = unsafe { few[at + j].assume_init() };
-                    let n = targets.ones();
-                    if i >= n {
-                        i -= n;
-                        continue;
-                    }
-                    let q = nth(targets, i);
-                    let promotes = sw.promo[k as usize][s as usize] & W::unit(q) != W::ZERO;
-                    if MAKE {
-                        self.sweep_step(b, k, p, q, promotes);
-                    } else {
-                        out.set(Action::Move, k, p, q, promotes);
-                    }
-                    return Ok(true);
-                }
-                return Ok(false);
-            }
-            for p in each(set) {
-                let targets = sw.targets(k, s, p, empty);
+                    unsafe { few[at as usize + j].assume_init() }
+                };
                 let n = targets.ones();
                 if i >= n {
                     i -= n;
@@ -1113,6 +1099,8 @@ impl LinesGame {
                 }
                 return Ok(true);
             }
+            // The kind's count said the move was among its pieces' targets.
+            return Ok(false);
         }
         Ok(false)
     }
