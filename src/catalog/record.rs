@@ -86,13 +86,10 @@ impl<'a> Parser<'a> {
     }
 
     fn run(&mut self) {
-        // The reader drops a byte order mark without counting it in its positions, so drop it here and count
-        // positions from after it.
-        let base = if self.text.starts_with('\u{feff}') {
-            '\u{feff}'.len_utf8()
-        } else {
-            0
-        };
+        // The reader drops a byte order mark at the start of what it is given without counting it in its
+        // positions, so the marks at the start are dropped here and positions counted from after them: all of
+        // them, since with one left the reader would drop that one too and every position would be off.
+        let base = self.text.len() - self.text.trim_start_matches('\u{feff}').len();
         let mut reader = NsReader::from_str(&self.text[base..]);
         let mut seen_root = false;
         loop {
@@ -677,6 +674,23 @@ mod tests {
         let mut diagnostics = Diagnostics::new();
         parse(&sources, file, &mut item, &mut diagnostics);
         (item, diagnostics, sources)
+    }
+
+    #[test]
+    fn spans_survive_several_byte_order_marks() {
+        // The reader would drop a second mark as it drops the first, without counting it: every span after it
+        // would be off by its length, inside a character. (Found by the property test.)
+        let text = "\u{feff}\u{feff}\0&amp;<record xmlns=\"urn:ludotheca:record:1\" \
+                    xmlns:dc=\"http://purl.org/dc/elements/1.1/\" kind=\"game\"><dc:title>T</dc:title></record>";
+        let (item, diagnostics, _) = parse_text(text);
+        let title = &item.values[0];
+        assert_eq!(&text[title.span.clone()], "dc:title");
+        assert_eq!(&text[title.text_span.clone()], "T");
+        // The text before the root is reported, at a place inside the text.
+        assert!(
+            diagnostics.iter().any(|d| d.code == "E001"),
+            "{diagnostics:?}"
+        );
     }
 
     #[test]
