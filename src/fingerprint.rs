@@ -46,6 +46,24 @@ pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash
     *hasher.finalize().as_bytes()
 }
 
+/// A writer that hashes what passes through it.
+pub struct Hashing<W> {
+    pub inner: W,
+    pub hasher: blake3::Hasher,
+}
+
+impl<W: std::io::Write> std::io::Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 pub fn to_hex(hash: &Hash) -> String {
     let mut s = String::with_capacity(64);
     push_hex(&mut s, hash);

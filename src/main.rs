@@ -415,6 +415,8 @@ fn build(args: BuildArgs) -> ExitCode {
                 for (step, took) in &built.timings {
                     println!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
                 }
+                let (taken, games) = built.games_taken;
+                println!("   games {taken} of {games} taken as the previous build checked them");
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);
                 // Each item has a part in each of the three data files.

@@ -38,6 +38,22 @@ fn run(catalog: &Path, out: &Path, args: &[&str], env: &[(&str, &str)]) -> Strin
     said
 }
 
+/// Run a `build` that the catalog's errors stop, and return what it said on standard error; the previous site
+/// must be left as it was.
+fn refused(catalog: &Path, out: &Path) -> String {
+    let before = snapshot(out);
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--catalog"])
+        .arg(catalog)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(snapshot(out), before, "the previous site is untouched");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// Run `build` and return what it said of its work: (pages rendered, files written, unchanged, removed).
 fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usize, usize) {
     let said = run(catalog, out, &[], env);
@@ -127,15 +143,24 @@ fn an_edited_record_renders_only_the_pages_that_show_it_or_link_to_it() {
     assert_eq!(removed, 0);
 }
 
-/// `build --timings`: how many items' parts of the data files were taken from the previous site, of how many.
-fn parts_taken(catalog: &Path, out: &Path) -> (usize, usize) {
+/// `build --timings`: the two numbers of its line starting with `what` (how many games or items' parts of the
+/// data files were taken from the previous site, of how many).
+fn taken(catalog: &Path, out: &Path, what: &str) -> (usize, usize) {
     let said = run(catalog, out, &["--timings"], &[]);
     let line = said
         .lines()
-        .find_map(|l| l.trim_start().strip_prefix("data "))
-        .unwrap_or_else(|| panic!("no data line in {said}"));
+        .find_map(|l| l.trim_start().strip_prefix(what))
+        .unwrap_or_else(|| panic!("no {what}line in {said}"));
     let words: Vec<&str> = line.split_whitespace().collect();
     (words[0].parse().unwrap(), words[2].parse().unwrap())
+}
+
+fn parts_taken(catalog: &Path, out: &Path) -> (usize, usize) {
+    taken(catalog, out, "data ")
+}
+
+fn games_taken(catalog: &Path, out: &Path) -> (usize, usize) {
+    taken(catalog, out, "games ")
 }
 
 #[test]
@@ -200,6 +225,65 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
             "{file} as a fresh build makes it, after the previous one was cut short"
         );
     }
+}
+
+/// A build in a new process takes the games the previous build checked without a diagnostic from the output
+/// folder, compiling and reading again only the games whose files or citations changed.
+#[test]
+fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
+    let scratch = Scratch::new("games");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let (taken, games) = games_taken(&catalog, &out);
+    assert_eq!(taken, 0, "a first build has no previous site");
+    assert_eq!(games, fs::read_dir(catalog.join("games")).unwrap().count());
+    assert_eq!(games_taken(&catalog, &out), (games, games));
+
+    // One game's record edited: that game is checked again, the others are taken.
+    let record = catalog.join("games/terhuchu/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replacen(
+            "</dcterms:description>",
+            " Edited.</dcterms:description>",
+            1,
+        ),
+    )
+    .unwrap();
+    assert_eq!(games_taken(&catalog, &out), (games - 1, games));
+
+    // The bibliography changed: every game is checked again, since a citation may no longer resolve. Here a
+    // key Terhuchu's rulesets cite is gone, and the build stops on it as a build into a new folder would.
+    let bib = catalog.join("sources.bib");
+    let text = fs::read_to_string(&bib).unwrap();
+    fs::write(
+        &bib,
+        text.replacen("@misc{dlp-terhuchu,", "@misc{dlp-terhuchu-gone,", 1),
+    )
+    .unwrap();
+    let said = refused(&catalog, &out);
+    assert!(
+        said.contains("E101") && said.contains("dlp-terhuchu"),
+        "{said}"
+    );
+
+    // The file damaged by hand: nothing is taken from it, and the build is the same as a fresh one.
+    fs::write(&bib, text).unwrap();
+    let file = out.join(".ludotheca-games");
+    let mut bytes = fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    fs::remove_file(&file).unwrap();
+    fs::write(&file, &bytes).unwrap();
+    assert_eq!(games_taken(&catalog, &out), (0, games));
+    let fresh = scratch.0.join("fresh");
+    build(&catalog, &fresh, &[]);
+    assert!(
+        fs::read(&file).unwrap() == fs::read(fresh.join(".ludotheca-games")).unwrap(),
+        "the games as a fresh build writes them"
+    );
 }
 
 #[test]
@@ -378,17 +462,7 @@ fn a_record_replays_again_when_it_changes() {
     let record = catalog.join("games/bagh-chal/games/demo-placement.game");
     let text = fs::read_to_string(&record).unwrap();
     fs::write(&record, text.replace("b2xb4", "b2xb5")).unwrap();
-    let before = snapshot(&out);
-    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(["build", "--catalog"])
-        .arg(&catalog)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("E103"));
-    assert_eq!(snapshot(&out), before, "the previous site is untouched");
+    assert!(refused(&catalog, &out).contains("E103"));
 }
 
 /// After each edit, a build over the previous site gives exactly the site a build into an empty folder gives:

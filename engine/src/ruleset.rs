@@ -5,6 +5,7 @@ use std::fmt;
 
 /// How a ruleset is known, as the Digital Ludeme Project types them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RulesetType {
     /// Rules a source writes down.
     Described,
@@ -49,6 +50,7 @@ impl fmt::Display for RulesetType {
 
 /// One ruleset as declared in a rules file.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RulesetInfo {
     pub name: String,
     pub title: String,
@@ -66,6 +68,7 @@ pub struct RulesetInfo {
 
 /// The family of a rules file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Family {
     PointsAndLines,
     Sowing,
@@ -73,6 +76,7 @@ pub enum Family {
 
 /// What a rules file declares, before any ruleset is compiled.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RulesInfo {
     pub game: String,
     pub family: Family,
@@ -83,6 +87,7 @@ pub struct RulesInfo {
 
 /// Facts derived from one compiled ruleset, for the site's rule summaries and facets.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Facts {
     pub players: u8,
     /// Points (points-and-lines) or holes (sowing).

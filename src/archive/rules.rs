@@ -15,7 +15,7 @@ use ludotheca_engine::ruleset::{Facts, Family, RulesInfo, RulesetType};
 use ludotheca_engine::{AnyPosition, Compiled, Game, RulesError};
 
 /// The rules of one game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rules {
     pub family: Option<Family>,
     /// Side titles in order (side 0 first).
@@ -26,7 +26,7 @@ pub struct Rules {
 }
 
 /// One ruleset (or the base rules of a file that declares none).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ruleset {
     /// The name in the rules file (`ten`); empty for the base rules.
     pub name: String,
@@ -38,6 +38,7 @@ pub struct Ruleset {
     pub facts: Option<Facts>,
     /// Shared between rulesets (and games) that start on the same board with the same pieces: a large catalog
     /// holds many copies of a few boards.
+    #[serde(with = "crate::check::kept::maybe_shared")]
     pub diagram: Option<Arc<Diagram>>,
     /// Why this ruleset did not compile, if it did not.
     pub error: Option<String>,
@@ -45,7 +46,7 @@ pub struct Ruleset {
 
 /// What a board diagram draws: points (or holes) with coordinates (x east, y north), lines between them, and
 /// what stands on each point at the start.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Diagram {
     pub family: Family,
     pub points: Vec<DiagramPoint>,
@@ -55,7 +56,7 @@ pub struct Diagram {
     pub in_hand: [u32; 2],
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DiagramPoint {
     pub name: String,
     pub x: f64,
@@ -144,20 +145,24 @@ fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>, diagrams: &Diagrams)
 pub struct Diagrams(Mutex<HashMap<u64, Vec<Arc<Diagram>>>>);
 
 impl Diagrams {
-    /// The shared copy of `diagram`.
-    pub fn share(&self, diagram: Diagram) -> Arc<Diagram> {
+    /// The shared copy of `diagram`: itself, unless an equal diagram was shared before.
+    pub fn share_arc(&self, diagram: &Arc<Diagram>) -> Arc<Diagram> {
         let key = diagram.key();
         let mut map = self
             .0
             .lock()
             .expect("no thread panics while holding the diagrams");
         let same = map.entry(key).or_default();
-        if let Some(shared) = same.iter().find(|d| ***d == diagram) {
+        if let Some(shared) = same.iter().find(|d| ***d == **diagram) {
             return Arc::clone(shared);
         }
-        let shared = Arc::new(diagram);
-        same.push(Arc::clone(&shared));
-        shared
+        same.push(Arc::clone(diagram));
+        Arc::clone(diagram)
+    }
+
+    /// The shared copy of `diagram`.
+    pub fn share(&self, diagram: Diagram) -> Arc<Diagram> {
+        self.share_arc(&Arc::new(diagram))
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod bibliography;
 mod item;
+pub mod kept;
 mod links;
 pub mod media;
 mod placeholder;
@@ -26,6 +27,7 @@ use crate::catalog::Catalog;
 use crate::diagnostic::Diagnostics;
 use crate::fingerprint::Hash;
 use crate::site::theme::Theme;
+pub use rules::GameCache;
 
 /// The catalog as checked: what every later step (resolve, render, the preview server) takes, so that nothing
 /// after the check reads a file, parses a record again or compiles a ruleset again.
@@ -45,7 +47,6 @@ pub struct Checked {
 /// and replays nothing else.
 #[derive(Default)]
 pub struct CheckCache {
-    games: rules::GameCache,
     /// The theme's templates and static files, hashed, and the theme they compiled to without a diagnostic.
     theme: Option<(Hash, Arc<Theme>)>,
     /// Every picture as examined, by its name and bytes.
@@ -57,6 +58,7 @@ pub struct CheckCache {
 }
 
 /// A game's rules as compiled (each ruleset once) and its records as parsed and replayed.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct CheckedGame {
     pub rules: Rules,
     /// Each of the item's `game_records`, in the same order: `None` where the record does not parse.
@@ -72,6 +74,7 @@ pub struct CheckedGame {
 /// instead of the parsed record, whose per-move fields take many times the record's text; a large catalog's
 /// records are most of it. Pages show and play a record from its text, so the catalog's games are not held
 /// twice.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct RecordSummary {
     /// Every tag, in order: (name, value).
     tags: Box<[(Box<str>, Box<str>)]>,
@@ -82,7 +85,9 @@ pub struct RecordSummary {
 }
 
 /// Where a puzzle starts: the board with its pieces or seeds, and the side to move.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct PuzzleStart {
+    #[serde(with = "kept::shared")]
     pub diagram: Arc<crate::archive::Diagram>,
     pub to_move: u8,
 }
@@ -138,7 +143,13 @@ impl Checked {
 
 /// Run every check over the catalog; see [`check_with`].
 pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
-    check_with(catalog, diagnostics, &HashSet::new(), None)
+    check_with(
+        catalog,
+        diagnostics,
+        &HashSet::new(),
+        &mut GameCache::default(),
+        None,
+    )
 }
 
 /// The checks of the records alone, the first that [`check_with`] runs: each item's root and kind, its
@@ -223,12 +234,15 @@ fn check_records_with(
 /// are not replayed again, as the same program replays the same records the same way. Everything else about
 /// them (citations, ruleset names) is still checked, since it depends on more than the game's own files.
 ///
-/// `cache`, kept by a long-running process between runs, gives the games and theme that did not change since
-/// the previous run without checking them again, and is left holding this run's.
+/// `games` gives the games that did not change since the previous run (kept in memory by a long-running
+/// process, or read from the previous build's output) without checking them again, and is left holding this
+/// run's. `cache`, kept by a long-running process between runs, does the same for the records, pictures and
+/// theme.
 pub fn check_with(
     catalog: Catalog,
     diagnostics: &mut Diagnostics,
     replayed: &HashSet<Hash>,
+    games: &mut GameCache,
     mut cache: Option<&mut CheckCache>,
 ) -> Checked {
     check_records_with(
@@ -243,12 +257,7 @@ pub fn check_with(
         .filter_map(|v| v.cite.as_ref())
         .map(|c| c.value.to_ascii_lowercase())
         .collect();
-    let rules = rules::check_rules(
-        &catalog,
-        replayed,
-        cache.as_deref_mut().map(|c| &mut c.games),
-        diagnostics,
-    );
+    let rules = rules::check_rules(&catalog, replayed, games, diagnostics);
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
     let images = media::check_images(

@@ -13,7 +13,7 @@ use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
-use super::{CheckedGame, PuzzleStart, RecordSummary};
+use super::{CheckedGame, PuzzleStart, RecordSummary, kept};
 use crate::archive::rules::{Diagrams, diagram_at, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -30,12 +30,130 @@ struct GameOutcome {
     game: Arc<CheckedGame>,
 }
 
-/// Every game as checked by the previous run of a long-running process (the preview server), by what its
-/// check depends on: the program, its rules and records, and the bibliography its rulesets and records cite.
-/// A game found here is not compiled or replayed again.
+/// Every game as checked by the previous run, by what its check depends on: the program, its rules and
+/// records, and the bibliography its rulesets and records cite. A game found here is not compiled or replayed
+/// again. A long-running process (the preview server) keeps it in memory; a build leaves the games that
+/// checked without a diagnostic in the output folder for the next one ([`GameCache::write`]).
 #[derive(Default)]
 pub struct GameCache {
     games: HashMap<Hash, Arc<GameOutcome>>,
+    /// How many games the last check took from here.
+    taken: usize,
+}
+
+/// A game as written for the next build: only games without a diagnostic are, so there are none to keep.
+#[derive(serde::Serialize)]
+struct KeptRef<'a> {
+    key: &'a Hash,
+    cited: Vec<&'a str>,
+    info: &'a Option<RulesInfo>,
+    game: &'a CheckedGame,
+}
+
+/// [`KeptRef`] as read back.
+#[derive(serde::Deserialize)]
+struct Kept {
+    key: Hash,
+    cited: Vec<String>,
+    info: Option<RulesInfo>,
+    game: CheckedGame,
+}
+
+impl GameCache {
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// How many games the last check took from here, and how many games it checked in all.
+    pub fn taken(&self) -> (usize, usize) {
+        (self.taken, self.games.len())
+    }
+
+    /// The games that checked without a diagnostic, sorted by key: only these are written for the next build.
+    fn keepable(&self) -> Vec<(&Hash, &GameOutcome)> {
+        let mut games: Vec<(&Hash, &GameOutcome)> = self
+            .games
+            .iter()
+            .filter(|(_, outcome)| outcome.diagnostics.is_empty() && outcome.game.clean)
+            .map(|(key, outcome)| (key, &**outcome))
+            .collect();
+        games.sort_unstable_by_key(|(key, _)| *key);
+        games
+    }
+
+    /// A hash of what [`GameCache::write`] writes, without writing it.
+    pub fn digest(&self) -> Hash {
+        kept::digest(self.keepable().into_iter().map(|(key, _)| key))
+    }
+
+    /// Writes the games that checked without a diagnostic, for a build in another process
+    /// ([`GameCache::from_bytes`]).
+    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let keepable = self.keepable();
+        // Every diagram once, in the order the games first draw them. Equal diagrams may be two copies (one
+        // read from the previous build, one drawn by this check), which are written as one, so that the file
+        // is the same whichever way its games came.
+        let shared = Diagrams::default();
+        let mut seen = HashSet::new();
+        let mut diagrams = Vec::new();
+        let mut copies = Vec::new();
+        for (_, outcome) in &keepable {
+            let game = &outcome.game;
+            let drawn = game
+                .rules
+                .rulesets
+                .iter()
+                .filter_map(|r| r.diagram.as_ref());
+            let started = game
+                .records
+                .iter()
+                .flatten()
+                .filter_map(|r| r.start.as_ref());
+            for diagram in drawn.chain(started.map(|s| &s.diagram)) {
+                if seen.insert(Arc::as_ptr(diagram)) {
+                    let one = shared.share_arc(diagram);
+                    if Arc::ptr_eq(&one, diagram) {
+                        diagrams.push(diagram);
+                    } else {
+                        copies.push((Arc::as_ptr(diagram), one));
+                    }
+                }
+            }
+        }
+        let games: Vec<KeptRef<'_>> = keepable
+            .into_iter()
+            .map(|(key, outcome)| {
+                let mut cited: Vec<&str> = outcome.cited.iter().map(String::as_str).collect();
+                cited.sort_unstable();
+                KeptRef {
+                    key,
+                    cited,
+                    info: &outcome.info,
+                    game: &outcome.game,
+                }
+            })
+            .collect();
+        kept::write(out, &diagrams, &copies, &games)
+    }
+
+    /// The games an earlier build wrote with [`GameCache::write`]; none when another program wrote them or
+    /// they are damaged.
+    pub fn from_bytes(bytes: &[u8]) -> GameCache {
+        let games = kept::read::<Kept>(bytes)
+            .into_iter()
+            .filter(|kept| kept.game.clean)
+            .map(|kept| {
+                let outcome = GameOutcome {
+                    diagnostics: Diagnostics::new(),
+                    cited: kept.cited.into_iter().collect(),
+                    info: kept.info,
+                    game: Arc::new(kept.game),
+                };
+                (kept.key, Arc::new(outcome))
+            })
+            .collect();
+        GameCache { games, taken: 0 }
+    }
 }
 
 /// What checking every game gives: the bibliography keys cited from rules files and game records (lowercase),
@@ -50,7 +168,7 @@ pub struct RulesChecked {
 pub fn check_rules(
     catalog: &Catalog,
     replayed: &HashSet<Hash>,
-    cache: Option<&mut GameCache>,
+    cache: &mut GameCache,
     diagnostics: &mut Diagnostics,
 ) -> RulesChecked {
     let program = fingerprint::program();
@@ -63,11 +181,11 @@ pub fn check_rules(
             .iter()
             .map(|&f| catalog.files.get(f).text.as_ref()),
     );
-    let known = cache.as_ref().map(|c| &c.games);
+    let known = &cache.games;
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
     // sorts them, so the output never depends on scheduling).
-    let checked: Vec<(usize, Hash, Arc<GameOutcome>)> = catalog
+    let checked: Vec<(usize, Hash, Arc<GameOutcome>, bool)> = catalog
         .items
         .par_iter()
         .enumerate()
@@ -80,18 +198,18 @@ pub fn check_rules(
                 .chain(item.game_records.iter().copied())
                 .map(|f| catalog.files.path(f).as_os_str().as_encoded_bytes());
             let cached = fingerprint::bytes(&key, std::iter::once(&bibliography[..]).chain(paths));
-            if let Some(outcome) = known.and_then(|k| k.get(&cached)) {
-                return (i, cached, Arc::clone(outcome));
+            if let Some(outcome) = known.get(&cached) {
+                return (i, cached, Arc::clone(outcome), true);
             }
             let replay = !replayed.contains(&key);
             let outcome = check_game(catalog, item, rules_file, (key, replay), &diagrams);
-            (i, cached, Arc::new(outcome))
+            (i, cached, Arc::new(outcome), false)
         })
         .collect();
     let mut cited = HashSet::new();
     let mut rulesets: HashMap<&str, &RulesInfo> = HashMap::new();
     let mut games = Vec::with_capacity(checked.len());
-    for (i, _, outcome) in &checked {
+    for (i, _, outcome, _) in &checked {
         for diagnostic in outcome.diagnostics.iter() {
             diagnostics.push(diagnostic.clone());
         }
@@ -106,13 +224,12 @@ pub fn check_rules(
             check_played_with(catalog, item, &rulesets, diagnostics);
         }
     }
-    if let Some(cache) = cache {
-        // Only this catalog's games: the cache never grows past the catalog.
-        cache.games = checked
-            .into_iter()
-            .map(|(_, key, outcome)| (key, outcome))
-            .collect();
-    }
+    cache.taken = checked.iter().filter(|(.., taken)| *taken).count();
+    // Only this catalog's games: the cache never grows past the catalog.
+    cache.games = checked
+        .into_iter()
+        .map(|(_, key, outcome, _)| (key, outcome))
+        .collect();
     RulesChecked { cited, games }
 }
 

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use crate::archive::Archive;
 use crate::catalog::{LoadCache, LoadError};
-use crate::check::CheckCache;
+use crate::check::{CheckCache, GameCache};
 use crate::diagnostic::Diagnostics;
 
 /// What `build` is asked to do.
@@ -96,6 +96,8 @@ pub struct Built {
     pub images: media::Counts,
     /// Items' parts of catalog.json, catalog.csv and oai-pmh.xml read from the previous site's files.
     pub parts_taken: usize,
+    /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
+    pub games_taken: (usize, usize),
     /// The address the site was built for (the command line's, else the configuration's), if any.
     pub base_url: Option<String>,
 }
@@ -135,6 +137,7 @@ impl std::error::Error for BuildError {}
 #[derive(Default)]
 pub struct Kept {
     load: LoadCache,
+    games: GameCache,
     check: CheckCache,
     parts: memo::Parts,
     manifests: output::Manifests,
@@ -191,12 +194,21 @@ pub fn build_scoped(
 
     let started = Instant::now();
     let replayed = target.replayed();
-    let checked = crate::check::check_with(
-        catalog,
-        &mut diagnostics,
-        &replayed,
-        kept.as_deref_mut().map(|k| &mut k.check),
-    );
+    // The games of the previous build: in memory in a long-running process (read from the output at its first
+    // build), else from the output.
+    let mut read_games = GameCache::default();
+    let (games, check_cache) = match kept.as_deref_mut() {
+        Some(kept) => (&mut kept.games, Some(&mut kept.check)),
+        None => (&mut read_games, None),
+    };
+    if games.is_empty() {
+        *games = target.checked_games();
+    }
+    // The previous file may be kept as it is only if it was whole: read back here, or written by this process.
+    let games_file_whole = !games.is_empty();
+    let checked =
+        crate::check::check_with(catalog, &mut diagnostics, &replayed, games, check_cache);
+    let games_taken = games.taken();
     step("check", started);
     if diagnostics.has_errors() {
         return Err(BuildError::CatalogErrors(diagnostics));
@@ -226,12 +238,32 @@ pub fn build_scoped(
         .as_deref()
         .ok_or_else(|| BuildError::Template("the theme does not compile".to_string()))?;
     let mut fresh_manifests = output::Manifests::default();
-    let staging = target
+    let mut staging = target
         .stage_with(
             kept.as_deref_mut()
                 .map_or(&mut fresh_manifests, |k| &mut k.manifests),
         )
         .map_err(BuildError::Output)?;
+    if scope == Scope::Whole {
+        // Written before the pages: a build in a new process holds these games only until here, below the
+        // render's peak. A build of the items only keeps the previous file (see `carry_rest`), as the whole
+        // build after it writes this one.
+        let games = kept.as_deref().map_or(&read_games, |k| &k.games);
+        let digest = games.digest();
+        if !games_file_whole {
+            staging.distrust(output::GAMES);
+        }
+        let kept_as_it_was = games_file_whole
+            && staging
+                .keep_if_unchanged(output::GAMES, digest)
+                .map_err(BuildError::Output)?;
+        if !kept_as_it_was {
+            staging
+                .put_with(output::GAMES, Some(digest), &|out| games.write(out))
+                .map_err(BuildError::Output)?;
+        }
+    }
+    drop(read_games);
     let rendered = pages::render_site(
         &archive,
         theme,
@@ -275,6 +307,7 @@ pub fn build_scoped(
         items: archive.entries.len(),
         images: rendered.images,
         parts_taken: rendered.parts_taken,
+        games_taken,
         base_url: options.base_url.clone(),
     })
 }

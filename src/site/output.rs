@@ -15,7 +15,8 @@
 //!   files instead of making and later deleting a link for every file of the site;
 //! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
 //!   was rendered from, which is how the next build knows what it can keep; and the list of games whose records
-//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again;
+//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, and the games that checked
+//!   without a diagnostic as checked ([`GAMES`]), which the next build need not compile or read again;
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
 //!   ([`MARKER`]); a folder without it holds someone else's files and is refused unless `--force`;
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
@@ -38,6 +39,9 @@ pub const MANIFEST: &str = ".ludotheca-manifest";
 /// The keys of the games whose records replayed cleanly (see `crate::check::check_with`), one per line.
 pub const REPLAYED: &str = ".ludotheca-replayed";
 
+/// The games that checked without a diagnostic, as checked (see `crate::check::kept`).
+pub const GAMES: &str = ".ludotheca-games";
+
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
@@ -45,6 +49,7 @@ const MARKER_TEXT: &str =
 const MANIFEST_HEADER: &str = "ludotheca-manifest 1";
 
 pub use crate::fingerprint::Hash;
+use crate::fingerprint::Hashing;
 use crate::fingerprint::from_hex as unhex;
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
@@ -180,6 +185,17 @@ impl Target {
         }
         fs::read_to_string(self.out.join(REPLAYED))
             .map(|text| text.lines().filter_map(unhex).collect())
+            .unwrap_or_default()
+    }
+
+    /// The games the previous site's build checked without a diagnostic ([`GAMES`]): none when there is no
+    /// previous site, or its file was written by another program or is damaged.
+    pub fn checked_games(&self) -> crate::check::GameCache {
+        if !self.exists {
+            return crate::check::GameCache::default();
+        }
+        fs::read(self.out.join(GAMES))
+            .map(|bytes| crate::check::GameCache::from_bytes(&bytes))
             .unwrap_or_default()
     }
 
@@ -323,6 +339,16 @@ pub struct Written {
 }
 
 impl Staging {
+    /// Never take the previous site's file at `path`, whatever the manifests say of it: it was found damaged,
+    /// so it is written anew even when the bytes made come out as the manifest recorded them.
+    pub fn distrust(&mut self, path: &str) {
+        for manifest in [&mut self.previous, &mut self.standby] {
+            if manifest.contains_key(path) {
+                std::sync::Arc::make_mut(manifest).remove(path);
+            }
+        }
+    }
+
     /// What the previous site's manifest says of `path`.
     pub fn previous(&self, path: &str) -> Option<Recorded> {
         self.previous.get(path).copied()
@@ -428,9 +454,11 @@ impl Staging {
     }
 
     /// Put one file into the new site, written by `write` as it makes it (for files too large to hold).
+    /// `inputs`, if given, is the hash of what the file is made from (see [`Staging::keep_if_unchanged`]).
     pub fn put_with(
         &self,
         path: &str,
+        inputs: Option<Hash>,
         write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
     ) -> Result<(), String> {
         let dest = self.destination(path)?;
@@ -445,7 +473,7 @@ impl Staging {
         io::Write::flush(&mut sink.inner).map_err(failed)?;
         let recorded = Recorded {
             bytes: *sink.hasher.finalize().as_bytes(),
-            inputs: None,
+            inputs,
         };
         drop(sink);
         let same = self
@@ -700,24 +728,6 @@ fn make_dirs(root: &Path, dir: &Path) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// A writer that hashes what passes through it.
-struct Hashing<W> {
-    inner: W,
-    hasher: blake3::Hasher,
-}
-
-impl<W: io::Write> io::Write for Hashing<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
 }
 
 /// Exchange two folders in one step where the system can (Linux), so that `to` is never missing.

@@ -396,7 +396,7 @@ pub fn render_site(
         ];
         files
             .par_iter()
-            .try_for_each(|(path, write)| staging.put_with(path, write))?;
+            .try_for_each(|(path, write)| staging.put_with(path, None, write))?;
         // After the three files, not beside them: the index holds every word's postings while it is made, and
         // the two together would raise the build's peak memory.
         for (path, contents) in search::index_files(archive, &items) {

@@ -1,0 +1,280 @@
+//! Every game that checked without a diagnostic, written into the output folder for the next build in another
+//! process: a rebuild after one edit then compiles and counts the records of the games that changed only, as
+//! the preview server does with the games it holds in memory. Each game is found by the same key as there (the
+//! program, its rules and records with their paths, and the bibliography), so a game is taken only when
+//! everything its check read is as it was.
+//!
+//! The file: a line naming the format, the hash of the program that wrote it (a file written by any other
+//! build of ludotheca is not read at all, since the layout of what it holds may differ), the board diagrams,
+//! each once, then the games, which name their diagrams by number (a large catalog's games draw a few boards
+//! many times over), and last a hash of everything before it (a damaged file is not read). It is written as it
+//! is made, never held whole: at 10,000 items it is tens of megabytes.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::archive::Diagram;
+use crate::fingerprint::{self, Hash};
+
+/// The file's first line.
+const FORMAT: &[u8] = b"ludotheca checked games 1\n";
+
+/// The diagrams of the file being written or read. Held by the thread doing it, for the serde functions below,
+/// which have no other way to reach it.
+enum Table {
+    /// Each diagram's number, by its address.
+    Writing(HashMap<*const Diagram, u32>),
+    Reading(Vec<Arc<Diagram>>),
+}
+
+thread_local! {
+    static TABLE: RefCell<Option<Table>> = const { RefCell::new(None) };
+}
+
+/// Sets the thread's table for as long as it lives, and takes it back when dropped (on an error too).
+struct Using;
+
+impl Using {
+    fn table(table: Table) -> Using {
+        TABLE.with(|t| *t.borrow_mut() = Some(table));
+        Using
+    }
+}
+
+impl Drop for Using {
+    fn drop(&mut self) {
+        TABLE.with(|t| t.borrow_mut().take());
+    }
+}
+
+/// A shared diagram, written as its number in the file's table.
+pub mod shared {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(diagram: &Arc<Diagram>, s: S) -> Result<S::Ok, S::Error> {
+        let number = TABLE.with(|t| match t.borrow().as_ref() {
+            Some(Table::Writing(numbers)) => numbers
+                .get(&Arc::as_ptr(diagram))
+                .copied()
+                .ok_or_else(|| serde::ser::Error::custom("a diagram missing from the table")),
+            _ => Err(serde::ser::Error::custom(
+                "a diagram is written only into the file of checked games",
+            )),
+        })?;
+        s.serialize_u32(number)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Diagram>, D::Error> {
+        let number = u32::deserialize(d)? as usize;
+        TABLE.with(|t| match t.borrow().as_ref() {
+            Some(Table::Reading(diagrams)) => diagrams
+                .get(number)
+                .cloned()
+                .ok_or_else(|| serde::de::Error::custom("no diagram of that number")),
+            _ => Err(serde::de::Error::custom(
+                "a diagram is read only from the file of checked games",
+            )),
+        })
+    }
+}
+
+/// [`shared`], for a diagram that may be absent.
+pub mod maybe_shared {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(
+        diagram: &Option<Arc<Diagram>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Number<'a>(#[serde(with = "shared")] &'a Arc<Diagram>);
+        diagram.as_ref().map(Number).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<Diagram>>, D::Error> {
+        #[derive(Deserialize)]
+        struct Number(#[serde(with = "shared")] Arc<Diagram>);
+        Ok(Option::<Number>::deserialize(d)?.map(|n| n.0))
+    }
+}
+
+/// Writes `games`, which draw `diagrams` (each diagram once; the caller gives the games in a fixed order, so
+/// the same games give the same bytes) and the `copies` of some of them (a copy's address, and the diagram
+/// among `diagrams` it is written as).
+pub fn write<T: Serialize>(
+    out: &mut dyn Write,
+    diagrams: &[&Arc<Diagram>],
+    copies: &[(*const Diagram, Arc<Diagram>)],
+    games: &[T],
+) -> io::Result<()> {
+    // Buffered before the hash: the serializer writes a field at a time.
+    let mut out = io::BufWriter::with_capacity(
+        1 << 16,
+        fingerprint::Hashing {
+            inner: out,
+            hasher: blake3::Hasher::new(),
+        },
+    );
+    out.write_all(FORMAT)?;
+    out.write_all(&fingerprint::program())?;
+    let plain: Vec<&Diagram> = diagrams.iter().map(|d| &***d).collect();
+    postcard::to_io(&plain, &mut out).map_err(io::Error::other)?;
+    let mut numbers: HashMap<*const Diagram, u32> = diagrams
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (Arc::as_ptr(d), i as u32))
+        .collect();
+    for (copy, one) in copies {
+        if let Some(&number) = numbers.get(&Arc::as_ptr(one)) {
+            numbers.insert(*copy, number);
+        }
+    }
+    let using = Using::table(Table::Writing(numbers));
+    postcard::to_io(games, &mut out).map_err(io::Error::other)?;
+    drop(using);
+    let summed = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    let sum = summed.hasher.finalize();
+    summed.inner.write_all(sum.as_bytes())
+}
+
+/// The games `bytes` holds; none when they were written by another program or are damaged.
+pub fn read<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Vec<T> {
+    let Some(split) = bytes.len().checked_sub(32) else {
+        return Vec::new();
+    };
+    let (body, sum) = bytes.split_at(split);
+    if blake3::hash(body).as_bytes()[..] != sum[..] {
+        return Vec::new();
+    }
+    let Some(rest) = body.strip_prefix(FORMAT) else {
+        return Vec::new();
+    };
+    if rest.len() < 32 || rest[..32] != fingerprint::program() {
+        return Vec::new();
+    }
+    let Ok((diagrams, games)) = postcard::take_from_bytes::<Vec<Diagram>>(&rest[32..]) else {
+        return Vec::new();
+    };
+    let _using = Using::table(Table::Reading(diagrams.into_iter().map(Arc::new).collect()));
+    postcard::from_bytes(games).unwrap_or_default()
+}
+
+/// A hash of which games a file would hold: the same hash, the same file.
+pub fn digest<'a>(keys: impl IntoIterator<Item = &'a Hash>) -> Hash {
+    fingerprint::bytes(&fingerprint::program(), keys.into_iter().map(|k| &k[..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::path::Path;
+
+    use crate::check::{GameCache, check_with};
+    use crate::diagnostic::Diagnostics;
+
+    /// The shipped catalog checked with `games` as the previous run's: the games as checked, and how many
+    /// were taken.
+    fn check(games: &mut GameCache) -> crate::check::Checked {
+        let mut diagnostics = Diagnostics::new();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let catalog = crate::catalog::load(&root, &mut diagnostics).unwrap();
+        let checked = check_with(catalog, &mut diagnostics, &HashSet::new(), games, None);
+        assert!(!diagnostics.has_errors());
+        checked
+    }
+
+    fn written(games: &GameCache) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        games.write(&mut bytes).unwrap();
+        bytes
+    }
+
+    /// Everything a page takes from a game, in words, to compare games checked and games read back.
+    fn described(checked: &crate::check::Checked) -> Vec<String> {
+        (0..checked.catalog.items.len())
+            .filter_map(|i| checked.game(i))
+            .map(|game| {
+                let rulesets: Vec<String> = game
+                    .rules
+                    .rulesets
+                    .iter()
+                    .map(|r| format!("{} {:?} {:?} {:?}", r.title, r.source, r.facts, r.diagram))
+                    .collect();
+                let records: Vec<String> = game
+                    .records
+                    .iter()
+                    .flatten()
+                    .map(|r| {
+                        let tags: Vec<(&str, &str)> = r.tags().collect();
+                        let start = r.start.as_ref().map(|s| (&*s.diagram, s.to_move));
+                        format!("{tags:?} {} {start:?}", r.move_count)
+                    })
+                    .collect();
+                format!("{rulesets:?} {records:?} {:?} {}", game.key, game.clean)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn games_read_back_are_the_games_written_and_are_taken_without_a_check() {
+        let mut games = GameCache::default();
+        let first = check(&mut games);
+        let (taken, all) = games.taken();
+        assert_eq!(taken, 0);
+        assert!(all >= 8, "every shipped game is checked: {all}");
+        let bytes = written(&games);
+
+        let mut read = GameCache::from_bytes(&bytes);
+        assert_eq!(read.taken().1, all, "every game checked cleanly is kept");
+        let second = check(&mut read);
+        assert_eq!(
+            read.taken(),
+            (all, all),
+            "every game is taken as it was checked"
+        );
+        assert_eq!(described(&second), described(&first));
+        // Written again, the games read back give the same bytes, their shared diagrams written once.
+        assert!(written(&read) == bytes);
+        assert_eq!(read.digest(), games.digest());
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_file_gives_no_games() {
+        let mut games = GameCache::default();
+        check(&mut games);
+        let bytes = written(&games);
+        assert!(!GameCache::from_bytes(&bytes).is_empty());
+        // Any byte changed, and the file is not read.
+        for at in [0, super::FORMAT.len() + 3, bytes.len() / 2, bytes.len() - 1] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 1;
+            assert!(GameCache::from_bytes(&damaged).is_empty(), "byte {at}");
+        }
+        // Cut short, or not such a file at all.
+        assert!(GameCache::from_bytes(&bytes[..bytes.len() / 2]).is_empty());
+        assert!(GameCache::from_bytes(&[]).is_empty());
+        assert!(GameCache::from_bytes(b"ludotheca-manifest 1\n").is_empty());
+        // Written by another program: its hash differs, so its games are not read even though the rest is
+        // whole (the hash at the end is made right again).
+        let mut foreign = bytes[..bytes.len() - 32].to_vec();
+        foreign[super::FORMAT.len()] ^= 1;
+        let sum = blake3::hash(&foreign);
+        foreign.extend_from_slice(sum.as_bytes());
+        assert!(GameCache::from_bytes(&foreign).is_empty());
+    }
+
+    #[test]
+    fn a_diagram_is_written_only_through_the_file_of_checked_games() {
+        let mut games = GameCache::default();
+        let checked = check(&mut games);
+        let game = (0..checked.catalog.items.len())
+            .find_map(|i| checked.game(i))
+            .unwrap();
+        // Outside the file there is no table to number diagrams by: an error, not a wrong number.
+        assert!(postcard::to_stdvec(&game.rules).is_err());
+    }
+}
