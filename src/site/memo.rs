@@ -13,9 +13,12 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::reuse::{Counted, Export, Previous, Recorder};
+use super::reuse::{Check, Counted, Export, Previous, Recorder, check_of};
 
 use crate::fingerprint::{self, Hash};
+
+/// What the index of parts keeps of a part: the key it was made from, and the hash of its bytes.
+type Indexed = (Hash, Check);
 
 /// Parts of one kind, by key: those the previous build made, and those this build used.
 pub struct Memo<V> {
@@ -123,29 +126,39 @@ impl<'a> Items<'a> {
         }
     }
 
-    /// Item `index`'s part of `export` and the key it is kept by, made from its page key and `extra`.
+    /// Item `index`'s part of `export`, made from its page key and `extra`, and what the index of parts keeps
+    /// of it (the key and the hash of its bytes) when there is an index.
     fn text(
         &self,
         export: Export,
         index: usize,
         extra: &[u8],
         make: impl FnOnce() -> String,
-    ) -> (Option<Hash>, Arc<str>) {
+    ) -> (Option<Indexed>, Arc<str>) {
         let Some(key) = self.keys.get(index) else {
             return (None, make().into());
         };
         let key = fingerprint::bytes(key, [extra]);
-        let stored = || {
-            self.previous
-                .and_then(|previous| previous.get(export, &key))
-                .unwrap_or_else(make)
-                .into()
+        // A part read back from the previous site comes with its hash, checked as it was read.
+        let mut known = None;
+        let stored = || match self
+            .previous
+            .and_then(|previous| previous.get(export, &key))
+        {
+            Some((part, check)) => {
+                known = Some(check);
+                part.into()
+            }
+            None => make().into(),
         };
-        let part = match self.parts {
+        let part: Arc<str> = match self.parts {
             Some(parts) => parts.memo(export).get_or(key, stored),
             None => stored(),
         };
-        (Some(key), part)
+        let kept = self
+            .recorder
+            .map(|_| (key, known.unwrap_or_else(|| check_of(part.as_bytes()))));
+        (kept, part)
     }
 
     /// Every item's part of `export`, written to `sink` in the items' order (`separator` between two), each
@@ -164,15 +177,17 @@ impl<'a> Items<'a> {
         const CHUNK: usize = 256;
         for start in (0..count).step_by(CHUNK) {
             let end = (start + CHUNK).min(count);
-            let parts: Vec<(Option<Hash>, Arc<str>)> = (start..end)
+            // The parts' hashes too are made here, in parallel, rather than by the one thread writing.
+            let parts: Vec<(Option<Indexed>, Arc<str>)> = (start..end)
                 .into_par_iter()
                 .map(|index| self.text(export, index, extra, || make(index)))
                 .collect();
-            for (index, (key, part)) in (start..end).zip(parts) {
+            for (index, (kept, part)) in (start..end).zip(parts) {
                 if index > 0 {
                     sink.write_all(separator.as_bytes())?;
                 }
-                sink.part(export, key.as_ref(), &part, self.recorder)?;
+                let kept = kept.as_ref().map(|(key, check)| (key, check));
+                sink.part(export, kept, &part, self.recorder)?;
             }
         }
         Ok(())

@@ -21,7 +21,7 @@ pub const INDEX: &str = ".ludotheca-parts";
 const HEADER: &[u8] = b"ludotheca-parts 1\n";
 
 /// A part's hash, as the index keeps it: half of a BLAKE3 hash is ample to tell a changed part.
-type Check = [u8; 16];
+pub type Check = [u8; 16];
 
 /// One entry of the index: which file, the part's key, the hash of its bytes, where it starts and its length.
 const ENTRY: usize = 1 + 32 + 16 + 8 + 4;
@@ -59,7 +59,8 @@ struct Span {
     len: u32,
 }
 
-fn check_of(bytes: &[u8]) -> Check {
+/// The hash the index keeps of a part's bytes.
+pub fn check_of(bytes: &[u8]) -> Check {
     let hash = blake3::hash(bytes);
     let mut check = [0; 16];
     check.copy_from_slice(&hash.as_bytes()[..16]);
@@ -108,8 +109,8 @@ impl Previous {
         previous
     }
 
-    /// The part of `export` made from `key`, when the previous file holds it intact.
-    pub fn get(&self, export: Export, key: &Hash) -> Option<String> {
+    /// The part of `export` made from `key`, when the previous file holds it intact, with its hash.
+    pub fn get(&self, export: Export, key: &Hash) -> Option<(String, Check)> {
         let (file, spans) = self.files[export.index()].as_ref()?;
         let span = spans.get(key)?;
         let mut bytes = vec![0; span.len as usize];
@@ -119,7 +120,7 @@ impl Previous {
         }
         let part = String::from_utf8(bytes).ok()?;
         self.taken.fetch_add(1, Ordering::Relaxed);
-        Some(part)
+        Some((part, span.check))
     }
 
     /// How many parts were read from the previous site's files.
@@ -153,8 +154,8 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    fn record(&self, export: Export, key: &Hash, part: &[u8], offset: u64) {
-        let Ok(len) = u32::try_from(part.len()) else {
+    fn record(&self, export: Export, (key, check): (&Hash, &Check), len: usize, offset: u64) {
+        let Ok(len) = u32::try_from(len) else {
             return;
         };
         let mut entries = self.entries[export.index()]
@@ -162,7 +163,7 @@ impl Recorder {
             .expect("no thread panics while holding the index");
         entries.push(export as u8);
         entries.extend_from_slice(key);
-        entries.extend_from_slice(&check_of(part));
+        entries.extend_from_slice(check);
         entries.extend_from_slice(&offset.to_le_bytes());
         entries.extend_from_slice(&len.to_le_bytes());
     }
@@ -192,16 +193,17 @@ impl<'w> Counted<'w> {
         Counted { inner, written: 0 }
     }
 
-    /// Write one item's part of `export`, made from `key`, noting where it lies.
+    /// Write one item's part of `export`, noting where it lies by `kept`: the key it was made from and the
+    /// hash of its bytes ([`check_of`]).
     pub fn part(
         &mut self,
         export: Export,
-        key: Option<&Hash>,
+        kept: Option<(&Hash, &Check)>,
         part: &str,
         recorder: Option<&Recorder>,
     ) -> io::Result<()> {
-        if let (Some(recorder), Some(key)) = (recorder, key) {
-            recorder.record(export, key, part.as_bytes(), self.written);
+        if let (Some(recorder), Some(kept)) = (recorder, kept) {
+            recorder.record(export, kept, part.len(), self.written);
         }
         self.write_all(part.as_bytes())
     }
@@ -234,7 +236,8 @@ mod tests {
                 if n > 0 {
                     sink.write_all(b",").unwrap();
                 }
-                sink.part(Export::Json, Some(key), part, Some(&recorder))
+                let check = check_of(part.as_bytes());
+                sink.part(Export::Json, Some((key, &check)), part, Some(&recorder))
                     .unwrap();
             }
             sink.write_all(b"]").unwrap();
@@ -266,13 +269,13 @@ mod tests {
         let (file, index) = written(&[(&a, "{\"id\":\"a\"}"), (&b, "{\"id\":\"bé\"}")]);
         assert_eq!(file, "[{\"id\":\"a\"},{\"id\":\"bé\"}]".as_bytes());
         let previous = previous(&file, &index, &dir);
+        let part = |key| previous.get(Export::Json, key).map(|(part, _)| part);
+        assert_eq!(part(&a).as_deref(), Some("{\"id\":\"a\"}"));
+        assert_eq!(part(&b).as_deref(), Some("{\"id\":\"bé\"}"));
+        // The hash comes with the part, as the index recorded it.
         assert_eq!(
-            previous.get(Export::Json, &a).as_deref(),
-            Some("{\"id\":\"a\"}")
-        );
-        assert_eq!(
-            previous.get(Export::Json, &b).as_deref(),
-            Some("{\"id\":\"bé\"}")
+            previous.get(Export::Json, &a).map(|(_, check)| check),
+            Some(check_of(b"{\"id\":\"a\"}"))
         );
         assert_eq!(previous.get(Export::Json, &[3; 32]), None);
         assert_eq!(previous.get(Export::Csv, &a), None);
