@@ -60,12 +60,17 @@ fn fold_decomposed(text: &str, out: &mut String) {
 /// Folded words of a text, split at anything that is not a letter, a mark or a digit.
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     let folded = fold(text);
-    folded
-        .split(|c: char| !(c.is_alphanumeric() || is_mark(c)))
-        .filter(|w| !w.is_empty())
+    split_words(&folded)
         .map(str::to_string)
         .collect::<Vec<_>>()
         .into_iter()
+}
+
+/// The words of a text already folded ([`fold`]), as [`words`] splits them.
+pub fn split_words(folded: &str) -> impl Iterator<Item = &str> {
+    folded
+        .split(|c: char| !(c.is_alphanumeric() || is_mark(c)))
+        .filter(|w| !w.is_empty())
 }
 
 /// Marks that stay after folding (vowel signs of Indic scripts, for instance) belong to their word.

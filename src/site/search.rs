@@ -85,50 +85,64 @@ pub fn index_files(archive: &Archive, items: &Items) -> Vec<(String, String)> {
 }
 
 fn documents(archive: &Archive) -> Vec<Doc> {
-    let mut docs = Vec::new();
-    for (index, entry) in archive.entries.iter().enumerate() {
-        let item = entry.item;
-        let alternatives: Vec<String> = item
-            .values_of("alternative")
-            .map(|v| one_line(&v.text))
-            .collect();
-        let mut other: Vec<String> = Vec::new();
-        other.extend(entry.tags.iter().map(|&t| archive.tags[t].name.clone()));
-        other.extend(entry.places.iter().map(|&p| archive.places[p].name.clone()));
-        other.extend(entry.people.iter().map(|&p| archive.people[p].name.clone()));
-        for v in &item.values {
-            if let Some(cite) = &v.cite
-                && let Some(source) = archive.source(&cite.value)
-            {
-                other.push(super::cite::full(source.entry));
-            }
+    // Items in parallel (each one's summary reads its description as Markdown), gathered in order.
+    let mut docs: Vec<Doc> = archive
+        .entries
+        .par_iter()
+        .enumerate()
+        .map(|(index, entry)| item_document(archive, index, entry))
+        .collect();
+    facet_documents(archive, &mut docs);
+    docs
+}
+
+/// The document of the archive's entry `index`.
+fn item_document(archive: &Archive, index: usize, entry: &crate::archive::Entry) -> Doc {
+    let item = entry.item;
+    let alternatives: Vec<String> = item
+        .values_of("alternative")
+        .map(|v| one_line(&v.text))
+        .collect();
+    let mut other: Vec<String> = Vec::new();
+    other.extend(entry.tags.iter().map(|&t| archive.tags[t].name.clone()));
+    other.extend(entry.places.iter().map(|&p| archive.places[p].name.clone()));
+    other.extend(entry.people.iter().map(|&p| archive.people[p].name.clone()));
+    for v in &item.values {
+        if let Some(cite) = &v.cite
+            && let Some(source) = archive.source(&cite.value)
+        {
+            other.push(super::cite::full(source.entry));
         }
-        for r in &entry.relations {
-            if let Target::Name(n) = &r.target {
-                other.push(n.clone());
-            }
-        }
-        let description = item
-            .values_of("description")
-            .map(|v| v.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let summary = text::summary(&description, SUMMARY_CHARS);
-        other.push(description);
-        docs.push(Doc {
-            title: entry.title.clone(),
-            url: entry.url.clone(),
-            kind: entry.kind.as_str(),
-            item: true,
-            names: std::iter::once(entry.title.clone())
-                .chain(alternatives.iter().cloned())
-                .collect(),
-            other,
-            summary,
-            alternatives,
-            entry: Some(index),
-        });
     }
+    for r in &entry.relations {
+        if let Target::Name(n) = &r.target {
+            other.push(n.clone());
+        }
+    }
+    let description = item
+        .values_of("description")
+        .map(|v| v.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let summary = text::summary(&description, SUMMARY_CHARS);
+    other.push(description);
+    Doc {
+        title: entry.title.clone(),
+        url: entry.url.clone(),
+        kind: entry.kind.as_str(),
+        item: true,
+        names: std::iter::once(entry.title.clone())
+            .chain(alternatives.iter().cloned())
+            .collect(),
+        other,
+        summary,
+        alternatives,
+        entry: Some(index),
+    }
+}
+
+/// The documents of the tags, places, people and sources, after the items'.
+fn facet_documents(archive: &Archive, docs: &mut Vec<Doc>) {
     let facets = [
         ("tag", "tags", &archive.tags),
         ("place", "places", &archive.places),
@@ -175,7 +189,6 @@ fn documents(archive: &Archive) -> Vec<Doc> {
             entry: None,
         });
     }
-    docs
 }
 
 /// Documents in the order that numbers them: items first, each group by folded title (then as written, then by
@@ -195,24 +208,31 @@ fn order(docs: Vec<Doc>) -> Vec<Doc> {
 
 /// Where each word of a document is: the best place it has there.
 fn places(doc: &Doc) -> Vec<(String, usize)> {
-    let mut found: HashMap<String, usize> = HashMap::new();
-    let mut add = |word: String, at: usize| {
+    // Words are looked up as slices of the folded texts and copied once each: a description says most of
+    // its words many times.
+    let other: Vec<String> = doc.other.iter().map(|t| text::fold(t)).collect();
+    let names: Vec<String> = doc.names.iter().map(|t| text::fold(t)).collect();
+    let title = text::fold(&doc.title);
+    fn add<'a>(found: &mut HashMap<&'a str, usize>, word: &'a str, at: usize) {
         let best = found.entry(word).or_insert(at);
         *best = (*best).max(at);
-    };
-    for t in &doc.other {
-        text::words(t).for_each(|w| add(w, OTHER));
     }
-    for t in &doc.names {
-        text::words(t).for_each(|w| add(w, NAME));
+    let mut found: HashMap<&str, usize> = HashMap::new();
+    for (texts, at) in [(&other, OTHER), (&names, NAME)] {
+        for word in texts.iter().flat_map(|t| text::split_words(t)) {
+            add(&mut found, word, at);
+        }
     }
     // As the search script did: a query word that starts the (folded) title ranks first.
-    if let Some(first) = text::words(&doc.title).next()
-        && text::fold(&doc.title).starts_with(&first)
+    if let Some(first) = text::split_words(&title).next()
+        && title.starts_with(first)
     {
-        add(first, TITLE);
+        add(&mut found, first, TITLE);
     }
-    found.into_iter().collect()
+    found
+        .into_iter()
+        .map(|(word, at)| (word.to_string(), at))
+        .collect()
 }
 
 /// A document's number and the best place a word has in it (`TITLE`, `NAME` or `OTHER`): eight bytes, since
