@@ -950,10 +950,14 @@ fn load_item(
                 if name.starts_with('.') || !name.ends_with(".game") {
                     continue;
                 }
+                let listed = entry.file_type().is_file();
                 let path = entry.into_path();
-                if let Found::Read((file, utf8)) =
+                let read = if listed {
+                    read_listed_text(reader, &path, FileKind::GameRecord, files, diagnostics)?
+                } else {
                     read_text(reader, &path, FileKind::GameRecord, files, diagnostics)?
-                {
+                };
+                if let Found::Read((file, utf8)) = read {
                     if utf8 {
                         item.game_records.push(file);
                     }
@@ -994,7 +998,30 @@ fn read_text(
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
 ) -> Result<Found<(FileId, bool)>, LoadError> {
-    let bytes = match reader.read(path, kind, diagnostics)? {
+    let found = reader.read(path, kind, diagnostics)?;
+    add_text(path, found, files, diagnostics)
+}
+
+/// [`read_text`] of a path a listing of its folder gave as a regular file ([`Reader::read_listed`]).
+fn read_listed_text(
+    reader: &Reader,
+    path: &Path,
+    kind: FileKind,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<Found<(FileId, bool)>, LoadError> {
+    let found = reader.read_listed(path, kind, diagnostics)?;
+    add_text(path, found, files, diagnostics)
+}
+
+/// The bytes found at `path` as UTF-8 text in the source map (see [`read_text`]).
+fn add_text(
+    path: &Path,
+    found: Found<Vec<u8>>,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+) -> Result<Found<(FileId, bool)>, LoadError> {
+    let bytes = match found {
         Found::Read(bytes) => bytes,
         Found::Refused => return Ok(Found::Refused),
         Found::Absent => return Ok(Found::Absent),

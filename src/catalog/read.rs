@@ -1,9 +1,9 @@
 //! Reading one file of the catalog, safely on hostile input. A catalog may come from anyone, so before a file is
 //! opened the reader makes sure it is a regular file (never a folder, a FIFO that would block, or a device that
 //! never ends), that it lies inside the catalog folder once symbolic links are followed (so a link cannot
-//! publish a system file), and that it is within the size limit of its kind; the limit is enforced again while
-//! reading, for a file that grows or is swapped after it was looked at. Each refusal is a diagnostic naming the
-//! file, never quoting what a link points to.
+//! publish a system file), and that it is within the size limit of its kind. What was opened is looked at again
+//! and read to the size it had then, for a file that grows or is swapped after it was looked at. Each refusal
+//! is a diagnostic naming the file, never quoting what a link points to.
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
@@ -106,6 +106,37 @@ impl Reader {
         Ok(Reader { root })
     }
 
+    /// [`Reader::read`] for a path that a listing of its folder gave as a regular file (walking a folder gives
+    /// each entry's type without another look): it is opened at once, without following a link, and what was
+    /// opened is looked at before it is read. A special file put there since the listing is refused unread (a
+    /// FIFO does not block the opening); a link put there is not opened, and goes the careful way of
+    /// [`Reader::read`], as does every path no listing vouched for.
+    pub fn read_listed(
+        &self,
+        path: &Path,
+        kind: FileKind,
+        diagnostics: &mut Diagnostics,
+    ) -> Result<Found<Vec<u8>>, LoadError> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let opened = fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+                .open(path);
+            match opened {
+                Ok(file) => self.read_opened(path, kind, file, diagnostics),
+                Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Found::Absent),
+                // A link (ELOOP) or anything else unexpected: the careful way.
+                Err(_) => self.read(path, kind, diagnostics),
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            self.read(path, kind, diagnostics)
+        }
+    }
+
     /// The bytes of the file at `path`; [`Found::Refused`] when it is there but refused (a diagnostic says
     /// why); [`Found::Absent`] when nothing is there, not even a dangling link. Only a file that passes every
     /// check but still cannot be read (no permission, a disk error) is an error.
@@ -152,16 +183,36 @@ impl Reader {
             return Ok(Found::Refused);
         }
         let file = File::open(path).map_err(io_error)?;
-        // The file may have been replaced between the look and the open; look again at what was opened.
+        self.read_opened(path, kind, file, diagnostics)
+    }
+
+    /// Read a file just opened at `path`, after looking at what was opened: the file may have been replaced
+    /// since it was looked at by its path.
+    fn read_opened(
+        &self,
+        path: &Path,
+        kind: FileKind,
+        file: File,
+        diagnostics: &mut Diagnostics,
+    ) -> Result<Found<Vec<u8>>, LoadError> {
+        let io_error = |source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
         let opened = file.metadata().map_err(io_error)?;
         if !opened.is_file() {
             diagnostics.push(not_regular(path, &opened, kind));
             return Ok(Found::Refused);
         }
-        match read_bounded(file, limit, opened.len()).map_err(io_error)? {
+        let limit = kind.limit();
+        if opened.len() > limit {
+            diagnostics.push(too_large(path, kind, Some(opened.len())));
+            return Ok(Found::Refused);
+        }
+        match read_regular(file, limit, opened.len()).map_err(io_error)? {
             Bounded::Whole(bytes) => Ok(Found::Read(bytes)),
             Bounded::TooLarge => {
-                // It grew after it was looked at, or it never ends.
+                // It never ends.
                 diagnostics.push(too_large(path, kind, None));
                 Ok(Found::Refused)
             }
@@ -201,6 +252,19 @@ pub fn read_bounded(source: impl Read, limit: u64, expected: u64) -> io::Result<
     } else {
         Ok(Bounded::Whole(bytes))
     }
+}
+
+/// Read a regular file that said it holds `size` bytes (within `limit`): that many, in one call when it holds
+/// them, without a second call to find its end. A file that shrank since gives what it holds, one that grew the
+/// bytes it held when it was looked at. A size of 0 is not taken at its word (some file systems give no size),
+/// and that file is read to its end within the limit.
+fn read_regular(file: File, limit: u64, size: u64) -> io::Result<Bounded> {
+    if size == 0 {
+        return read_bounded(file, limit, 0);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(size).read_to_end(&mut bytes)?;
+    Ok(Bounded::Whole(bytes))
 }
 
 /// Human size of a limit: `1 MiB`.
@@ -324,6 +388,72 @@ mod tests {
             read_bounded(&[][..], 0, 10).unwrap(),
             Bounded::Whole(Vec::new())
         );
+    }
+
+    /// What a listing said was a regular file may be something else by the time it is opened: each is
+    /// refused as the careful reading refuses it, and a FIFO does not block.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_listed_file_replaced_since_is_refused_as_ever() {
+        let dir = std::env::temp_dir().join(format!("ludotheca-listed-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let root = dir.join("catalog");
+        fs::create_dir_all(&root).unwrap();
+        fs::write(root.join("a.game"), "[Event \"a\"]").unwrap();
+        fs::write(dir.join("outside.game"), "secret").unwrap();
+        std::os::unix::fs::symlink(dir.join("outside.game"), root.join("link.game")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("pipe.game"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = Reader::new(&root).unwrap();
+        let read = |name: &str| {
+            let mut diagnostics = Diagnostics::new();
+            let found = reader
+                .read_listed(&root.join(name), FileKind::GameRecord, &mut diagnostics)
+                .unwrap();
+            let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+            (found, codes)
+        };
+        assert_eq!(
+            read("a.game"),
+            (Found::Read(b"[Event \"a\"]".to_vec()), vec![])
+        );
+        assert_eq!(read("pipe.game"), (Found::Refused, vec!["E039"]));
+        assert_eq!(read("link.game"), (Found::Refused, vec!["E040"]));
+        assert_eq!(read("gone.game"), (Found::Absent, vec![]));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_regular_file_is_read_to_its_size() {
+        let dir = std::env::temp_dir().join(format!("ludotheca-sized-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("f");
+        fs::write(&path, b"0123456789").unwrap();
+        let open = || File::open(&path).unwrap();
+        assert_eq!(
+            read_regular(open(), 100, 10).unwrap(),
+            Bounded::Whole(b"0123456789".to_vec())
+        );
+        // Shrunk since it was looked at: what it holds. Grown: what it held then.
+        assert_eq!(
+            read_regular(open(), 100, 20).unwrap(),
+            Bounded::Whole(b"0123456789".to_vec())
+        );
+        assert_eq!(
+            read_regular(open(), 100, 4).unwrap(),
+            Bounded::Whole(b"0123".to_vec())
+        );
+        // A size of 0 is not believed: read to the end, within the limit.
+        assert_eq!(
+            read_regular(open(), 100, 0).unwrap(),
+            Bounded::Whole(b"0123456789".to_vec())
+        );
+        assert_eq!(read_regular(open(), 5, 0).unwrap(), Bounded::TooLarge);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
