@@ -1,8 +1,6 @@
 //! Checks of one Dublin Core value: empty, `ref` and `cite` where allowed and resolving, the encoding scheme,
 //! language tags, terms used against their definition; and values given twice.
 
-use std::collections::HashMap;
-
 use super::item::Context;
 use crate::catalog::Value;
 use crate::diagnostic::Diagnostic;
@@ -189,7 +187,7 @@ pub(super) fn check_duplicates(cx: &mut Context<'_>) {
         Option<&'a str>,
         Option<&'a str>,
     );
-    let mut seen: HashMap<Key<'_>, &Value> = HashMap::new();
+    let mut seen: foldhash::HashMap<Key<'_>, &Value> = foldhash::HashMap::default();
     for value in &cx.item.values {
         if value.text.is_empty() && value.ref_.is_none() && value.cite.is_none() {
             continue;

@@ -29,8 +29,6 @@
 //!
 //! Every word is folded (lowercase, no diacritics) here, and the search script folds the query the same way.
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -213,11 +211,11 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
     let other: Vec<String> = doc.other.iter().map(|t| text::fold(t)).collect();
     let names: Vec<String> = doc.names.iter().map(|t| text::fold(t)).collect();
     let title = text::fold(&doc.title);
-    fn add<'a>(found: &mut HashMap<&'a str, usize>, word: &'a str, at: usize) {
+    fn add<'a>(found: &mut foldhash::HashMap<&'a str, usize>, word: &'a str, at: usize) {
         let best = found.entry(word).or_insert(at);
         *best = (*best).max(at);
     }
-    let mut found: HashMap<&str, usize> = HashMap::new();
+    let mut found: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
     for (texts, at) in [(&other, OTHER), (&names, NAME)] {
         for word in texts.iter().flat_map(|t| text::split_words(t)) {
             add(&mut found, word, at);
@@ -244,7 +242,7 @@ fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
     // time: every document's words at once would be tens of megabytes at 10,000 items.
     const BLOCK: usize = 1024;
-    let mut index: HashMap<String, Vec<Posting>> = HashMap::new();
+    let mut index: foldhash::HashMap<String, Vec<Posting>> = foldhash::HashMap::default();
     for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
         let per_doc: Vec<std::sync::Arc<[(String, usize)]>> = chunk
             .par_iter()
