@@ -41,7 +41,8 @@ pub struct GameCache {
     taken: usize,
 }
 
-/// A game as written for the next build: only games without a diagnostic are, so there are none to keep.
+/// A game as written for the next build. Only games without a diagnostic are written, so none has diagnostics
+/// to keep.
 #[derive(serde::Serialize)]
 struct KeptRef<'a> {
     key: &'a Hash,
@@ -52,7 +53,7 @@ struct KeptRef<'a> {
 
 /// [`KeptRef`] as read back.
 #[derive(serde::Deserialize)]
-struct Kept {
+struct KeptGame {
     key: Hash,
     cited: Vec<String>,
     info: Option<RulesInfo>,
@@ -139,7 +140,7 @@ impl GameCache {
     /// The games an earlier build wrote with [`GameCache::write`]; none when another program wrote them or
     /// they are damaged.
     pub fn from_bytes(bytes: &[u8]) -> GameCache {
-        let games = kept::read::<Kept>(bytes)
+        let games = kept::read::<KeptGame>(bytes)
             .into_iter()
             .filter(|kept| kept.game.clean)
             .map(|kept| {

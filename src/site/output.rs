@@ -189,9 +189,9 @@ impl Target {
     }
 
     /// The games the previous site's build checked without a diagnostic ([`GAMES`]): none when there is no
-    /// previous site, or its file was written by another program or is damaged.
+    /// previous site of ours, or its file was written by another program or is damaged.
     pub fn checked_games(&self) -> crate::check::GameCache {
-        if !self.exists {
+        if !self.exists || !self.ours {
             return crate::check::GameCache::default();
         }
         fs::read(self.out.join(GAMES))
