@@ -37,13 +37,18 @@ pub fn texts<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a str>) -> Hash 
 
 /// Hashes a list of byte strings so that no two different lists hash alike (each is preceded by its length).
 pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(salt);
+    // Hashed as one input, the same bytes as fed piece by piece: BLAKE3 hashes the 1 KiB chunks of one input
+    // side by side, but fed a few bytes and then a text at a time it goes through most of them a block at a
+    // time (an item's files, tens of kilobytes, took a tenth of a rebuild to hash that way).
+    let parts: Vec<&[u8]> = parts.into_iter().collect();
+    let mut input =
+        Vec::with_capacity(salt.len() + parts.iter().map(|p| 8 + p.len()).sum::<usize>());
+    input.extend_from_slice(salt);
     for part in parts {
-        hasher.update(&(part.len() as u64).to_le_bytes());
-        hasher.update(part);
+        input.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        input.extend_from_slice(part);
     }
-    *hasher.finalize().as_bytes()
+    *blake3::hash(&input).as_bytes()
 }
 
 /// A writer that hashes what passes through it.
@@ -97,4 +102,27 @@ pub fn from_hex(text: &str) -> Option<Hash> {
         *byte = digit(pair[0])? << 4 | digit(pair[1])?;
     }
     Some(hash)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_hash_as_the_stream_of_their_lengths_and_bytes() {
+        let long = vec![7u8; 5000];
+        let parts: [&[u8]; 4] = [b"", b"record", &long, b"x"];
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&[1; 32]);
+        for part in parts {
+            hasher.update(&(part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+        assert_eq!(bytes(&[1; 32], parts), *hasher.finalize().as_bytes());
+        // Moving a byte from one part to the next changes the hash.
+        assert_ne!(
+            bytes(&[0; 32], [&b"ab"[..], b"c"]),
+            bytes(&[0; 32], [&b"a"[..], b"bc"])
+        );
+    }
 }
