@@ -952,12 +952,13 @@ fn load_item(
                 }
                 let listed = entry.file_type().is_file();
                 let path = entry.into_path();
-                let read = if listed {
-                    read_listed_text(reader, &path, FileKind::GameRecord, files, diagnostics)?
+                let kind = FileKind::GameRecord;
+                let found = if listed {
+                    reader.read_listed(&path, kind, diagnostics)?
                 } else {
-                    read_text(reader, &path, FileKind::GameRecord, files, diagnostics)?
+                    reader.read(&path, kind, diagnostics)?
                 };
-                if let Found::Read((file, utf8)) = read {
+                if let Found::Read((file, utf8)) = add_text(&path, found, files, diagnostics)? {
                     if utf8 {
                         item.game_records.push(file);
                     }
@@ -1002,19 +1003,7 @@ fn read_text(
     add_text(path, found, files, diagnostics)
 }
 
-/// [`read_text`] of a path a listing of its folder gave as a regular file ([`Reader::read_listed`]).
-fn read_listed_text(
-    reader: &Reader,
-    path: &Path,
-    kind: FileKind,
-    files: &mut SourceMap,
-    diagnostics: &mut Diagnostics,
-) -> Result<Found<(FileId, bool)>, LoadError> {
-    let found = reader.read_listed(path, kind, diagnostics)?;
-    add_text(path, found, files, diagnostics)
-}
-
-/// The bytes found at `path` as UTF-8 text in the source map (see [`read_text`]).
+/// The bytes the reader found at `path` as UTF-8 text in the source map (see [`read_text`]).
 fn add_text(
     path: &Path,
     found: Found<Vec<u8>>,

@@ -102,13 +102,12 @@ pub mod maybe_shared {
     }
 }
 
-/// Writes `games`, which draw `diagrams` (each diagram once; the caller gives the games in a fixed order, so
-/// the same games give the same bytes) and the `copies` of some of them (a copy's address, and the diagram
-/// among `diagrams` it is written as).
+/// Writes `games`, which draw `diagrams` (each once), every diagram they hold named by its number there
+/// (`numbers`, by address). The caller gives the games in a fixed order, so the same games give the same bytes.
 pub fn write<T: Serialize>(
     out: &mut dyn Write,
-    diagrams: &[&Arc<Diagram>],
-    copies: &[(*const Diagram, Arc<Diagram>)],
+    diagrams: &[&Diagram],
+    numbers: HashMap<*const Diagram, u32>,
     games: &[T],
 ) -> io::Result<()> {
     // Buffered before the hash: the serializer writes a field at a time.
@@ -121,18 +120,7 @@ pub fn write<T: Serialize>(
     );
     out.write_all(FORMAT)?;
     out.write_all(&fingerprint::program())?;
-    let plain: Vec<&Diagram> = diagrams.iter().map(|d| &***d).collect();
-    postcard::to_io(&plain, &mut out).map_err(io::Error::other)?;
-    let mut numbers: HashMap<*const Diagram, u32> = diagrams
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (Arc::as_ptr(d), i as u32))
-        .collect();
-    for (copy, one) in copies {
-        if let Some(&number) = numbers.get(&Arc::as_ptr(one)) {
-            numbers.insert(*copy, number);
-        }
-    }
+    postcard::to_io(diagrams, &mut out).map_err(io::Error::other)?;
     let using = Using::table(Table::Writing(numbers));
     postcard::to_io(games, &mut out).map_err(io::Error::other)?;
     drop(using);

@@ -14,6 +14,7 @@ use ludotheca_engine::ruleset::RulesInfo;
 use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
 use super::{CheckedGame, PuzzleStart, RecordSummary, kept};
+use crate::archive::Diagram;
 use crate::archive::rules::{Diagrams, diagram_at, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -91,13 +92,12 @@ impl GameCache {
     /// ([`GameCache::from_bytes`]).
     pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let keepable = self.keepable();
-        // Every diagram once, in the order the games first draw them. Equal diagrams may be two copies (one
-        // read from the previous build, one drawn by this check), which are written as one, so that the file
-        // is the same whichever way its games came.
+        // Every diagram once, numbered in the order the games first draw them. Equal diagrams may be two copies
+        // (one read from the previous build, one drawn by this check): both get the number of the first, so that
+        // the file is the same whichever way its games came.
         let shared = Diagrams::default();
-        let mut seen = HashSet::new();
-        let mut diagrams = Vec::new();
-        let mut copies = Vec::new();
+        let mut numbers: HashMap<*const Diagram, u32> = HashMap::new();
+        let mut diagrams: Vec<&Diagram> = Vec::new();
         for (_, outcome) in &keepable {
             let game = &outcome.game;
             let drawn = game
@@ -111,14 +111,18 @@ impl GameCache {
                 .flatten()
                 .filter_map(|r| r.start.as_ref());
             for diagram in drawn.chain(started.map(|s| &s.diagram)) {
-                if seen.insert(Arc::as_ptr(diagram)) {
-                    let one = shared.share_arc(diagram);
-                    if Arc::ptr_eq(&one, diagram) {
-                        diagrams.push(diagram);
-                    } else {
-                        copies.push((Arc::as_ptr(diagram), one));
-                    }
+                if numbers.contains_key(&Arc::as_ptr(diagram)) {
+                    continue;
                 }
+                let first = shared.share_arc(diagram);
+                let number = match numbers.get(&Arc::as_ptr(&first)) {
+                    Some(&number) => number,
+                    None => {
+                        diagrams.push(diagram);
+                        diagrams.len() as u32 - 1
+                    }
+                };
+                numbers.insert(Arc::as_ptr(diagram), number);
             }
         }
         let games: Vec<KeptRef<'_>> = keepable
@@ -134,7 +138,7 @@ impl GameCache {
                 }
             })
             .collect();
-        kept::write(out, &diagrams, &copies, &games)
+        kept::write(out, &diagrams, numbers, &games)
     }
 
     /// The games an earlier build wrote with [`GameCache::write`]; none when another program wrote them or
