@@ -407,7 +407,9 @@ pub fn render_site(
         }
         super::media::write_images(archive, staging, &program)
     };
-    let pages_done = || -> Result<(), String> {
+    // The site-wide pages are made group by group, each group's data on one thread: beside the items' pages,
+    // whose work fills the other core meanwhile.
+    let site_pages = || -> Result<(), String> {
         if whole {
             emit_all(vec![home(&site), search_page(&site), about(&site)])?;
             browse(&site, &out)?;
@@ -426,6 +428,9 @@ pub fn render_site(
             emit_all(people_pages(&site))?;
             source_pages(&site, emit_all)?;
         }
+        Ok(())
+    };
+    let item_pages = || -> Result<(), String> {
         archive
             .entries
             .par_iter()
@@ -465,6 +470,10 @@ pub fn render_site(
                 progress.tick();
                 Ok::<(), String>(())
             })
+    };
+    let pages_done = || -> Result<(), String> {
+        let (site, items) = rayon::join(site_pages, item_pages);
+        site.and(items)
     };
     let (exported, rendered) = rayon::join(exports, pages_done);
     let images = exported?;
