@@ -193,25 +193,34 @@ pub fn build_scoped(
 
     let started = Instant::now();
     let mut diagnostics = Diagnostics::new();
-    let catalog = crate::catalog::load_with(
-        &options.catalog,
-        &mut diagnostics,
-        kept.as_deref_mut().map(|k| &mut k.load),
-    )
-    .map_err(BuildError::Load)?;
+    // What the previous build left (the games it checked, the records it replayed) is read from the output
+    // beside the load, which keeps the cores only partly busy with the kernel's work. A long-running process
+    // holds the games in memory after its first build.
+    let games_in_memory = kept.as_deref().is_some_and(|k| !k.games.is_empty());
+    let (loaded, (replayed, games_read)) = rayon::join(
+        || {
+            crate::catalog::load_with(
+                &options.catalog,
+                &mut diagnostics,
+                kept.as_deref_mut().map(|k| &mut k.load),
+            )
+        },
+        || {
+            let games = (!games_in_memory).then(|| target.checked_games());
+            (target.replayed(), games)
+        },
+    );
+    let catalog = loaded.map_err(BuildError::Load)?;
     step("load", started);
 
     let started = Instant::now();
-    let replayed = target.replayed();
-    // The games of the previous build: in memory in a long-running process (read from the output at its first
-    // build), else from the output.
     let mut read_games = GameCache::default();
     let (games, check_cache) = match kept.as_deref_mut() {
         Some(kept) => (&mut kept.games, Some(&mut kept.check)),
         None => (&mut read_games, None),
     };
-    if games.is_empty() {
-        *games = target.checked_games();
+    if let Some(read) = games_read {
+        *games = read;
     }
     // The previous file may be kept as it is only if it was whole: read back here, or written by this process.
     let games_file_whole = !games.is_empty();
