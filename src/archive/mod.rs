@@ -727,31 +727,43 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
         true => index.get(&key.to_ascii_lowercase()).copied(),
         false => index.get(key).copied(),
     };
-    for (i, entry) in entries.iter().enumerate() {
-        for value in &entry.item.values {
-            if let Some(cite) = &value.cite
-                && let Some(s) = find(&cite.value)
-            {
-                sources[s].citations.push(Citation {
-                    item: i,
-                    term: value.term.name,
-                    pages: value.pages.as_ref().map(|p| p.value.clone()),
-                    ruleset: None,
-                });
+    // Each entry's citations are found on every core, then filed in entry order.
+    let found: Vec<Vec<(usize, Citation)>> = entries
+        .par_iter()
+        .enumerate()
+        .map(|(i, entry)| {
+            let mut found = Vec::new();
+            for value in &entry.item.values {
+                if let Some(cite) = &value.cite
+                    && let Some(s) = find(&cite.value)
+                {
+                    let citation = Citation {
+                        item: i,
+                        term: value.term.name,
+                        pages: value.pages.as_ref().map(|p| p.value.clone()),
+                        ruleset: None,
+                    };
+                    found.push((s, citation));
+                }
             }
-        }
-        for ruleset in entry.rules.iter().flat_map(|r| &r.rulesets) {
-            if let Some(key) = &ruleset.source
-                && let Some(s) = find(key)
-            {
-                sources[s].citations.push(Citation {
-                    item: i,
-                    term: "ruleset",
-                    pages: ruleset.pages.clone(),
-                    ruleset: Some(ruleset.title.clone()),
-                });
+            for ruleset in entry.rules.iter().flat_map(|r| &r.rulesets) {
+                if let Some(key) = &ruleset.source
+                    && let Some(s) = find(key)
+                {
+                    let citation = Citation {
+                        item: i,
+                        term: "ruleset",
+                        pages: ruleset.pages.clone(),
+                        ruleset: Some(ruleset.title.clone()),
+                    };
+                    found.push((s, citation));
+                }
             }
-        }
+            found
+        })
+        .collect();
+    for (s, citation) in found.into_iter().flatten() {
+        sources[s].citations.push(citation);
     }
     sources
 }

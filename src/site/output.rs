@@ -22,6 +22,7 @@
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
 //!   symbolic links (`std::fs::remove_dir_all` removes a link, not what it points to).
 
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs;
@@ -430,19 +431,27 @@ impl Staging {
             .iter()
             .map(|(path, _)| path.clone())
             .collect();
-        for (path, recorded) in self.previous.iter() {
-            if given.contains(path) {
-                continue;
-            }
-            if !self.already_staged(path, recorded) {
-                let dest = self.destination(path)?;
-                if !self.link_previous(path, &dest) {
-                    return Err(format!("cannot keep `{path}` from the previous site"));
+        // Tens of thousands of files at 10,000 items, nearly all in the standby already: looked at on every
+        // core, and recorded at once rather than one lock each.
+        let carried: Vec<(String, Recorded)> = self
+            .previous
+            .par_iter()
+            .filter(|(path, _)| !given.contains(*path))
+            .map(|(path, recorded)| {
+                if !self.already_staged(path, recorded) {
+                    let dest = self.destination(path)?;
+                    if !self.link_previous(path, &dest) {
+                        return Err(format!("cannot keep `{path}` from the previous site"));
+                    }
                 }
-            }
-            self.linked.fetch_add(1, Ordering::Relaxed);
-            self.record(path, *recorded);
-        }
+                Ok((path.clone(), *recorded))
+            })
+            .collect::<Result<_, String>>()?;
+        self.linked.fetch_add(carried.len(), Ordering::Relaxed);
+        self.files
+            .lock()
+            .expect("no thread panics while holding the manifest")
+            .extend(carried);
         Ok(())
     }
 
