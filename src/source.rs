@@ -140,6 +140,11 @@ impl SourceMap {
         id
     }
 
+    /// Make room for `more` files.
+    pub fn reserve(&mut self, more: usize) {
+        self.files.reserve(more);
+    }
+
     /// How many files the map holds.
     pub fn len(&self) -> usize {
         self.files.len()
