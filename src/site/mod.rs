@@ -169,7 +169,6 @@ pub fn build_with(options: &BuildOptions, kept: Option<&mut Kept>) -> Result<Bui
     build_scoped(options, kept, Scope::Whole)
 }
 
-/// [`build_with`], making only what `scope` asks for.
 /// Writes the games file of this build, or keeps the previous one when it was whole and holds the same games.
 fn keep_games(staging: &output::Staging, games: &GameCache, whole: bool) -> Result<(), String> {
     let digest = games.digest();
@@ -179,6 +178,7 @@ fn keep_games(staging: &output::Staging, games: &GameCache, whole: bool) -> Resu
     staging.put_with(output::GAMES, Some(digest), &|out| games.write(out))
 }
 
+/// [`build_with`], making only what `scope` asks for.
 pub fn build_scoped(
     options: &BuildOptions,
     mut kept: Option<&mut Kept>,
@@ -313,8 +313,8 @@ pub fn build_scoped(
     let base_url = options.base_url.clone();
     drop(archive);
     // Freeing the checked model, a few hundred thousand allocations, keeps one core busy for a tenth of a
-    // second at 10,000 items: done beside the swap, and never waited for.
-    // Should no thread start, the model is freed here as the closure is dropped.
+    // second at 10,000 items: done beside the swap, and never waited for. Should no thread start, the model
+    // is freed here, with the closure.
     let _ = std::thread::Builder::new().spawn(move || drop(checked));
 
     let started = Instant::now();
