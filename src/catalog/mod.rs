@@ -494,8 +494,16 @@ impl LoadCache {
     /// Forget every item folder that holds `path` or lies inside it (a file edited, added or removed there; the
     /// folder itself moved or deleted).
     pub fn changed(&mut self, path: &Path) {
-        self.folders
-            .retain(|folder, _| !path.starts_with(folder) && !folder.starts_with(path));
+        // Item folders never lie inside one another (the walk does not look inside an item), so a change in or
+        // at an item folder concerns that folder alone, found among the path's ancestors: comparing the path
+        // with every folder took 10 ms at 10,000 items, for each event of each edit.
+        match path.ancestors().find(|a| self.folders.contains_key(*a)) {
+            Some(folder) => {
+                let folder = folder.to_path_buf();
+                self.folders.remove(&folder);
+            }
+            None => self.folders.retain(|folder, _| !folder.starts_with(path)),
+        }
         // A change inside an item folder leaves the list of items as it was, as long as the record that makes
         // the folder an item is still there (the next load looks); anything else may add or remove items.
         let Some(walked) = &mut self.walked else {
@@ -1078,5 +1086,56 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, NotUtf8> {
                 lossy: String::from_utf8_lossy(&bytes).into_owned(),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_forgets_the_item_folder_it_is_in_or_every_item_folder_under_it() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let mut cache = LoadCache::default();
+        load_with(&root, &mut Diagnostics::new(), Some(&mut cache)).expect("the catalog loads");
+        let all = cache.folders.len();
+        let game = root.join("games/bagh-chal");
+        assert!(
+            cache.folders.contains_key(&game),
+            "{:?}",
+            cache.folders.keys()
+        );
+
+        // A file in an item folder, at any depth: that item only.
+        cache.changed(&game.join("games/a-new-record.game"));
+        assert!(!cache.folders.contains_key(&game));
+        assert_eq!(cache.folders.len(), all - 1);
+
+        // Outside every item folder and above none: nothing.
+        cache.changed(&root.join("ludotheca.toml"));
+        assert_eq!(cache.folders.len(), all - 1);
+
+        // An item folder itself, removed or moved.
+        let board = cache
+            .folders
+            .keys()
+            .find(|f| f.starts_with(root.join("boards")))
+            .cloned()
+            .expect("the catalog has a board");
+        cache.changed(&board);
+        assert!(!cache.folders.contains_key(&board));
+        assert_eq!(cache.folders.len(), all - 2);
+
+        // A folder of items: every item under it.
+        let games = root.join("games");
+        let under = cache
+            .folders
+            .keys()
+            .filter(|f| f.starts_with(&games))
+            .count();
+        assert!(under > 0);
+        cache.changed(&games);
+        assert_eq!(cache.folders.len(), all - 2 - under);
+        assert!(cache.folders.keys().all(|f| !f.starts_with(&games)));
     }
 }
