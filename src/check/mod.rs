@@ -8,6 +8,7 @@ mod links;
 pub mod media;
 mod placeholder;
 pub mod rules;
+mod tags;
 mod theme;
 mod value;
 
@@ -77,7 +78,7 @@ pub struct CheckedGame {
 #[derive(serde::Serialize, serde::Deserialize)]
 pub struct RecordSummary {
     /// Every tag, in order: (name, value).
-    tags: Box<[(Box<str>, Box<str>)]>,
+    tags: tags::Tags,
     pub move_count: usize,
     /// A puzzle's position as set by its `Position` tag, for the puzzles page's diagram; `None` for other
     /// records and for a position that does not parse (which the replay reports).
@@ -96,11 +97,12 @@ impl RecordSummary {
     /// The summary of `record`, which has `move_count` moves (its moves may not have been kept).
     pub fn of(record: &Record, move_count: usize) -> RecordSummary {
         RecordSummary {
-            tags: record
-                .tags
-                .iter()
-                .map(|t| (t.name.as_str().into(), t.value.as_str().into()))
-                .collect(),
+            tags: tags::Tags::new(
+                record
+                    .tags
+                    .iter()
+                    .map(|t| (t.name.as_str(), t.value.as_str())),
+            ),
             move_count,
             start: None,
         }
@@ -108,15 +110,12 @@ impl RecordSummary {
 
     /// The first tag of this name.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| &**n == name)
-            .map(|(_, v)| &**v)
+        self.tags.get(name)
     }
 
     /// Every tag, in order: (name, value).
     pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.tags.iter().map(|(n, v)| (&**n, &**v))
+        self.tags.iter()
     }
 }
 
