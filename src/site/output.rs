@@ -23,7 +23,7 @@
 //!   symbolic links (`std::fs::remove_dir_all` removes a link, not what it points to).
 
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
 use std::io;
@@ -845,33 +845,41 @@ fn checked_path(root: &Path, path: &str) -> Result<PathBuf, String> {
 
 /// The manifest of the site in `out`; empty when there is none or it cannot be read (then every file is written
 /// anew: the manifest only ever saves work).
-pub fn read_manifest(out: &Path) -> HashMap<String, Recorded> {
+pub fn read_manifest(out: &Path) -> Listed {
     let Ok(text) = fs::read_to_string(out.join(MANIFEST)) else {
-        return HashMap::new();
+        return Listed::default();
     };
     parse_manifest(&text)
 }
 
-fn parse_manifest(text: &str) -> HashMap<String, Recorded> {
+/// A site's files by path, as its manifest lists them. The map is sized from the number of lines and uses a
+/// fast hash: at 10,000 items it holds 30,000 paths, and growing it with the standard hash took about a tenth
+/// of a second of a rebuild.
+pub type Listed = foldhash::HashMap<String, Recorded>;
+
+fn parse_manifest(text: &str) -> Listed {
     let mut lines = text.lines();
     if lines.next() != Some(MANIFEST_HEADER) {
-        return HashMap::new();
+        return Listed::default();
     }
-    lines
-        .filter_map(|line| {
-            let (bytes, rest) = line.split_once(' ')?;
-            let (inputs, path) = rest.split_once(' ')?;
-            let recorded = Recorded {
-                bytes: unhex(bytes)?,
-                inputs: if inputs == "-" { None } else { unhex(inputs) },
-            };
-            Some((path.to_string(), recorded))
-        })
-        .collect()
+    let mut listed = Listed::with_capacity_and_hasher(
+        text.bytes().filter(|&b| b == b'\n').count(),
+        Default::default(),
+    );
+    listed.extend(lines.filter_map(|line| {
+        let (bytes, rest) = line.split_once(' ')?;
+        let (inputs, path) = rest.split_once(' ')?;
+        let recorded = Recorded {
+            bytes: unhex(bytes)?,
+            inputs: if inputs == "-" { None } else { unhex(inputs) },
+        };
+        Some((path.to_string(), recorded))
+    }));
+    listed
 }
 
 /// A site's manifest as read: shared, since a long-running process hands the same one to several builds.
-pub type Manifest = std::sync::Arc<HashMap<String, Recorded>>;
+pub type Manifest = std::sync::Arc<Listed>;
 
 /// The manifests a long-running process (the preview server) wrote or read last, by the hash of their bytes:
 /// at 10,000 items a manifest is 30,000 lines, and parsing it again for every rebuild took longer than the
