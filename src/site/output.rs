@@ -264,6 +264,18 @@ impl Target {
             .collect()
     }
 
+    /// Read the manifests that staging will take, the previous site's and the standby's, into `memo`: a build
+    /// may do it beside its other work, and [`Target::stage_with`] then finds them known by their bytes. Only
+    /// read: the standby is claimed, and each file read again and compared, when the build stages.
+    pub fn read_manifests(&self, memo: &mut Manifests) {
+        if self.exists {
+            memo.read(&self.out);
+        }
+        if fs::symlink_metadata(self.standby_path()).is_ok_and(|m| m.is_dir()) {
+            memo.read(&self.standby_path());
+        }
+    }
+
     /// Start a build: remove what killed builds left, read the previous site's manifest, and make the staging
     /// folder.
     pub fn stage(self) -> Result<Staging, String> {
@@ -954,21 +966,37 @@ mod tests {
         assert_eq!(unhex("zz"), None);
     }
 
-    #[test]
-    fn remembered_manifests_never_stand_for_a_site_another_build_wrote() {
-        let root = std::env::temp_dir().join(format!("ludotheca-memo-{}", std::process::id()));
+    /// A new scratch folder holding an empty catalog; the site goes in `site` beside it.
+    fn scratch(name: &str) -> (PathBuf, PathBuf) {
+        let root = std::env::temp_dir().join(format!("ludotheca-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(root.join("catalog")).unwrap();
         let out = root.join("site");
+        (root, out)
+    }
+
+    /// A site of `files` built into `out`, staged and committed with `memo`.
+    fn build_with_memo(
+        root: &Path,
+        out: &Path,
+        memo: &mut Manifests,
+        files: &[(&str, &str)],
+    ) -> Written {
+        let staging = Target::prepare(out, &root.join("catalog"), false)
+            .unwrap()
+            .stage_with(memo)
+            .unwrap();
+        for (path, text) in files {
+            staging.put(path, text.as_bytes(), None).unwrap();
+        }
+        staging.commit_with(memo).unwrap()
+    }
+
+    #[test]
+    fn remembered_manifests_never_stand_for_a_site_another_build_wrote() {
+        let (root, out) = scratch("memo");
         let build = |memo: &mut Manifests, files: &[(&str, &str)]| {
-            let staging = Target::prepare(&out, &root.join("catalog"), false)
-                .unwrap()
-                .stage_with(memo)
-                .unwrap();
-            for (path, text) in files {
-                staging.put(path, text.as_bytes(), None).unwrap();
-            }
-            staging.commit_with(memo).unwrap()
+            build_with_memo(&root, &out, memo, files)
         };
         let mut server = Manifests::default();
         build(
@@ -1004,6 +1032,44 @@ mod tests {
             assert_eq!(fs::read_to_string(out.join(path)).unwrap(), text, "{path}");
         }
         assert_eq!(read_manifest(&out).len(), 3);
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn manifests_read_ahead_are_taken_only_while_their_files_are_unchanged() {
+        let (root, out) = scratch("ahead");
+        let target = || Target::prepare(&out, &root.join("catalog"), false).unwrap();
+        let build = |memo: &mut Manifests, files: &[(&str, &str)]| {
+            build_with_memo(&root, &out, memo, files)
+        };
+        let first = [("a/index.html", "one"), ("b/index.html", "two")];
+        let second = [("a/index.html", "one"), ("b/index.html", "two, edited")];
+        build(&mut Manifests::default(), &first);
+        build(&mut Manifests::default(), &second);
+
+        // Read ahead: the live site's manifest and the standby's (the first site), both parsed.
+        let mut memo = Manifests::default();
+        target().read_manifests(&mut memo);
+        assert_eq!(memo.known.len(), 2);
+        assert!(memo.known.iter().all(|(_, m)| m.len() == 2));
+        let again = build(&mut memo, &second);
+        assert_eq!((again.written, again.unchanged, again.removed), (0, 2, 0));
+
+        // Read ahead, then another process builds into the folder before this build stages: staging must see
+        // that site, not the one read ahead.
+        let mut memo = Manifests::default();
+        target().read_manifests(&mut memo);
+        build(
+            &mut Manifests::default(),
+            &[("b/index.html", "changed"), ("c/index.html", "three")],
+        );
+        let next = build(
+            &mut memo,
+            &[("b/index.html", "changed"), ("c/index.html", "three")],
+        );
+        assert_eq!((next.written, next.unchanged, next.removed), (0, 2, 0));
+        assert!(!out.join("a/index.html").exists());
+        assert_eq!(read_manifest(&out).len(), 2);
         let _ = fs::remove_dir_all(&root);
     }
 
