@@ -865,8 +865,8 @@ pub fn read_manifest(out: &Path) -> Listed {
 }
 
 /// A site's files by path, as its manifest lists them. The map is sized from the number of lines and uses a
-/// fast hash: at 10,000 items it holds 30,000 paths, and growing it with the standard hash took about a tenth
-/// of a second of a rebuild.
+/// fast hash rather than growing with the standard one: at 10,000 items (30,000 paths) parsing takes 11 ms
+/// instead of 13.
 pub type Listed = foldhash::HashMap<String, Recorded>;
 
 fn parse_manifest(text: &str) -> Listed {
