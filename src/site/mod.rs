@@ -15,6 +15,7 @@ pub mod board;
 pub mod bundle;
 pub mod cite;
 pub mod data;
+pub mod fields;
 pub mod graph;
 pub mod markdown;
 pub mod media;

@@ -14,6 +14,7 @@ use serde_json::{Value as Json, json};
 use tera::Context;
 
 use super::cite;
+use super::fields::{self, Field, FieldValue};
 use super::memo::{Items, Parts};
 use super::meta::{self, MetaTag};
 use super::output::{self, Hash, Staging};
@@ -2187,24 +2188,29 @@ fn item_page<'a>(
         for v in item.values_of(term.name) {
             // The scheme stays in the markup for machines (`data-scheme`); people read the value in words.
             let shown = values::show(v);
-            let mut value = json!({
-                "text": shown.as_ref().map_or_else(|| one_line(&v.text), |s| s.text.clone()),
-                "lang": v.lang.as_ref().map(|l| l.value.clone()),
-                "lang_name": v.lang.as_ref().map(|l| values::language_name(&l.value)),
-                "scheme": v.scheme.as_ref().map(|s| s.value.clone()),
-                "map": shown.as_ref().and_then(|s| s.map.clone()),
-                "href": shown.as_ref().and_then(|s| s.href.clone()),
-            });
+            let mut value = FieldValue {
+                lang: v.lang.as_ref().map(|l| l.value.clone()),
+                lang_name: v.lang.as_ref().map(|l| values::language_name(&l.value)),
+                scheme: v.scheme.as_ref().map(|s| s.value.clone()),
+                ..FieldValue::default()
+            };
+            match shown {
+                Some(shown) => {
+                    value.text = shown.text;
+                    value.map = shown.map;
+                    value.href = shown.href;
+                }
+                None => value.text = one_line(&v.text),
+            }
             if is_markdown(term.name) {
-                value["html"] = json!(markdown::to_html(&v.text, 2));
+                value.html = Some(markdown::to_html(&v.text, 2));
             }
             if let Some(key) = &v.cite {
-                let link = site.source_link(
+                value.link = Some(site.source_link(
                     &root,
                     &key.value,
                     v.pages.as_ref().map(|p| p.value.as_str()),
-                );
-                value["link"] = json!(link);
+                ));
             } else if let Some(r) = &v.ref_ {
                 match archive.index_of(&r.value) {
                     Some(t) => {
@@ -2215,32 +2221,32 @@ fn item_page<'a>(
                         {
                             link.note = Some(format!("as “{shown}”"));
                         }
-                        value["link"] = json!(link);
+                        value.link = Some(link);
                     }
-                    None => value["text"] = json!(r.value),
+                    None => value.text = r.value.clone(),
                 }
             } else if term.relation {
-                value["uncatalogued"] = json!(true);
+                value.uncatalogued = true;
             }
             values.push(value);
         }
         for r in entry.inverse.iter().filter(|r| r.term == term.name) {
             if let Target::Item(t, _) = r.target {
-                values.push(json!({
-                    "link": site.item_link(&root, t, None),
-                    "computed": true,
-                    "text": archive.entries[t].title,
-                }));
+                values.push(FieldValue {
+                    link: Some(site.item_link(&root, t, None)),
+                    computed: true,
+                    text: archive.entries[t].title.clone(),
+                    ..FieldValue::default()
+                });
             }
         }
         if !values.is_empty() {
-            let mut field = json!({
-                "term": format!("dcterms:{}", term.name),
-                "name": term.name,
-                "label": label.label,
+            fields.push(Field {
+                term: format!("dcterms:{}", term.name),
+                name: term.name,
+                label: label.label.to_string(),
+                values,
             });
-            field["values"] = Json::Array(values);
-            fields.push(field);
         }
     }
 
@@ -2558,7 +2564,11 @@ fn item_page<'a>(
     let widget_svg = first_svg.map(|(svg, _)| svg).or_else(|| board_svg.clone());
     for (key, value) in [
         ("alternatives", Json::Array(alternatives)),
-        ("fields", Json::Array(fields)),
+        ("fields_html", fields::html(&fields).into()),
+        (
+            "fields",
+            serde_json::to_value(&fields).map_err(|e| e.to_string())?,
+        ),
         ("rulesets", Json::Array(rulesets)),
         ("widget_svg", widget_svg.into()),
         ("widget", super::widget::data(archive, entry).into()),
