@@ -417,7 +417,7 @@ pub fn render_site(
             rules_page(&site, &out)?;
             puzzles_page(&site, &out)?;
             emit_all(variants(&site))?;
-            emit_all(uncatalogued(&site))?;
+            uncatalogued(&site, &out)?;
             emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
             emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
             let (map, outlines) = atlas::map_pages(&site);
@@ -1628,7 +1628,7 @@ fn facts_rows(
 /// Names records mention that the archive does not hold, by name. Paged by mention (a name and one record
 /// naming it), so that a name mentioned by thousands of records continues on the next page instead of making
 /// one page grow without bound.
-fn uncatalogued(site: &Site) -> Vec<Job> {
+fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
     let sizes = Sizes::current();
     let mut names = site.archive.uncatalogued();
     names.sort_by_cached_key(|(name, _)| (crate::archive::text::fold(name), name.clone()));
@@ -1637,44 +1637,45 @@ fn uncatalogued(site: &Site) -> Vec<Job> {
         .enumerate()
         .flat_map(|(n, (_, items))| items.iter().map(move |&i| (n, i)))
         .collect();
-    let mut jobs = Vec::new();
-    for slot in paginate::slots(
-        "uncatalogued",
-        "mentions",
+    // Keyed like the other lists, so that a rebuild neither makes nor holds the data of pages whose mentions
+    // did not change (a large catalog's list runs to many pages, all of them made before any was written).
+    keyed_pages(
+        site,
+        out,
+        ("uncatalogued", "mentions"),
         paginate::split(mentions, sizes.links),
-    ) {
-        let paginate::Slot {
-            number,
-            pages,
-            path,
-            root,
-            pager,
-            items: chunk,
-        } = slot;
-        let layout = site.layout(
-            &path,
-            &page_title("Not yet catalogued", number, pages),
-            "Games and boards that records name but the archive does not hold yet.",
-            "variants",
-        );
-        let mut shown: Vec<serde_json::Value> = Vec::new();
-        let mut last: Option<usize> = None;
-        for (idx, &(n, i)) in chunk.iter().enumerate() {
-            if last != Some(n) {
-                // A name whose first mention is on an earlier page says it continues.
-                let continued = idx == 0 && names[n].1.first() != Some(&i);
-                shown.push(json!({ "name": names[n].0, "continued": continued, "items": [] }));
-                last = Some(n);
+        // A mention shows its name and the item's link; whether it is the name's first mention decides whether
+        // a page that starts with it says the name continues from the page before.
+        |&(n, i)| {
+            let first = names[n].1.first() == Some(&i);
+            format!("{}\u{1f}{}\u{1e}", names[n].0, u8::from(first))
+        },
+        |&(_, i)| i,
+        |slot| {
+            let layout = site.layout(
+                &slot.path,
+                &page_title("Not yet catalogued", slot.number, slot.pages),
+                "Games and boards that records name but the archive does not hold yet.",
+                "variants",
+            );
+            let mut shown: Vec<serde_json::Value> = Vec::new();
+            let mut last: Option<usize> = None;
+            for (idx, &(n, i)) in slot.items.iter().enumerate() {
+                if last != Some(n) {
+                    // A name whose first mention is on an earlier page says it continues.
+                    let continued = idx == 0 && names[n].1.first() != Some(&i);
+                    shown.push(json!({ "name": names[n].0, "continued": continued, "items": [] }));
+                    last = Some(n);
+                }
+                let link = site.item_link(&slot.root, i, None);
+                if let Some(items) = shown.last_mut().and_then(|v| v["items"].as_array_mut()) {
+                    items.push(json!(link));
+                }
             }
-            let link = site.item_link(&root, i, None);
-            if let Some(items) = shown.last_mut().and_then(|v| v["items"].as_array_mut()) {
-                items.push(json!(link));
-            }
-        }
-        let page = json!({ "names": shown, "pager": pager });
-        jobs.push(site.job(path, "uncatalogued.html", layout, page));
-    }
-    jobs
+            let page = json!({ "names": shown, "pager": slot.pager });
+            site.job(slot.path, "uncatalogued.html", layout, page)
+        },
+    )
 }
 
 /// The pages of a list split into `chunks`: each page gets its layout, its navigation and its part of the list,
