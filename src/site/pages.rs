@@ -418,8 +418,8 @@ pub fn render_site(
             puzzles_page(&site, &out)?;
             emit_all(variants(&site))?;
             uncatalogued(&site, &out)?;
-            emit_all(facet_pages(&site, "tags", "Tags", &archive.tags))?;
-            emit_all(facet_pages(&site, "places", "Places", &archive.places))?;
+            facet_pages(&site, &out, "tags", "Tags", &archive.tags)?;
+            facet_pages(&site, &out, "places", "Places", &archive.places)?;
             let (map, outlines) = atlas::map_pages(&site);
             for (path, svg) in outlines {
                 staging.put(&path, svg.as_bytes(), None)?;
@@ -1749,7 +1749,13 @@ fn index_page<'a>(
     )
 }
 
-fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet]) -> Vec<Job> {
+fn facet_pages(
+    site: &Site,
+    out: &Out,
+    folder: &'static str,
+    title: &str,
+    facets: &[Facet],
+) -> Result<(), String> {
     let sizes = Sizes::current();
     // A place on the map links to its entry in the map's list, which is paged.
     let map_entries = if folder == "places" {
@@ -1757,7 +1763,7 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
     } else {
         Default::default()
     };
-    let mut jobs = index_page(
+    let index = index_page(
         site,
         folder,
         title,
@@ -1766,13 +1772,16 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
             .iter()
             .map(|f| (&f.slug, f.name.clone(), f.items.len().to_string())),
     );
-    for facet in facets {
+    index.into_iter().try_for_each(|job| out.page(job))?;
+    // Each facet's pages are made and written in turn, on all cores: made all at once and then written, the
+    // pages of every tag of a large catalog were held together (22 MB at 10,000 items).
+    facets.par_iter().try_for_each(|facet| {
         let items: Vec<Link> = facet
             .items
             .iter()
             .map(|&i| site.item_link("", i, Some(kind_label(site.archive.entries[i].kind).into())))
             .collect();
-        jobs.extend(paged(
+        let jobs = paged(
             site,
             &format!("{folder}/{}", facet.slug),
             &facet.name,
@@ -1827,9 +1836,9 @@ fn facet_pages(site: &Site, folder: &'static str, title: &str, facets: &[Facet])
                     "pager": pager,
                 })
             },
-        ));
-    }
-    jobs
+        );
+        jobs.into_iter().try_for_each(|job| out.page(job))
+    })
 }
 
 fn people_pages(site: &Site) -> Vec<Job> {
