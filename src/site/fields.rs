@@ -2,8 +2,9 @@
 //!
 //! The fields go to the template twice: as data (`page.fields`), for a theme that lays them out itself, and
 //! as the default theme's markup ready-made (`page.fields_html`). An item's page holds a couple of dozen
-//! values, and the template engine's loop over them, with a lookup per attribute of every value, cost more
-//! than the rest of the item template; written here, the same markup costs a fraction of that.
+//! values, and the template engine's loop over them, with a lookup per attribute of every value, was a third of
+//! the item template's work (and a twentieth of a whole build's instructions); written here, the same markup
+//! costs a fraction of that.
 
 use serde::Serialize;
 

@@ -1638,7 +1638,7 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
         .flat_map(|(n, (_, items))| items.iter().map(move |&i| (n, i)))
         .collect();
     // Keyed like the other lists, so that a rebuild neither makes nor holds the data of pages whose mentions
-    // did not change (a large catalog's list runs to many pages, all of them made before any was written).
+    // did not change, and made page by page: a large catalog's list runs to hundreds of pages.
     keyed_pages(
         site,
         out,
