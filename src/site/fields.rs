@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 
+use super::meta::{given, start_tag};
 use super::pages::Link;
 use super::theme::push_escaped;
 use super::values::MapLink;
@@ -51,11 +52,6 @@ pub struct FieldValue {
     pub computed: bool,
 }
 
-/// A value that a template would test as true: present and not empty.
-fn given(value: &Option<String>) -> Option<&str> {
-    value.as_deref().filter(|s| !s.is_empty())
-}
-
 /// The fields as the items of a `<dl>`: a `div` per term holding its `dt` and a `dd` per value.
 pub fn html(fields: &[Field]) -> String {
     let mut html = String::new();
@@ -77,18 +73,11 @@ pub fn html(fields: &[Field]) -> String {
 
 fn push_value(html: &mut String, value: &FieldValue) {
     let lang = given(&value.lang);
-    html.push_str("<dd");
-    if let Some(lang) = lang {
-        html.push_str(" lang=\"");
-        push_escaped(html, lang);
-        html.push('"');
-    }
-    if let Some(scheme) = given(&value.scheme) {
-        html.push_str(" data-scheme=\"");
-        push_escaped(html, scheme);
-        html.push('"');
-    }
-    html.push('>');
+    start_tag(
+        html,
+        "dd",
+        &[("lang", lang), ("data-scheme", given(&value.scheme))],
+    );
     if let Some(prose) = given(&value.html) {
         // Made safe by the Markdown renderer, so written as it is.
         html.push_str("<div class=\"prose\">");
@@ -100,9 +89,7 @@ fn push_value(html: &mut String, value: &FieldValue) {
             html.push_str(" <span class=\"note\">(from that record)</span>");
         }
     } else if let Some(href) = given(&value.href) {
-        html.push_str("<a href=\"");
-        push_escaped(html, href);
-        html.push_str("\">");
+        start_tag(html, "a", &[("href", Some(href))]);
         push_escaped(html, &value.text);
         html.push_str("</a>");
     } else {
@@ -112,11 +99,18 @@ fn push_value(html: &mut String, value: &FieldValue) {
         }
     }
     if let Some(map) = &value.map {
-        html.push_str(" <a class=\"map-link\" href=\"");
-        push_escaped(html, &map.href);
-        html.push_str("\" title=\"");
-        push_escaped(html, &map.label);
-        html.push_str("\" lang=\"en\">open in a map app<span class=\"visually-hidden\">: ");
+        html.push(' ');
+        start_tag(
+            html,
+            "a",
+            &[
+                ("class", Some("map-link")),
+                ("href", Some(&map.href)),
+                ("title", Some(&map.label)),
+                ("lang", Some("en")),
+            ],
+        );
+        html.push_str("open in a map app<span class=\"visually-hidden\">: ");
         push_escaped(html, &map.place);
         html.push_str("</span></a>");
     }
@@ -131,21 +125,13 @@ fn push_value(html: &mut String, value: &FieldValue) {
 /// A link as the theme's `link` macro writes it: an anchor when it has an address, else the text in a span,
 /// then its note.
 fn push_link(html: &mut String, link: &Link) {
-    let lang = given(&link.lang);
-    let element = if link.href.is_empty() { "span" } else { "a" };
-    html.push('<');
-    html.push_str(element);
-    if element == "a" {
-        html.push_str(" href=\"");
-        push_escaped(html, &link.href);
-        html.push('"');
-    }
-    if let Some(lang) = lang {
-        html.push_str(" lang=\"");
-        push_escaped(html, lang);
-        html.push('"');
-    }
-    html.push('>');
+    let href = Some(link.href.as_str()).filter(|h| !h.is_empty());
+    let element = if href.is_some() { "a" } else { "span" };
+    start_tag(
+        html,
+        element,
+        &[("href", href), ("lang", given(&link.lang))],
+    );
     push_escaped(html, &link.text);
     html.push_str("</");
     html.push_str(element);

@@ -28,7 +28,7 @@ pub struct MetaLink {
 }
 
 /// A value the template would have written: present and not empty.
-fn given(value: &Option<String>) -> Option<&str> {
+pub(super) fn given(value: &Option<String>) -> Option<&str> {
     value.as_deref().filter(|s| !s.is_empty())
 }
 
@@ -70,6 +70,12 @@ pub fn dc_html(tags: &[MetaTag], links: &[MetaLink]) -> String {
 
 /// An empty element on a line of its own, with the attributes that have a value, escaped.
 fn element(html: &mut String, name: &str, attributes: &[(&str, Option<&str>)]) {
+    start_tag(html, name, attributes);
+    html.push('\n');
+}
+
+/// The start tag of `name` with the attributes that have a value, escaped.
+pub(super) fn start_tag(html: &mut String, name: &str, attributes: &[(&str, Option<&str>)]) {
     html.push('<');
     html.push_str(name);
     for (attribute, value) in attributes {
@@ -81,7 +87,7 @@ fn element(html: &mut String, name: &str, attributes: &[(&str, Option<&str>)]) {
             html.push('"');
         }
     }
-    html.push_str(">\n");
+    html.push('>');
 }
 
 /// The terms whose values are dates.

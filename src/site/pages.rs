@@ -1772,7 +1772,7 @@ fn facet_pages(
             .iter()
             .map(|f| (&f.slug, f.name.clone(), f.items.len().to_string())),
     );
-    index.into_iter().try_for_each(|job| out.page(job))?;
+    index.into_par_iter().try_for_each(|job| out.page(job))?;
     // Each facet's pages are made and written in turn, on all cores: made all at once and then written, the
     // pages of every tag of a large catalog were held together (22 MB at 10,000 items).
     facets.par_iter().try_for_each(|facet| {
@@ -1837,7 +1837,8 @@ fn facet_pages(
                 })
             },
         );
-        jobs.into_iter().try_for_each(|job| out.page(job))
+        // A tag of thousands of items has many pages: they are rendered on all cores too.
+        jobs.into_par_iter().try_for_each(|job| out.page(job))
     })
 }
 
