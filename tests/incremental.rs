@@ -532,3 +532,57 @@ fn a_rebuild_gives_the_same_site_as_a_fresh_build() {
         }
     }
 }
+
+/// Every file of `out` but the build's own bookkeeping is the same bytes as in `fresh`, and neither has a file
+/// the other lacks.
+fn assert_same_site(out: &Path, fresh: &Path, after: &str) {
+    let (rebuilt, clean) = (snapshot(out), snapshot(fresh));
+    assert_eq!(
+        rebuilt.keys().collect::<Vec<_>>(),
+        clean.keys().collect::<Vec<_>>(),
+        "{after}"
+    );
+    for (path, bytes) in &clean {
+        if path == ".ludotheca-manifest" || path == ".ludotheca-replayed" {
+            continue;
+        }
+        assert!(
+            rebuilt[path] == *bytes,
+            "{after}, {path} differs from a fresh build"
+        );
+    }
+}
+
+#[test]
+fn a_list_page_that_did_not_change_its_items_still_shows_the_new_total() {
+    // Two to a page, so that the lists run to many pages: an item added near the end of a list leaves its first
+    // pages' items as they were, but every page's navigation says how many there are in all.
+    let small = [("LUDOTHECA_PAGE_SIZE", "2")];
+    let scratch = Scratch::new("list-totals");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    build(&catalog, &out, &small);
+    // A copy of a game under a title that sorts last: it adds names not yet catalogued, rulesets and a row of
+    // every browse list.
+    let copy = catalog.join("games/zz-copy");
+    copy_tree(&catalog.join("games/permainan-tabal"), &copy);
+    let record = copy.join("record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    let start = text.find("<dcterms:title>").unwrap() + "<dcterms:title>".len();
+    let end = start + text[start..].find('<').unwrap();
+    fs::write(
+        &record,
+        format!("{}Zzz copy{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
+    for (step, after) in [(0, "after adding an item"), (1, "after removing it")] {
+        if step == 1 {
+            fs::remove_dir_all(&copy).unwrap();
+        }
+        build(&catalog, &out, &small);
+        let fresh = scratch.0.join(format!("fresh-{step}"));
+        build(&catalog, &fresh, &small);
+        assert_same_site(&out, &fresh, after);
+    }
+}

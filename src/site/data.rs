@@ -163,16 +163,18 @@ fn csv_field(text: &str) -> String {
 /// ` | `. References and citations are written as the text a reader sees.
 pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io::Result<()> {
     let config = &archive.catalog.config;
+    // Every term in use found in one pass over the values, not one pass per label: a catalog's labels are
+    // fifty or more, and most terms are used by no record or by few.
+    let present: std::collections::HashSet<&str> = archive
+        .entries
+        .iter()
+        .flat_map(|e| e.item.values.iter().map(|v| v.term.name))
+        .collect();
     let used: Vec<&'static str> = config
         .labels
         .iter()
         .map(|l| l.term.name)
-        .filter(|name| {
-            archive
-                .entries
-                .iter()
-                .any(|e| e.item.values_of(name).next().is_some())
-        })
+        .filter(|name| present.contains(name))
         .collect();
     // The pictures' addresses, in a column of their own after the page's, when any record has a picture.
     let images = archive.entries.iter().any(|e| !e.images.is_empty());

@@ -1086,6 +1086,7 @@ fn browse_pages(
         ),
     };
     for slot in paginate::slots(folder, "items", paginate::split(items.to_vec(), sizes.rows)) {
+        let numbers = slot.place();
         let paginate::Slot {
             number,
             pages,
@@ -1094,7 +1095,6 @@ fn browse_pages(
             pager,
             items: chunk,
         } = slot;
-        let numbers = format!("{number}/{pages}");
         let key = site.list_key(
             &[
                 b"browse",
@@ -1500,7 +1500,7 @@ fn keyed_pages<T: Send + Sync>(
     paginate::slots(folder, noun, chunks)
         .into_par_iter()
         .try_for_each(|slot| {
-            let numbers = format!("{}/{}", slot.number, slot.pages);
+            let numbers = slot.place();
             let shown: String = slot.items.iter().map(&listed).collect();
             let key = site.list_key(
                 &[

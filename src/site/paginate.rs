@@ -104,6 +104,21 @@ pub struct Slot<T> {
     pub items: Vec<T>,
 }
 
+impl<T> Slot<T> {
+    /// What a page's key must hold of its place in the list: its number and the number of pages, and the range
+    /// and total its navigation shows. The total is on every page, so an item added to the last page changes
+    /// the first page too, though its items stay the same.
+    pub fn place(&self) -> String {
+        match &self.pager {
+            Some(p) => format!(
+                "{}/{}:{}-{}/{}",
+                self.number, self.pages, p.from, p.to, p.total
+            ),
+            None => format!("{}/{}", self.number, self.pages),
+        }
+    }
+}
+
 /// The pages of the list in `folder`, one per chunk, each with its navigation (`noun` names what the list
 /// counts).
 pub fn slots<T>(folder: &str, noun: &str, chunks: Vec<Vec<T>>) -> Vec<Slot<T>> {
