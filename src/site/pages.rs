@@ -136,6 +136,9 @@ struct Site<'a, 'c> {
     diagrams: HashMap<usize, DiagramFile>,
     /// Each item's page key ([`item_key`]), in the order of the archive's entries.
     keys: Vec<Hash>,
+    /// Each item's own key ([`own_key`]), in the same order: for lists that show only what the item itself
+    /// says, which an edit of an item it links with does not change.
+    own_keys: Vec<Hash>,
     /// What every page is made from besides the items ([`catalog_key`]).
     catalog_key: Hash,
 }
@@ -154,10 +157,12 @@ fn diagram_id(diagram: &Arc<Diagram>) -> usize {
 
 impl<'a, 'c> Site<'a, 'c> {
     /// A list page's key: what it is made from besides the catalog-wide files (`parts`: which list, which of
-    /// its pages, how many, and whatever the list shares between its pages) and the keys of the items it shows.
-    fn list_key(&self, parts: &[&[u8]], items: impl Iterator<Item = usize>) -> Hash {
+    /// its pages, how many, and whatever the list shares between its pages) and the keys of the items it shows,
+    /// taken from `keys` (the items' page keys, or their own keys for a list that shows only what each item
+    /// itself says).
+    fn list_key(&self, parts: &[&[u8]], keys: &[Hash], items: impl Iterator<Item = usize>) -> Hash {
         let count = (parts.len() as u64).to_le_bytes();
-        let keys: Vec<&[u8]> = items.map(|i| &self.keys[i][..]).collect();
+        let keys: Vec<&[u8]> = items.map(|i| &keys[i][..]).collect();
         crate::fingerprint::bytes(
             &self.catalog_key,
             std::iter::once(&count[..])
@@ -340,6 +345,7 @@ pub fn render_site(
         options,
         diagrams,
         keys: Vec::new(),
+        own_keys: Vec::new(),
         catalog_key: Hash::default(),
     };
     // An item page is keyed by what it is made from, so an unchanged one is not even built; the same key
@@ -350,6 +356,11 @@ pub fn render_site(
         .par_iter()
         .enumerate()
         .map(|(i, entry)| item_key(&site, &site.catalog_key, i, entry))
+        .collect();
+    site.own_keys = archive
+        .entries
+        .iter()
+        .map(|entry| own_key(&site.catalog_key, entry))
         .collect();
     let site = site;
     let keys = &site.keys;
@@ -427,7 +438,7 @@ pub fn render_site(
             emit_all(map)?;
             emit_all(atlas::timeline_pages(&site))?;
             emit_all(people_pages(&site))?;
-            source_pages(&site, emit_all)?;
+            source_pages(&site, &out, emit_all)?;
         }
         Ok(())
     };
@@ -665,6 +676,12 @@ fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
         renderer_key,
         std::iter::once(&count[..]).chain(files).chain(rest),
     )
+}
+
+/// What an item shows of itself in a list (its title, kind, address, rulesets), hashed: its address, its own
+/// files and everything of [`catalog_key`]; unlike [`item_key`], not the items it links with.
+fn own_key(catalog_key: &Hash, entry: &Entry) -> Hash {
+    crate::fingerprint::bytes(catalog_key, [entry.url.as_bytes(), &entry.files_hash[..]])
 }
 
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
@@ -1104,6 +1121,7 @@ fn browse_pages(
                 numbers.as_bytes(),
                 shared.as_bytes(),
             ],
+            &site.keys,
             chunk.iter().copied(),
         );
         let page_path = path.clone();
@@ -1393,6 +1411,7 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
         site,
         out,
         ("rules", "rulesets"),
+        (b"", &site.keys),
         chunks,
         |&(_, r)| format!("{r},"),
         |&(i, _)| i,
@@ -1463,6 +1482,7 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
         site,
         out,
         ("puzzles", "puzzles"),
+        (b"", &site.keys),
         chunks,
         |p| format!("{}:{},", p.entry, p.record),
         |p| p.entry,
@@ -1484,14 +1504,18 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
     )
 }
 
-/// The pages of a list, in parallel, each keyed by what it shows ([`Site::list_key`]): the list's folder, the
-/// page's address and number, what `listed` writes of each of its items (which ruleset, which record: what
-/// the items' own keys do not say) and the keys of the items `entry` names. `make` builds a page only when the
-/// previous site has none under its key.
+/// The pages of a list, in parallel, each keyed by what it shows ([`Site::list_key`]): the list's folder,
+/// `shared` (whatever every page of the list shows besides its items and the catalog-wide files: a tag's
+/// name, a place's point), the page's address and place in the list, what `listed` writes of each of its items
+/// (which ruleset, which record: what the items' keys do not say) and the keys (of `keys`) of the items `entry`
+/// names.
+/// `make` builds a page only when the previous site has none under its key.
+#[allow(clippy::too_many_arguments)]
 fn keyed_pages<T: Send + Sync>(
     site: &Site,
     out: &Out,
     (folder, noun): (&str, &str),
+    (shared, keys): (&[u8], &[Hash]),
     chunks: Vec<Vec<T>>,
     listed: impl Fn(&T) -> String + Sync,
     entry: impl Fn(&T) -> usize + Sync,
@@ -1505,10 +1529,12 @@ fn keyed_pages<T: Send + Sync>(
             let key = site.list_key(
                 &[
                     folder.as_bytes(),
+                    shared,
                     slot.path.as_bytes(),
                     numbers.as_bytes(),
                     shown.as_bytes(),
                 ],
+                keys,
                 slot.items.iter().map(&entry),
             );
             let path = slot.path.clone();
@@ -1643,6 +1669,7 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
         site,
         out,
         ("uncatalogued", "mentions"),
+        (b"", &site.keys),
         paginate::split(mentions, sizes.links),
         // A mention shows its name and the item's link; whether it is the name's first mention decides whether
         // a page that starts with it says the name continues from the page before.
@@ -1695,16 +1722,33 @@ fn paged<T>(
     paginate::slots(folder, noun, chunks)
         .into_iter()
         .map(|slot| {
-            let mut layout = site.layout(
-                &slot.path,
-                &page_title(heading, slot.number, slot.pages),
-                description,
-                section,
-            );
-            let page = make(&mut layout, &slot.root, slot.items, slot.pager);
-            site.job(slot.path, template, layout, page)
+            slot_job(
+                site,
+                slot,
+                (heading, description, section),
+                template,
+                &mut make,
+            )
         })
         .collect()
+}
+
+/// One page of a list as [`paged`] makes it.
+fn slot_job<T>(
+    site: &Site,
+    slot: paginate::Slot<T>,
+    (heading, description, section): (&str, &str, &'static str),
+    template: &'static str,
+    make: impl FnOnce(&mut Layout, &str, Vec<T>, Option<paginate::Pager>) -> serde_json::Value,
+) -> Job {
+    let mut layout = site.layout(
+        &slot.path,
+        &page_title(heading, slot.number, slot.pages),
+        description,
+        section,
+    );
+    let page = make(&mut layout, &slot.root, slot.items, slot.pager);
+    site.job(slot.path, template, layout, page)
 }
 
 /// A link made relative to the site root, moved to a page whose way back to the root is `root`.
@@ -1774,71 +1818,111 @@ fn facet_pages(
     );
     index.into_par_iter().try_for_each(|job| out.page(job))?;
     // Each facet's pages are made and written in turn, on all cores: made all at once and then written, the
-    // pages of every tag of a large catalog were held together (22 MB at 10,000 items).
+    // pages of every tag of a large catalog were held together (22 MB at 10,000 items). Keyed like the other
+    // lists: a rebuild makes only the pages whose items, or whose facet, changed.
     facets.par_iter().try_for_each(|facet| {
-        let items: Vec<Link> = facet
-            .items
-            .iter()
-            .map(|&i| site.item_link("", i, Some(kind_label(site.archive.entries[i].kind).into())))
-            .collect();
-        let jobs = paged(
-            site,
-            &format!("{folder}/{}", facet.slug),
-            &facet.name,
-            &format!("Items of the archive under {}.", facet.name),
-            folder,
-            "items",
-            paginate::split(items, sizes.links),
-            "facet.html",
-            |layout, root, chunk, pager| {
-                let mut ld = json!({
-                    "@context": "https://schema.org",
-                    "@type": if folder == "places" { "Place" } else { "DefinedTerm" },
-                    "name": facet.name,
-                });
-                if let Some((east, north)) = facet.point {
-                    ld["geo"] =
-                        json!({ "@type": "GeoCoordinates", "latitude": north, "longitude": east });
-                }
-                layout.json_ld = meta::script_json(&ld);
-                layout.dc = vec![MetaTag {
-                    name: if folder == "places" {
-                        "DCTERMS.spatial"
-                    } else {
-                        "DC.subject"
-                    }
-                    .to_string(),
-                    content: facet.name.clone(),
-                    lang: None,
-                    scheme: None,
-                }];
-                if let Some((east, north)) = facet.point {
-                    layout.dc.push(MetaTag {
-                        name: "DCTERMS.spatial".into(),
-                        content: format!(
-                            "east={east}; north={north}; name={}",
-                            facet.name.replace(';', ",")
-                        ),
-                        lang: None,
-                        scheme: Some("DCTERMS.Point"),
-                    });
-                }
-                let items: Vec<Link> = chunk.into_iter().map(|l| rebase(l, root)).collect();
-                json!({
-                    "kind": if folder == "tags" { "Tag" } else { "Place" },
-                    "name": facet.name,
-                    "point": facet.point.map(|(e, n)| values::coordinates(e, n)),
-                    "map": facet.point.map(|(e, n)| values::map_link(e, n, &facet.name)),
-                    "atlas": facet.point.and(map_entries.get(&facet.slug)).map(|l| format!("{root}{l}")),
-                    "items": items,
-                    "list_href": format!("{root}{folder}/index.html"),
-                    "list_title": title,
-                    "pager": pager,
-                })
-            },
+        let atlas = facet.point.and(map_entries.get(&facet.slug));
+        let shared = format!(
+            "{title}\u{1f}{}\u{1f}{:?}\u{1f}{atlas:?}",
+            facet.name, facet.point
         );
-        // A tag of thousands of items has many pages: they are rendered on all cores too.
-        jobs.into_par_iter().try_for_each(|job| out.page(job))
+        let description = format!("Items of the archive under {}.", facet.name);
+        keyed_pages(
+            site,
+            out,
+            (&format!("{folder}/{}", facet.slug), "items"),
+            (shared.as_bytes(), &site.own_keys),
+            paginate::split(facet.items.clone(), sizes.links),
+            // An item's link shows its title, address and kind, all of which its key covers.
+            |_| String::new(),
+            |&i| i,
+            |slot| {
+                slot_job(
+                    site,
+                    slot,
+                    (&facet.name, &description, folder),
+                    "facet.html",
+                    |layout, root, chunk, pager| {
+                        facet_page(
+                            site,
+                            (folder, title),
+                            facet,
+                            atlas,
+                            layout,
+                            root,
+                            chunk,
+                            pager,
+                        )
+                    },
+                )
+            },
+        )
+    })
+}
+
+/// The data of one page of a tag's or a place's items.
+#[allow(clippy::too_many_arguments)]
+fn facet_page(
+    site: &Site,
+    (folder, title): (&str, &str),
+    facet: &Facet,
+    atlas: Option<&String>,
+    layout: &mut Layout,
+    root: &str,
+    chunk: Vec<usize>,
+    pager: Option<paginate::Pager>,
+) -> serde_json::Value {
+    let mut ld = json!({
+        "@context": "https://schema.org",
+        "@type": if folder == "places" { "Place" } else { "DefinedTerm" },
+        "name": facet.name,
+    });
+    if let Some((east, north)) = facet.point {
+        ld["geo"] = json!({ "@type": "GeoCoordinates", "latitude": north, "longitude": east });
+    }
+    layout.json_ld = meta::script_json(&ld);
+    layout.dc = vec![MetaTag {
+        name: if folder == "places" {
+            "DCTERMS.spatial"
+        } else {
+            "DC.subject"
+        }
+        .to_string(),
+        content: facet.name.clone(),
+        lang: None,
+        scheme: None,
+    }];
+    if let Some((east, north)) = facet.point {
+        layout.dc.push(MetaTag {
+            name: "DCTERMS.spatial".into(),
+            content: format!(
+                "east={east}; north={north}; name={}",
+                facet.name.replace(';', ",")
+            ),
+            lang: None,
+            scheme: Some("DCTERMS.Point"),
+        });
+    }
+    let items: Vec<Link> = chunk
+        .into_iter()
+        .map(|i| {
+            site.item_link(
+                root,
+                i,
+                Some(kind_label(site.archive.entries[i].kind).into()),
+            )
+        })
+        .collect();
+    json!({
+        "kind": if folder == "tags" { "Tag" } else { "Place" },
+        "name": facet.name,
+        "point": facet.point.map(|(e, n)| values::coordinates(e, n)),
+        "map": facet.point.map(|(e, n)| values::map_link(e, n, &facet.name)),
+        "atlas": atlas.map(|l| format!("{root}{l}")),
+        "items": items,
+        "list_href": format!("{root}{folder}/index.html"),
+        "list_title": title,
+        "pager": pager,
     })
 }
 
@@ -1906,9 +1990,13 @@ fn people_pages(site: &Site) -> Vec<Job> {
     jobs
 }
 
-/// Every source's pages, handed to `emit` a source at a time: a source cited by thousands of items has pages
-/// of their links, and holding every source's page data at once was tens of megabytes at 10,000 items.
-fn source_pages(site: &Site, emit: impl Fn(Vec<Job>) -> Result<(), String>) -> Result<(), String> {
+/// Every source's pages: a source cited by thousands of items has pages of their links. Keyed like the other
+/// lists, by the items each page links to and how: a rebuild makes only the pages whose citations changed.
+fn source_pages(
+    site: &Site,
+    out: &Out,
+    emit: impl Fn(Vec<Job>) -> Result<(), String>,
+) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     emit(index_page(
@@ -1921,106 +2009,138 @@ fn source_pages(site: &Site, emit: impl Fn(Vec<Job>) -> Result<(), String>) -> R
             (&s.slug, cite::full(s.entry), note)
         }),
     ))?;
-    const GROUPS: [&str; 4] = ["Games", "Rulesets", "Boards", "Evidence"];
-    for source in &archive.sources {
-        let entry = source.entry;
-        let title = entry.get("title").unwrap_or(&entry.key.value).to_string();
-        // Every citing item as (group, link), grouped in the order of GROUPS, links relative to the site root.
-        let mut groups: Vec<Vec<(usize, Link)>> = vec![Vec::new(); GROUPS.len()];
-        let mut seen = std::collections::HashSet::new();
-        for c in &source.citations {
-            let e = &archive.entries[c.item];
-            let (group, link) = if c.term == "ruleset" {
-                let name = e
-                    .rules
-                    .iter()
-                    .flat_map(|r| &r.rulesets)
-                    .find(|r| Some(&r.title) == c.ruleset.as_ref())
-                    .map(|r| anchor(&r.name))
-                    .unwrap_or_default();
-                let note = c.pages.as_deref().map(cite::pages);
-                (
-                    1,
-                    Link {
-                        href: format!("{}#ruleset-{name}", e.url),
-                        text: format!("{}: {}", e.title, c.ruleset.clone().unwrap_or_default()),
-                        note,
-                        lang: None,
-                    },
-                )
-            } else {
-                let label = TERMS
-                    .iter()
-                    .find(|t| t.name == c.term)
-                    .map_or(c.term.to_string(), |t| {
-                        archive.catalog.config.label(t).to_string()
-                    });
-                let note = match &c.pages {
-                    Some(p) => format!("{label}, {}", cite::pages(p)),
-                    None => label,
-                };
-                let group = match e.kind {
-                    Kind::Game => 0,
-                    Kind::Board => 2,
-                    Kind::Evidence => 3,
-                };
-                (group, site.item_link("", c.item, Some(note)))
+    archive
+        .sources
+        .par_iter()
+        .try_for_each(|source| one_source_pages(site, out, source, sizes.links))
+}
+
+/// The groups a source's page sorts its citing items into, in order.
+const SOURCE_GROUPS: [&str; 4] = ["Games", "Rulesets", "Boards", "Evidence"];
+
+/// The pages of one source, `per_page` citing links to a page.
+fn one_source_pages(
+    site: &Site,
+    out: &Out,
+    source: &crate::archive::Source,
+    per_page: usize,
+) -> Result<(), String> {
+    let archive = site.archive;
+    let entry = source.entry;
+    let title = entry.get("title").unwrap_or(&entry.key.value).to_string();
+    // Every citing item as (group, link, item), grouped in the order of SOURCE_GROUPS, links relative to the
+    // site root.
+    let mut groups: Vec<Vec<(usize, Link, usize)>> = vec![Vec::new(); SOURCE_GROUPS.len()];
+    let mut seen = std::collections::HashSet::new();
+    for c in &source.citations {
+        let e = &archive.entries[c.item];
+        let (group, link) = if c.term == "ruleset" {
+            let name = e
+                .rules
+                .iter()
+                .flat_map(|r| &r.rulesets)
+                .find(|r| Some(&r.title) == c.ruleset.as_ref())
+                .map(|r| anchor(&r.name))
+                .unwrap_or_default();
+            let note = c.pages.as_deref().map(cite::pages);
+            (
+                1,
+                Link {
+                    href: format!("{}#ruleset-{name}", e.url),
+                    text: format!("{}: {}", e.title, c.ruleset.clone().unwrap_or_default()),
+                    note,
+                    lang: None,
+                },
+            )
+        } else {
+            let label = TERMS
+                .iter()
+                .find(|t| t.name == c.term)
+                .map_or(c.term.to_string(), |t| {
+                    archive.catalog.config.label(t).to_string()
+                });
+            let note = match &c.pages {
+                Some(p) => format!("{label}, {}", cite::pages(p)),
+                None => label,
             };
-            if seen.insert((link.href.clone(), link.note.clone())) {
-                groups[group].push((group, link));
-            }
+            let group = match e.kind {
+                Kind::Game => 0,
+                Kind::Board => 2,
+                Kind::Evidence => 3,
+            };
+            (group, site.item_link("", c.item, Some(note)))
+        };
+        if seen.insert((link.href.clone(), link.note.clone())) {
+            groups[group].push((group, link, c.item));
         }
-        let links: Vec<(usize, Link)> = groups.into_iter().flatten().collect();
-        let fields: Vec<serde_json::Value> = entry
-            .fields
-            .iter()
-            .map(|f| json!({ "name": f.name, "value": f.value }))
-            .collect();
-        let url = entry
-            .get("url")
-            .filter(|u| markdown::is_safe_url(u))
-            .map(str::to_string);
-        // When the address was read, in words; a urldate that is not a date is shown as written.
-        let accessed = entry.get("urldate").map(|d| {
-            crate::scheme::date::parse_w3cdtf(d.trim())
-                .map_or_else(|_| d.to_string(), |d| values::date_words(&d))
-        });
-        emit(paged(
-            site,
-            &format!("sources/{}", source.slug),
-            &title,
-            &cite::full(entry),
-            "sources",
-            "citations",
-            paginate::split(links, sizes.links),
-            "source.html",
-            |layout, root, chunk, pager| {
-                layout.json_ld = meta::script_json(&source_json_ld(entry));
-                layout.dc = source_dc(entry);
-                let mut shown: Vec<(usize, Vec<Link>)> = Vec::new();
-                for (group, link) in chunk {
-                    match shown.last_mut() {
-                        Some((g, links)) if *g == group => links.push(rebase(link, root)),
-                        _ => shown.push((group, vec![rebase(link, root)])),
-                    }
-                }
-                json!({
-                    "title": title,
-                    "full": cite::full(entry),
-                    "key": entry.key.value,
-                    "kind": entry.kind,
-                    "fields": fields,
-                    "url": url,
-                    "accessed": accessed,
-                    "note": entry.get("note"),
-                    "list_href": format!("{root}sources/index.html"),
-                    "groups": shown.into_iter().map(|(g, l)| json!({ "name": GROUPS[g], "links": l })).collect::<Vec<_>>(),
-                    "pager": pager,
-                })
-            },
-        ))?;
     }
-    Ok(())
+    let links: Vec<(usize, Link, usize)> = groups.into_iter().flatten().collect();
+    let fields: Vec<serde_json::Value> = entry
+        .fields
+        .iter()
+        .map(|f| json!({ "name": f.name, "value": f.value }))
+        .collect();
+    let url = entry
+        .get("url")
+        .filter(|u| markdown::is_safe_url(u))
+        .map(str::to_string);
+    // When the address was read, in words; a urldate that is not a date is shown as written.
+    let accessed = entry.get("urldate").map(|d| {
+        crate::scheme::date::parse_w3cdtf(d.trim())
+            .map_or_else(|_| d.to_string(), |d| values::date_words(&d))
+    });
+    let full = cite::full(entry);
+    keyed_pages(
+        site,
+        out,
+        (&format!("sources/{}", source.slug), "citations"),
+        // The work's own fields come from the bibliography, a catalog-wide file every key holds; a citing
+        // item's link shows only what the item itself says.
+        (b"", &site.own_keys),
+        paginate::split(links, per_page),
+        // A link is made from the citation as well as the item: which ruleset, which pages.
+        |(group, link, _)| {
+            format!(
+                "{group}\u{1f}{}\u{1f}{}\u{1f}{}\u{1e}",
+                link.href,
+                link.text,
+                link.note.as_deref().unwrap_or("\u{0}")
+            )
+        },
+        |&(_, _, item)| item,
+        |slot| {
+            slot_job(
+                site,
+                slot,
+                (&title, &full, "sources"),
+                "source.html",
+                |layout, root, chunk, pager| {
+                    layout.json_ld = meta::script_json(&source_json_ld(entry));
+                    layout.dc = source_dc(entry);
+                    let mut shown: Vec<(usize, Vec<Link>)> = Vec::new();
+                    for (group, link, _) in chunk {
+                        match shown.last_mut() {
+                            Some((g, links)) if *g == group => links.push(rebase(link, root)),
+                            _ => shown.push((group, vec![rebase(link, root)])),
+                        }
+                    }
+                    json!({
+                        "title": title,
+                        "full": full,
+                        "key": entry.key.value,
+                        "kind": entry.kind,
+                        "fields": fields,
+                        "url": url,
+                        "accessed": accessed,
+                        "note": entry.get("note"),
+                        "list_href": format!("{root}sources/index.html"),
+                        "groups": shown.into_iter().map(|(g, l)| json!({ "name": SOURCE_GROUPS[g], "links": l })).collect::<Vec<_>>(),
+                        "pager": pager,
+                    })
+                },
+            )
+        },
+    )
 }
 
 /// Whether a name of the people pages is a body: the bibliography writes it as one (in double braces) in a work
