@@ -436,7 +436,7 @@ pub fn render_site(
                 staging.put(&path, svg.as_bytes(), None)?;
             }
             emit_all(map)?;
-            emit_all(atlas::timeline_pages(&site))?;
+            atlas::timeline_pages(&site, &out)?;
             emit_all(people_pages(&site))?;
             source_pages(&site, &out, emit_all)?;
         }

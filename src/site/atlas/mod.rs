@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::json;
 
 use super::{
-    FACET_LABELS, Job, Site, entry_facets, facet_data, facet_groups, kind_label, meta, paged,
-    paginate, values,
+    FACET_LABELS, Job, Out, Site, entry_facets, facet_data, facet_groups, keyed_pages, kind_label,
+    meta, paged, paginate, slot_job, values,
 };
 use crate::archive::Facet;
 use crate::archive::text::{fold, one_line};
@@ -300,7 +300,7 @@ fn percent(part: f64, whole: f64) -> String {
 }
 
 /// The timeline's pages.
-pub(super) fn timeline_pages(site: &Site) -> Vec<Job> {
+pub(super) fn timeline_pages(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let mut dated: Vec<(timeline::Span, String, usize)> = archive
         .entries
@@ -320,57 +320,85 @@ pub(super) fn timeline_pages(site: &Site) -> Vec<Job> {
         ))
     });
     let total = dated.len();
+    let undated = archive.entries.len() - total;
     let chunks = paginate::split(dated, paginate::Sizes::current().links);
-    paged(
+    // Keyed like the other lists: a row shows the item's dates, title and facets (tag names among them, which
+    // its page key holds); every page states how many items are dated and how many are not.
+    let counts = format!("{total}/{undated}");
+    keyed_pages(
         site,
-        TIMELINE,
-        "Timeline",
-        "Every dated item of the archive in order of date, with filters.",
-        "timeline",
-        "items",
+        out,
+        (TIMELINE, "items"),
+        (counts.as_bytes(), &site.keys),
         chunks,
-        "timeline.html",
-        |layout, root, chunk, pager| {
-            layout.json_ld = meta::collection_page(&layout.title);
-            let from = chunk.iter().map(|d| d.0.from).min().unwrap_or(0);
-            let to = chunk.iter().map(|d| d.0.to).max().unwrap_or(0);
-            let width = (to + 1 - from) as f64;
-            let rows_facets: Vec<_> = chunk
-                .iter()
-                .map(|d| entry_facets(archive, &archive.entries[d.2]))
-                .collect();
-            let rows: Vec<serde_json::Value> = chunk
-                .iter()
-                .zip(&rows_facets)
-                .map(|((span, _, i), facets)| {
-                    let e = &archive.entries[*i];
-                    let words: Vec<String> = timeline::of_item(e.item)
-                        .map(|(_, used)| used.into_iter().map(values::text).collect())
-                        .unwrap_or_default();
-                    json!({
-                        "href": format!("{root}{}", e.url),
-                        "title": e.title,
-                        "kind": kind_label(e.kind),
-                        "year": if span.from == span.to { year_label(span.from) } else { format!("{}–{}", year_label(span.from), year_label(span.to)) },
-                        "date": one_line(&words.join("; ")),
-                        "approximate": span.approximate,
-                        "left": percent((span.from - from) as f64, width),
-                        "width": percent(((span.to + 1 - span.from) as f64).max(width / 200.0), width),
-                        "data": facet_data(facets),
-                    })
-                })
-                .collect();
-            json!({
-                "heading": "Timeline",
-                "total": total,
-                "undated": archive.entries.len() - total,
-                "from": year_label(from),
-                "to": year_label(to),
-                "groups": facet_groups(&rows_facets, &FACET_LABELS),
-                "rows": rows,
-                "pager": pager,
-                "browse_href": format!("{root}browse/index.html"),
-            })
+        |_| String::new(),
+        |d| d.2,
+        |slot| {
+            slot_job(
+                site,
+                slot,
+                (
+                    "Timeline",
+                    "Every dated item of the archive in order of date, with filters.",
+                    "timeline",
+                ),
+                "timeline.html",
+                |layout, root, chunk, pager| {
+                    timeline_page(site, (total, undated), layout, root, &chunk, pager)
+                },
+            )
         },
     )
+}
+
+/// The data of one page of the timeline: `chunk` of the `total` dated items, `undated` more not on it.
+fn timeline_page(
+    site: &Site,
+    (total, undated): (usize, usize),
+    layout: &mut super::Layout,
+    root: &str,
+    chunk: &[(timeline::Span, String, usize)],
+    pager: Option<paginate::Pager>,
+) -> serde_json::Value {
+    let archive = site.archive;
+    layout.json_ld = meta::collection_page(&layout.title);
+    let from = chunk.iter().map(|d| d.0.from).min().unwrap_or(0);
+    let to = chunk.iter().map(|d| d.0.to).max().unwrap_or(0);
+    let width = (to + 1 - from) as f64;
+    let rows_facets: Vec<_> = chunk
+        .iter()
+        .map(|d| entry_facets(archive, &archive.entries[d.2]))
+        .collect();
+    let rows: Vec<serde_json::Value> = chunk
+        .iter()
+        .zip(&rows_facets)
+        .map(|((span, _, i), facets)| {
+            let e = &archive.entries[*i];
+            let words: Vec<String> = timeline::of_item(e.item)
+                .map(|(_, used)| used.into_iter().map(values::text).collect())
+                .unwrap_or_default();
+            json!({
+                "href": format!("{root}{}", e.url),
+                "title": e.title,
+                "kind": kind_label(e.kind),
+                "year": if span.from == span.to { year_label(span.from) } else { format!("{}–{}", year_label(span.from), year_label(span.to)) },
+                "date": one_line(&words.join("; ")),
+                "approximate": span.approximate,
+                "left": percent((span.from - from) as f64, width),
+                "width": percent(((span.to + 1 - span.from) as f64).max(width / 200.0), width),
+                "data": facet_data(facets),
+            })
+        })
+        .collect();
+    json!({
+        "heading": "Timeline",
+        "total": total,
+        "undated": undated,
+        "from": year_label(from),
+        "to": year_label(to),
+        "groups": facet_groups(&rows_facets, &FACET_LABELS),
+        "rows": rows,
+        "pager": pager,
+        "browse_href": format!("{root}browse/index.html"),
+    })
 }
