@@ -642,7 +642,7 @@ fn a_rebuild_after_any_sequence_of_edits_equals_a_fresh_build() {
         let word = words[next(words.len())];
         let record = &records[next(records.len())];
         let text = fs::read_to_string(record).unwrap();
-        // Every kind in turn, on items drawn at random; a record without the element is left as it is.
+        // Every kind in turn, on items drawn at random; a record without the element has a game copied instead.
         let what = match step % 6 {
             0 => replace_first(&text, "dcterms:title", &format!("{word} {step}"))
                 .map(|t| (t, "a title")),
