@@ -1508,8 +1508,7 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
 /// `shared` (whatever every page of the list shows besides its items and the catalog-wide files: a tag's
 /// name, a place's point), the page's address and place in the list, what `listed` writes of each of its items
 /// (which ruleset, which record: what the items' keys do not say) and the keys (of `keys`) of the items `entry`
-/// names.
-/// `make` builds a page only when the previous site has none under its key.
+/// names. `make` builds a page only when the previous site has none under its key.
 #[allow(clippy::too_many_arguments)]
 fn keyed_pages<T: Send + Sync>(
     site: &Site,
