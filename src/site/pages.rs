@@ -1416,18 +1416,24 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
         |&(_, r)| format!("{r},"),
         |&(i, _)| i,
         |slot| {
-            let layout = site.layout(
-                &slot.path,
-                &page_title("Rules at a glance", slot.number, slot.pages),
-                "Facts derived from the executable rules of every ruleset.",
-                "rules",
-            );
-            let (rows, facets) = facts_rows(site, &slot.root, &slot.items);
-            let mut page = json!({ "pager": slot.pager });
-            // Moved in: `json!` copies every value it is given.
-            page["groups"] = Json::Array(facet_groups(&facets, &labels));
-            page["rows"] = Json::Array(rows);
-            site.job(slot.path, "rules.html", layout, page)
+            slot_job(
+                site,
+                slot,
+                (
+                    "Rules at a glance",
+                    "Facts derived from the executable rules of every ruleset.",
+                    "rules",
+                ),
+                "rules.html",
+                |_, root, chunk, pager| {
+                    let (rows, facets) = facts_rows(site, root, &chunk);
+                    let mut page = json!({ "pager": pager });
+                    // Moved in: `json!` copies every value it is given.
+                    page["groups"] = Json::Array(facet_groups(&facets, &labels));
+                    page["rows"] = Json::Array(rows);
+                    page
+                },
+            )
         },
     )
 }
@@ -1487,19 +1493,21 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
         |p| format!("{}:{},", p.entry, p.record),
         |p| p.entry,
         |slot| {
-            let layout = site.layout(
-                &slot.path,
-                &page_title("Puzzles", slot.number, slot.pages),
-                "Every puzzle of the archive: a position, a question, and the board to solve it on.",
-                "puzzles",
-            );
-            let rows: Vec<serde_json::Value> = slot
-                .items
-                .iter()
-                .map(|p| puzzle_row(site, &slot.root, p))
-                .collect();
-            let page = json!({ "puzzles": rows, "pager": slot.pager });
-            site.job(slot.path, "puzzles.html", layout, page)
+            slot_job(
+                site,
+                slot,
+                (
+                    "Puzzles",
+                    "Every puzzle of the archive: a position, a question, and the board to solve it on.",
+                    "puzzles",
+                ),
+                "puzzles.html",
+                |_, root, chunk, pager| {
+                    let rows: Vec<serde_json::Value> =
+                        chunk.iter().map(|p| puzzle_row(site, root, p)).collect();
+                    json!({ "puzzles": rows, "pager": pager })
+                },
+            )
         },
     )
 }
@@ -1678,28 +1686,37 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
         },
         |&(_, i)| i,
         |slot| {
-            let layout = site.layout(
-                &slot.path,
-                &page_title("Not yet catalogued", slot.number, slot.pages),
-                "Games and boards that records name but the archive does not hold yet.",
-                "variants",
-            );
-            let mut shown: Vec<serde_json::Value> = Vec::new();
-            let mut last: Option<usize> = None;
-            for (idx, &(n, i)) in slot.items.iter().enumerate() {
-                if last != Some(n) {
-                    // A name whose first mention is on an earlier page says it continues.
-                    let continued = idx == 0 && names[n].1.first() != Some(&i);
-                    shown.push(json!({ "name": names[n].0, "continued": continued, "items": [] }));
-                    last = Some(n);
-                }
-                let link = site.item_link(&slot.root, i, None);
-                if let Some(items) = shown.last_mut().and_then(|v| v["items"].as_array_mut()) {
-                    items.push(json!(link));
-                }
-            }
-            let page = json!({ "names": shown, "pager": slot.pager });
-            site.job(slot.path, "uncatalogued.html", layout, page)
+            slot_job(
+                site,
+                slot,
+                (
+                    "Not yet catalogued",
+                    "Games and boards that records name but the archive does not hold yet.",
+                    "variants",
+                ),
+                "uncatalogued.html",
+                |_, root, chunk, pager| {
+                    let mut shown: Vec<serde_json::Value> = Vec::new();
+                    let mut last: Option<usize> = None;
+                    for (idx, &(n, i)) in chunk.iter().enumerate() {
+                        if last != Some(n) {
+                            // A name whose first mention is on an earlier page says it continues.
+                            let continued = idx == 0 && names[n].1.first() != Some(&i);
+                            shown.push(
+                                json!({ "name": names[n].0, "continued": continued, "items": [] }),
+                            );
+                            last = Some(n);
+                        }
+                        let link = site.item_link(root, i, None);
+                        if let Some(items) =
+                            shown.last_mut().and_then(|v| v["items"].as_array_mut())
+                        {
+                            items.push(json!(link));
+                        }
+                    }
+                    json!({ "names": shown, "pager": pager })
+                },
+            )
         },
     )
 }
