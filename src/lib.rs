@@ -11,6 +11,7 @@ pub mod fingerprint;
 pub mod interop;
 pub mod play;
 pub mod report;
+pub mod resident;
 pub mod scheme;
 pub mod serve;
 pub mod site;

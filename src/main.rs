@@ -230,7 +230,7 @@ struct BuildArgs {
     /// Print only errors.
     #[arg(long)]
     quiet: bool,
-    /// Print how long each step took (load, check, resolve, render, write).
+    /// Print how long each step took (load, check, resolve, render, swap) and the memory held after it.
     #[arg(long)]
     timings: bool,
     /// The address the site will be published at (`https://example.org/games/`), for the sitemap, the OAI-PMH
@@ -412,8 +412,20 @@ fn build(args: BuildArgs) -> ExitCode {
             // What was built is the command's output, so it goes to standard output (a script can read it while
             // errors and warnings stay on standard error).
             if args.timings {
-                for (step, took) in &built.timings {
-                    println!("{step:>8} {:>9.1} ms", took.as_secs_f64() * 1000.0);
+                for step in &built.timings {
+                    print!(
+                        "{:>8} {:>9.1} ms",
+                        step.name,
+                        step.took.as_secs_f64() * 1000.0
+                    );
+                    match step.resident {
+                        Some(r) => println!(
+                            "  {:>6} MB held, {:>6} MB at most",
+                            r.now >> 20,
+                            r.peak >> 20
+                        ),
+                        None => println!(),
+                    }
                 }
                 let (taken, games) = built.games_taken;
                 println!("   games {taken} of {games} taken as the previous build checked them");

@@ -370,7 +370,9 @@ fn report_build(
                     let steps: Vec<String> = built
                         .timings
                         .iter()
-                        .map(|(step, t)| format!("{step} {:.1}", t.as_secs_f64() * 1000.0))
+                        .map(|step| {
+                            format!("{} {:.1}", step.name, step.took.as_secs_f64() * 1000.0)
+                        })
                         .collect();
                     format!(" ({} ms)", steps.join(", "))
                 } else {

@@ -82,12 +82,21 @@ pub enum Scope {
     Items,
 }
 
+/// One step of a build: how long it took, and the memory held at its end.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub name: &'static str,
+    pub took: Duration,
+    /// `None` where the system does not say.
+    pub resident: Option<crate::resident::Resident>,
+}
+
 /// How a build went.
 #[derive(Debug)]
 pub struct Built {
     /// Warnings from check (a built catalog has no errors).
     pub diagnostics: Diagnostics,
-    pub timings: Vec<(&'static str, Duration)>,
+    pub timings: Vec<Step>,
     pub pages: usize,
     /// Pages rendered; the others were kept from the previous site, their data unchanged.
     pub rendered: usize,
@@ -186,7 +195,13 @@ pub fn build_scoped(
     scope: Scope,
 ) -> Result<Built, BuildError> {
     let mut timings = Vec::new();
-    let mut step = |name: &'static str, since: Instant| timings.push((name, since.elapsed()));
+    let mut step = |name: &'static str, since: Instant| {
+        timings.push(Step {
+            name,
+            took: since.elapsed(),
+            resident: crate::resident::resident(),
+        })
+    };
 
     // Refuse an unusable output folder before doing any work.
     let target = output::Target::prepare(&options.out, &options.catalog, options.force)

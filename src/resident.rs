@@ -1,0 +1,59 @@
+//! How much memory this process holds, as the kernel counts it: what `--timings` prints after each step, so
+//! that an archivist whose catalog grows can see which step needs the memory, and a benchmark can report it
+//! without a tool around the program.
+
+/// Resident memory in bytes: now, and the most the process has held so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resident {
+    pub now: u64,
+    pub peak: u64,
+}
+
+/// The process's resident memory; `None` where the kernel does not say (systems without `/proc`).
+pub fn resident() -> Option<Resident> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_status(&status)
+}
+
+/// `VmRSS` and `VmHWM` (the high-water mark) of a `/proc/<pid>/status` text, which gives them in kB.
+fn parse_status(status: &str) -> Option<Resident> {
+    let field = |name: &str| {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kb * 1024)
+    };
+    Some(Resident {
+        now: field("VmRSS:")?,
+        peak: field("VmHWM:")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_kernels_fields_in_kilobytes() {
+        let status = "Name:\tludotheca\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\nThreads:\t3\n";
+        assert_eq!(
+            parse_status(status),
+            Some(Resident {
+                now: 100 << 20,
+                peak: 200 << 20
+            })
+        );
+        assert_eq!(parse_status("Name:\tx\nVmRSS:\t1 kB\n"), None);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn this_process_holds_some_memory_and_never_more_than_its_peak() {
+        let r = resident().expect("Linux has /proc/self/status");
+        assert!(r.now > 0 && r.now <= r.peak, "{r:?}");
+    }
+}
