@@ -90,7 +90,7 @@ fn steps(built: &Built) -> String {
     built
         .timings
         .iter()
-        .map(|(step, t)| format!("{step} {:.1}", ms(*t)))
+        .map(|step| format!("{} {:.1}", step.name, ms(step.took)))
         .collect::<Vec<_>>()
         .join(", ")
 }

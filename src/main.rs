@@ -429,6 +429,13 @@ fn build(args: BuildArgs) -> ExitCode {
                 }
                 let (taken, games) = built.games_taken;
                 println!("   games {taken} of {games} taken as the previous build checked them");
+                let (text, held) = built.text_held;
+                println!(
+                    "   texts {} KB held in {} KB{}",
+                    text >> 10,
+                    held >> 10,
+                    if held < text { " (packed)" } else { "" }
+                );
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);
                 // Each item has a part in each of the three data files.

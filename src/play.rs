@@ -165,7 +165,7 @@ pub fn load_rules(source: &RulesSource, ruleset: Option<&str>) -> Result<LoadedR
     };
     // Every ruleset is compiled, as `check` does, so a file is refused here exactly when `check` refuses it.
     let (rules, compiled) =
-        RulesFile::parse_all(&files.get(file).text).map_err(|e| rules_errors(&files, e))?;
+        RulesFile::parse_all(&files.get(file).text()).map_err(|e| rules_errors(&files, e))?;
     let (ruleset, game) = match ruleset {
         None => compiled.first(),
         Some(name) => compiled.iter().find(|(n, _)| n.as_deref() == Some(name)),
@@ -377,7 +377,7 @@ pub fn show(
         diagnostics.push(record_diagnostic(&files, file, err, record));
         PlayError::Diagnostics(diagnostics)
     };
-    let record = Record::parse(&files.get(file).text).map_err(|e| report(e, None))?;
+    let record = Record::parse(&files.get(file).text()).map_err(|e| report(e, None))?;
     // A record is replayed under the ruleset it names, as `check` replays it.
     let game = match record.tag("Ruleset") {
         Some(ruleset) => loaded

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A byte range inside one file.
 pub type Span = Range<usize>;
@@ -18,12 +18,131 @@ pub struct FileId(pub u32);
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     pub path: PathBuf,
-    /// Shared: a long-running process keeps each file as read between builds, and a build's copy of an
-    /// unchanged file is the same text, not another.
-    pub text: std::sync::Arc<str>,
+    stored: Stored,
     /// Byte offset where each line starts; the first entry is always 0. Found on first use: only a file with
     /// a diagnostic needs them, and for a large catalog they would take a quarter of the text's size again.
     line_starts: OnceLock<Vec<usize>>,
+}
+
+/// How a file's text is held: as read, or packed with the other files of its item.
+#[derive(Clone, Debug)]
+enum Stored {
+    /// Shared: a long-running process keeps each file as read between builds, and a build's copy of an
+    /// unchanged file is the same text, not another.
+    Plain(Arc<str>),
+    /// Bytes `range` of the pack's texts.
+    Packed { pack: Arc<Pack>, range: Range<u32> },
+}
+
+/// The texts of one item's files (its record, rules and game records), one after another, compressed as one.
+///
+/// A large catalog's build holds every file's text from the load to the end, for the pages and downloads that
+/// carry them; at 100,000 items that is over a gigabyte. Compressed item by item they take about a third: a
+/// game's records share their tags and notation, and a file of a kilobyte or two compressed alone would keep
+/// half its size. A file's text is unpacked when asked for, with the rest of its item, and the last item
+/// unpacked on each thread is kept, since the steps take an item's files one after another.
+#[derive(Debug)]
+pub struct Pack {
+    /// Tells packs apart in the per-thread memory of the last one unpacked (an address could be reused).
+    id: u64,
+    compressed: Box<[u8]>,
+    len: usize,
+}
+
+/// A file's text, as [`SourceFile::text`] gives it: a shared string and the file's part of it. Dereferences
+/// to `str`.
+#[derive(Clone, Debug)]
+pub struct Text {
+    whole: Arc<str>,
+    range: Range<usize>,
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.whole[self.range.clone()]
+    }
+}
+
+impl serde::Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self)
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+/// zstd's fastest level: the texts are packed while the catalog loads, on the cores that read it, and higher
+/// levels shrank them by a few per cent more for twice the time.
+const PACK_LEVEL: i32 = 1;
+
+thread_local! {
+    /// One compressor and one decompressor a thread: setting one up costs more than packing a small item.
+    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+    static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+    /// The pack this thread unpacked last, by its id.
+    static UNPACKED: std::cell::RefCell<Option<(u64, Arc<str>)>> = const { std::cell::RefCell::new(None) };
+}
+
+static NEXT_PACK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl Pack {
+    fn new(texts: &str) -> Pack {
+        let compressed = COMPRESSOR.with_borrow_mut(|slot| {
+            let compressor = match slot {
+                Some(c) => c,
+                None => slot.insert(
+                    zstd::bulk::Compressor::new(PACK_LEVEL).expect("zstd sets up a compressor"),
+                ),
+            };
+            // Compressing into memory fails only when memory does.
+            compressor
+                .compress(texts.as_bytes())
+                .expect("zstd compresses into memory")
+        });
+        Pack {
+            id: NEXT_PACK.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            compressed: compressed.into_boxed_slice(),
+            len: texts.len(),
+        }
+    }
+
+    fn unpack(&self) -> Arc<str> {
+        if let Some(text) = UNPACKED.with_borrow(|last| {
+            last.as_ref()
+                .filter(|(id, _)| *id == self.id)
+                .map(|(_, text)| Arc::clone(text))
+        }) {
+            return text;
+        }
+        let bytes = DECOMPRESSOR.with_borrow_mut(|slot| {
+            let decompressor = match slot {
+                Some(d) => d,
+                None => slot
+                    .insert(zstd::bulk::Decompressor::new().expect("zstd sets up a decompressor")),
+            };
+            decompressor
+                .decompress(&self.compressed, self.len)
+                .expect("a pack this process made unpacks")
+        });
+        let text: Arc<str> = String::from_utf8(bytes)
+            .expect("a pack holds the UTF-8 texts it was made from")
+            .into();
+        UNPACKED.with_borrow_mut(|last| *last = Some((self.id, Arc::clone(&text))));
+        text
+    }
+
+    /// The bytes the pack takes in memory.
+    pub fn size(&self) -> usize {
+        self.compressed.len()
+    }
 }
 
 /// A place in a file as a person reads it: 1-based line and column (in characters).
@@ -37,15 +156,41 @@ impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> Self {
         SourceFile {
             path,
-            text: text.into(),
+            stored: Stored::Plain(text.into()),
             line_starts: OnceLock::new(),
         }
+    }
+
+    /// The file's text (unpacked first when it is held packed).
+    pub fn text(&self) -> Text {
+        match &self.stored {
+            Stored::Plain(text) => Text {
+                whole: Arc::clone(text),
+                range: 0..text.len(),
+            },
+            Stored::Packed { pack, range } => Text {
+                whole: pack.unpack(),
+                range: range.start as usize..range.end as usize,
+            },
+        }
+    }
+
+    /// The length of the text in bytes, without unpacking it.
+    pub fn len(&self) -> usize {
+        match &self.stored {
+            Stored::Plain(text) => text.len(),
+            Stored::Packed { range, .. } => (range.end - range.start) as usize,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             let mut starts = vec![0];
-            starts.extend(self.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts.extend(self.text().match_indices('\n').map(|(i, _)| i + 1));
             starts
         })
     }
@@ -60,21 +205,22 @@ impl SourceFile {
 
     /// Clamp an offset into the text and back onto a character boundary, so that any span, even one computed
     /// from a damaged file, can be shown.
-    fn clamp(&self, offset: usize) -> usize {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
+    fn clamp(text: &str, offset: usize) -> usize {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
             offset -= 1;
         }
         offset
     }
 
     pub fn position(&self, offset: usize) -> Position {
-        let offset = self.clamp(offset);
+        let text = self.text();
+        let offset = Self::clamp(&text, offset);
         let line = self.line_index(offset);
         let start = self.line_starts()[line];
         Position {
             line: line + 1,
-            column: self.text[start..offset].chars().count() + 1,
+            column: text[start..offset].chars().count() + 1,
         }
     }
 
@@ -82,7 +228,7 @@ impl SourceFile {
     /// that way (the rules language does). Positions past the end of a line or of the file are clamped to it.
     pub fn offset(&self, line: usize, column: usize) -> usize {
         let Some(&start) = self.line_starts().get(line.saturating_sub(1)) else {
-            return self.text.len();
+            return self.len();
         };
         let text = self.line_text(line.max(1));
         let within = text
@@ -95,7 +241,8 @@ impl SourceFile {
     /// The byte span of `length` characters starting at a 1-based line and column (not past the line's end).
     pub fn span_at(&self, line: usize, column: usize, length: usize) -> Span {
         let start = self.offset(line, column);
-        let rest = &self.text[start..];
+        let text = self.text();
+        let rest = &text[start..];
         let rest = &rest[..rest.find(['\r', '\n']).unwrap_or(rest.len())];
         let end = rest
             .char_indices()
@@ -105,23 +252,21 @@ impl SourceFile {
     }
 
     /// The text of the 1-based line `line`, without its line ending.
-    pub fn line_text(&self, line: usize) -> &str {
+    pub fn line_text(&self, line: usize) -> String {
         let Some(&start) = self.line_starts().get(line.wrapping_sub(1)) else {
-            return "";
+            return String::new();
         };
-        let end = self
-            .line_starts()
-            .get(line)
-            .copied()
-            .unwrap_or(self.text.len());
-        self.text[start..end].trim_end_matches(['\n', '\r'])
+        let text = self.text();
+        let end = self.line_starts().get(line).copied().unwrap_or(text.len());
+        text[start..end].trim_end_matches(['\n', '\r']).to_string()
     }
 
     /// How many characters of `span` lie on its first line (at least 1, so a caret is always drawn).
     pub fn span_width(&self, span: &Span) -> usize {
-        let start = self.clamp(span.start);
-        let end = self.clamp(span.end.max(start));
-        let first_line = &self.text[start..end];
+        let text = self.text();
+        let start = Self::clamp(&text, span.start);
+        let end = Self::clamp(&text, span.end.max(start));
+        let first_line = &text[start..end];
         let first_line = first_line.split('\n').next().unwrap_or("");
         first_line.trim_end_matches('\r').chars().count().max(1)
     }
@@ -164,6 +309,56 @@ impl SourceMap {
         let offset = self.files.len() as u32;
         self.files.extend(other.files);
         move |id| FileId(id.0 + offset)
+    }
+
+    /// The bytes of text the map holds.
+    pub fn text_len(&self) -> usize {
+        self.files.iter().map(SourceFile::len).sum()
+    }
+
+    /// The bytes of text the map holds, and the bytes it takes to hold them (less where the texts are packed).
+    pub fn held(&self) -> (usize, usize) {
+        let mut last = None;
+        let mut held = 0;
+        for file in &self.files {
+            match &file.stored {
+                Stored::Plain(text) => held += text.len(),
+                // A pack's files are next to one another in the map: each pack is counted once.
+                Stored::Packed { pack, .. } if last != Some(pack.id) => {
+                    last = Some(pack.id);
+                    held += pack.size();
+                }
+                Stored::Packed { .. } => {}
+            }
+        }
+        (self.text_len(), held)
+    }
+
+    /// Hold the texts of every file of this map packed as one (see [`Pack`]); a map of one item's files,
+    /// whose texts are all read. Files already packed, and maps without text, are left as they are.
+    pub fn pack(&mut self) {
+        let mut texts = String::new();
+        let mut ranges = Vec::with_capacity(self.files.len());
+        for file in &self.files {
+            let Stored::Plain(text) = &file.stored else {
+                return;
+            };
+            let start = texts.len();
+            texts.push_str(text);
+            ranges.push(start..texts.len());
+        }
+        // Offsets are held in 32 bits: an item with more text than that (thousands of long game records) keeps
+        // it as read.
+        if texts.is_empty() || u32::try_from(texts.len()).is_err() {
+            return;
+        }
+        let pack = Arc::new(Pack::new(&texts));
+        for (file, range) in self.files.iter_mut().zip(ranges) {
+            file.stored = Stored::Packed {
+                pack: Arc::clone(&pack),
+                range: range.start as u32..range.end as u32,
+            };
+        }
     }
 
     pub fn get(&self, id: FileId) -> &SourceFile {
@@ -217,7 +412,97 @@ mod tests {
         let b1 = b.add("c".into(), "3".into());
         let renumber = a.append(b);
         assert_eq!(a.path(renumber(b0)), Path::new("b"));
-        assert_eq!(&*a.get(renumber(b1)).text, "3");
+        assert_eq!(&*a.get(renumber(b1)).text(), "3");
+    }
+
+    fn item_files() -> SourceMap {
+        let mut map = SourceMap::default();
+        map.add(
+            "g/record.xml".into(),
+            "<record>\n  <title>Bāgh Chāl</title>\n</record>\n".into(),
+        );
+        map.add("g/rules.txt".into(), "game bagh\n".into());
+        map.add("g/games/empty.game".into(), String::new());
+        map.add(
+            "g/games/a.game".into(),
+            "[Event \"a\"]\n\n1. a1-b2 *\n".repeat(40),
+        );
+        map
+    }
+
+    #[test]
+    fn a_packed_file_reads_as_it_was_read_and_is_smaller() {
+        let plain = item_files();
+        let mut packed = item_files();
+        packed.pack();
+        let total: usize = plain.iter().map(|(_, f)| f.len()).sum();
+        let Stored::Packed { pack, .. } = &packed.get(FileId(3)).stored else {
+            panic!("not packed");
+        };
+        assert!(pack.size() < total / 4, "{} of {total}", pack.size());
+        for ((_, p), (_, q)) in plain.iter().zip(packed.iter()) {
+            assert_eq!(&*p.text(), &*q.text());
+            assert_eq!(p.len(), q.len());
+            assert_eq!(p.path, q.path);
+        }
+        assert_eq!(packed.text_len(), total);
+        assert_eq!(plain.held(), (total, total));
+        assert_eq!(packed.held(), (total, pack.size()));
+        // Diagnostics find the same lines and columns in a packed file.
+        let (p, q) = (plain.get(FileId(0)), packed.get(FileId(0)));
+        let at = "<record>\n  <title>Bā".len();
+        assert_eq!(p.position(at), q.position(at));
+        assert_eq!(
+            q.position(at),
+            Position {
+                line: 2,
+                column: 12
+            }
+        );
+        assert_eq!(q.line_text(2), "  <title>Bāgh Chāl</title>");
+        assert_eq!(p.span_width(&(at..at + 9)), q.span_width(&(at..at + 9)));
+        assert_eq!(q.span_at(2, 10, 4), p.span_at(2, 10, 4));
+        // Packing twice changes nothing.
+        packed.pack();
+        assert_eq!(&*packed.get(FileId(1)).text(), "game bagh\n");
+    }
+
+    #[test]
+    fn packs_read_in_turn_on_one_thread_each_give_their_own_text() {
+        let mut one = SourceMap::default();
+        one.add("a".into(), "first item".into());
+        one.pack();
+        let mut two = SourceMap::default();
+        two.add("b".into(), "second item".into());
+        two.pack();
+        for _ in 0..3 {
+            assert_eq!(&*one.get(FileId(0)).text(), "first item");
+            assert_eq!(&*two.get(FileId(0)).text(), "second item");
+        }
+        // A pack dropped and another made (perhaps at the same address) is never mistaken for it.
+        drop(one);
+        let mut three = SourceMap::default();
+        three.add("c".into(), "third".into());
+        three.pack();
+        assert_eq!(&*three.get(FileId(0)).text(), "third");
+        let threads: Vec<_> = (0..4)
+            .map(|i| {
+                let two = two.clone();
+                std::thread::spawn(move || (i, two.get(FileId(0)).text().to_string()))
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap().1, "second item");
+        }
+    }
+
+    #[test]
+    fn a_map_without_text_stays_as_it_is() {
+        let mut map = SourceMap::default();
+        map.add("empty".into(), String::new());
+        map.pack();
+        assert!(matches!(map.get(FileId(0)).stored, Stored::Plain(_)));
+        assert_eq!(&*map.get(FileId(0)).text(), "");
     }
 
     #[test]

@@ -41,7 +41,7 @@ fn items_kinds_and_files() {
         catalog
             .files
             .get(bagh.game_records[0])
-            .text
+            .text()
             .contains("[Kind \"demonstration\"]")
     );
     let evidence = catalog
@@ -80,7 +80,7 @@ fn values_keep_language_scheme_reference_citation_and_position() {
     let file = catalog.files.get(bagh.file);
     let at = file.position(alternative.text_span.start);
     assert_eq!((at.line, at.column), (9, 43));
-    assert_eq!(&file.text[alternative.text_span.clone()], "Bāgh Chāl");
+    assert_eq!(&file.text()[alternative.text_span.clone()], "Bāgh Chāl");
 
     let description = bagh.values_of("description").next().expect("a description");
     assert!(description.text.contains("twenty goats & their herders"));
@@ -206,7 +206,7 @@ fn the_about_page_is_read_with_the_catalog_and_bad_bytes_are_reported() {
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.into_vec());
     let catalog = checked.catalog;
     let about = catalog.about.expect("about.md is read");
-    assert!(catalog.files.get(about).text.contains("An archive."));
+    assert!(catalog.files.get(about).text().contains("An archive."));
 
     std::fs::write(root.join("about.md"), b"# About\n\nCaf\xe9\n").unwrap();
     let (checked, diagnostics) = ludotheca::load_and_check(&root).expect("the catalog loads");

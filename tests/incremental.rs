@@ -683,3 +683,67 @@ fn a_rebuild_after_any_sequence_of_edits_equals_a_fresh_build() {
         fs::remove_dir_all(&fresh).unwrap();
     }
 }
+
+/// `check`'s exit status and what it said (its report on standard output, anything else on standard error).
+fn checked(catalog: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["check", "--catalog"])
+        .arg(catalog)
+        .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let said = [output.stdout, output.stderr].concat();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&said).into_owned(),
+    )
+}
+
+#[test]
+fn a_catalog_held_packed_gives_the_same_site_and_the_same_diagnostics() {
+    // A catalog under the size at which texts are packed, packed anyway: every page, download and data file
+    // must be the bytes of a build that held the texts as read, fresh and after an edit.
+    const PACKED: [(&str, &str); 1] = [("LUDOTHECA_PACK_ABOVE", "0")];
+    let scratch = Scratch::new("packed");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let (plain, packed) = (scratch.0.join("plain"), scratch.0.join("packed"));
+    let said = run(&catalog, &plain, &["--timings"], &[]);
+    assert!(!said.contains("(packed)"), "{said}");
+    let said = run(&catalog, &packed, &["--timings"], &PACKED);
+    let texts = said.lines().find(|l| l.trim_start().starts_with("texts "));
+    assert!(texts.is_some_and(|l| l.ends_with("(packed)")), "{said}");
+    assert_same_site(&packed, &plain, "a fresh build");
+
+    let rules = catalog.join("games/terhuchu/rules.txt");
+    let text = fs::read_to_string(&rules).unwrap();
+    fs::write(&rules, text.replacen("game \"", "# edited\ngame \"", 1)).unwrap();
+    build(&catalog, &packed, &PACKED);
+    let fresh = scratch.0.join("fresh");
+    build(&catalog, &fresh, &[]);
+    assert_same_site(&packed, &fresh, "an edit of a rules file");
+
+    // Diagnostics quote the lines of packed files as they are: a move that is not legal in a game record, and a
+    // value the record's scheme refuses.
+    let game = catalog.join("games/bagh-chal/games/demo-blocking.game");
+    let text = fs::read_to_string(&game).unwrap();
+    fs::write(&game, text.replace("1. d3-c3 0-1", "1. d3-d1 0-1")).unwrap();
+    let record = catalog.join("games/tchouba/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replacen(
+            "<dcterms:title>Tchouba</dcterms:title>",
+            "<dcterms:title>Tchouba</dcterms:title>\n  <dcterms:created xsi:type=\"dcterms:W3CDTF\">somewhen</dcterms:created>",
+            1,
+        ),
+    )
+    .unwrap();
+    let (status, as_read) = checked(&catalog, &[]);
+    assert_eq!(status, Some(1), "{as_read}");
+    assert!(as_read.contains("demo-blocking.game:"), "{as_read}");
+    assert!(as_read.contains("d3-d1"), "{as_read}");
+    assert!(as_read.contains("somewhen"), "{as_read}");
+    assert_eq!(checked(&catalog, &PACKED), (status, as_read));
+}

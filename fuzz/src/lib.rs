@@ -230,7 +230,7 @@ pub fn game_record(data: &[u8]) {
     let Some(text) = text_of(data) else { return };
     let mut files = SourceMap::default();
     let file = files.add(PathBuf::from("game.game"), text);
-    let text = &files.get(file).text;
+    let text = &*files.get(file).text();
     let _ = Record::parse_moves(text);
     let record = match Record::parse(text) {
         Ok(record) => record,

@@ -82,10 +82,10 @@ pub struct Entry<'c> {
 
 impl Entry<'_> {
     /// A game's rules file as written, from the catalog as loaded.
-    pub fn rules_text<'a>(&self, archive: &'a Archive) -> Option<&'a str> {
+    pub fn rules_text(&self, archive: &Archive) -> Option<crate::source::Text> {
         self.rules?;
         let file = self.item.rules_file?;
-        Some(archive.catalog.files.get(file).text.as_ref())
+        Some(archive.catalog.files.get(file).text())
     }
 }
 
@@ -313,7 +313,7 @@ impl<'c> Archive<'c> {
             .collect();
         let about = catalog
             .about
-            .map(|file| catalog.files.get(file).text.to_string())
+            .map(|file| catalog.files.get(file).text().to_string())
             .unwrap_or_default();
         Archive {
             about,

@@ -84,7 +84,7 @@ pub struct SyntaxError {
 
 /// Parse the bibliography held in `file`, reporting syntax errors as E029.
 pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -> Bibliography {
-    let (entries, errors) = parse_str(&sources.get(file).text);
+    let (entries, errors) = parse_str(&sources.get(file).text());
     for error in errors {
         diagnostics
             .error_at(sources, file, error.span, "E029", error.message)

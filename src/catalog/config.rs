@@ -139,7 +139,7 @@ struct RawLabel {
 
 /// Parse `ludotheca.toml`, reporting problems as E034 and falling back to defaults for what is wrong.
 pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -> Config {
-    let text = &sources.get(file).text;
+    let text = &sources.get(file).text();
     let raw: RawConfig = match toml::from_str(text) {
         Ok(raw) => raw,
         Err(err) => {

@@ -13,6 +13,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use walkdir::{DirEntry, WalkDir};
@@ -274,14 +275,15 @@ impl Item {
 
     /// Hash the item's files as read (record, rules, game records: paths and texts) into `files_hash`.
     fn hash_files(&mut self, files: &SourceMap) {
-        let mut parts = Vec::new();
-        let read = std::iter::once(self.file)
+        let read: Vec<_> = std::iter::once(self.file)
             .chain(self.rules_file)
             .chain(self.game_records.iter().copied())
-            .map(|f| files.get(f));
-        for file in read {
-            parts.push(file.path.to_string_lossy());
-            parts.push(std::borrow::Cow::Borrowed(file.text.as_ref()));
+            .map(|f| (files.get(f).path.to_string_lossy(), files.get(f).text()))
+            .collect();
+        let mut parts = Vec::new();
+        for (path, text) in &read {
+            parts.push(std::borrow::Cow::Borrowed(path.as_ref()));
+            parts.push(std::borrow::Cow::Borrowed(&**text));
         }
         // Images stand in by the hash of their bytes: a page shows an image's size, so a new picture under the
         // same name must change the page's key.
@@ -770,7 +772,9 @@ fn load_items(
     // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
     // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
     type Fresh = Option<(Item, SourceMap, Diagnostics)>;
-    let read: Vec<Result<Fresh, LoadError>> = folders
+    let pack_above = pack_above();
+    let text_read = AtomicUsize::new(0);
+    let mut read: Vec<Result<Fresh, LoadError>> = folders
         .par_iter()
         .map(|(id, folder)| {
             if known.is_some_and(|k| k.contains_key(folder)) {
@@ -785,9 +789,21 @@ fn load_items(
                 &mut own_files,
                 &mut own_diagnostics,
             )?;
+            let size = own_files.text_len();
+            if text_read.fetch_add(size, Ordering::Relaxed) + size > pack_above {
+                own_files.pack();
+            }
             Ok(Some((item, own_files, own_diagnostics)))
         })
         .collect();
+    if text_read.into_inner() > pack_above {
+        // The items read before the total passed the mark.
+        read.par_iter_mut().for_each(|r| {
+            if let Ok(Some((_, own_files, _))) = r {
+                own_files.pack();
+            }
+        });
+    }
     let mut items = Vec::with_capacity(read.len());
     // Room for every file read at once: at 100,000 items the map grows to 840,000 files.
     files.reserve(
@@ -862,6 +878,20 @@ fn load_items(
         cache.folders.retain(|folder, _| present.contains(folder));
     }
     Ok(items)
+}
+
+/// Above this many bytes of item files' text a catalog's items hold their text packed (see
+/// [`crate::source::Pack`]). Packing costs about a tenth of a build's work (compressing once, unpacking in each
+/// step that reads the texts), worth it only where memory runs short: 256 MiB is about 18,000 items like the
+/// shipped catalog's, and below it the whole build stays under half a gigabyte. `LUDOTHECA_PACK_ABOVE` (bytes)
+/// sets another mark, so that a test can build a small catalog packed (0 packs every item).
+const PACK_ABOVE: usize = 256 << 20;
+
+fn pack_above() -> usize {
+    std::env::var("LUDOTHECA_PACK_ABOVE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(PACK_ABOVE)
 }
 
 /// Renumber an item's files from a catalog where its first file was `from` to one where it is `to`.

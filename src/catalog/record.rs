@@ -45,9 +45,9 @@ struct Parser<'a> {
 
 /// Parse the record held in `file` into `item`, reporting malformed XML.
 pub fn parse(sources: &SourceMap, file: FileId, item: &mut Item, diagnostics: &mut Diagnostics) {
-    let text = sources.get(file).text.as_ref();
+    let text = sources.get(file).text();
     let mut parser = Parser {
-        text,
+        text: &text,
         sources,
         file,
         diagnostics,

@@ -66,7 +66,7 @@ pub fn check_item(
         return;
     }
     if !item.root_ok {
-        let name = catalog.files.get(item.file).text[item.root_span.clone()].to_string();
+        let name = catalog.files.get(item.file).text()[item.root_span.clone()].to_string();
         cx.push(
             Diagnostic::error("E006", format!("the root element is `{name}`, not a ludotheca `record`"))
                 .with_help(
@@ -226,7 +226,7 @@ fn check_elements(cx: &mut Context<'_>) {
     for stray in &item.stray_content {
         let (d, span) = match stray {
             Stray::Element(span) => {
-                let name = &cx.catalog.files.get(item.file).text[span.clone()];
+                let name = &cx.catalog.files.get(item.file).text()[span.clone()];
                 let d = Diagnostic::error("E036", format!("element `{name}` inside a value"))
                     .with_help(
                         "a value is plain text; write Markdown in the text instead of markup",

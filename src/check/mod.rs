@@ -170,7 +170,7 @@ fn records_context(catalog: &Catalog) -> Hash {
         hasher.update(&[item.kind.map_or(0, |k| k as u8 + 1)]);
     }
     if let Some(file) = catalog.sources.file {
-        hasher.update(catalog.files.get(file).text.as_bytes());
+        hasher.update(catalog.files.get(file).text().as_bytes());
     }
     *hasher.finalize().as_bytes()
 }

@@ -50,10 +50,10 @@ fn item_placeholders(catalog: &Catalog, item: &Item) -> ItemFound {
     let mut found = Vec::new();
     record_placeholders(item, &mut found);
     if let Some(file) = item.rules_file {
-        rules_placeholders(&catalog.files.get(file).text, &mut found);
+        rules_placeholders(&catalog.files.get(file).text(), &mut found);
     }
     for (i, &file) in item.game_records.iter().enumerate() {
-        game_record_placeholders(i, &catalog.files.get(file).text, &mut found);
+        game_record_placeholders(i, &catalog.files.get(file).text(), &mut found);
     }
     found
 }

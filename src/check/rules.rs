@@ -178,14 +178,8 @@ pub fn check_rules(
 ) -> RulesChecked {
     let program = fingerprint::program();
     let diagrams = Diagrams::default();
-    let bibliography = fingerprint::texts(
-        &program,
-        catalog
-            .sources
-            .file
-            .iter()
-            .map(|&f| catalog.files.get(f).text.as_ref()),
-    );
+    let bibliography = catalog.sources.file.map(|f| catalog.files.get(f).text());
+    let bibliography = fingerprint::texts(&program, bibliography.as_deref());
     let known = &cache.games;
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
@@ -256,7 +250,7 @@ fn check_game(
 ) -> GameOutcome {
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
-    let text = &catalog.files.get(rules_file).text;
+    let text = &catalog.files.get(rules_file).text();
     // Check replays and draws; it plays no random games.
     let (info, compiled) = match RulesFile::parse_all_for_replay(text) {
         Ok((file, compiled)) => (file.info(), compiled),
@@ -270,7 +264,7 @@ fn check_game(
                 .game_records
                 .iter()
                 .map(|&f| {
-                    Record::parse_counting(&catalog.files.get(f).text)
+                    Record::parse_counting(&catalog.files.get(f).text())
                         .ok()
                         .map(|(r, count)| RecordSummary::of(&r, count))
                 })
@@ -394,7 +388,7 @@ fn replay_records(
 ) -> Vec<Option<RecordSummary>> {
     let mut parsed = Vec::with_capacity(item.game_records.len());
     for &file in &item.game_records {
-        let text = &catalog.files.get(file).text;
+        let text = &catalog.files.get(file).text();
         // A game replayed cleanly before needs only each record's tags and length, not its moves.
         let parsed_record = if replay {
             Record::parse(text).map(|record| {

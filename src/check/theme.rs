@@ -9,13 +9,24 @@ const HELP: &str = "fix the template; docs/site.md describes the theme and its t
 
 /// What the theme is made from, hashed: every template's name and text, every static file's name and bytes.
 pub fn theme_key(catalog: &Catalog) -> crate::fingerprint::Hash {
-    let templates = catalog.theme.templates.iter().flat_map(|t| {
-        [
-            t.name.as_bytes(),
-            catalog.files.get(t.file).text.as_bytes(),
-            if t.utf8 { b"1" } else { b"0" },
-        ]
-    });
+    let texts: Vec<_> = catalog
+        .theme
+        .templates
+        .iter()
+        .map(|t| catalog.files.get(t.file).text())
+        .collect();
+    let templates = catalog
+        .theme
+        .templates
+        .iter()
+        .zip(&texts)
+        .flat_map(|(t, text)| {
+            [
+                t.name.as_bytes(),
+                text.as_bytes(),
+                if t.utf8 { b"1" } else { b"0" },
+            ]
+        });
     let statics = catalog
         .theme
         .statics
@@ -34,7 +45,7 @@ pub fn check_theme(catalog: &Catalog, diagnostics: &mut Diagnostics) -> Option<T
     let mut broken = false;
     for template in templates.iter().filter(|t| t.utf8) {
         let source = catalog.files.get(template.file);
-        if let Err(err) = tera::Template::new(&template.name, None, &source.text) {
+        if let Err(err) = tera::Template::new(&template.name, None, &source.text()) {
             broken = true;
             let message = format!("template `{}` does not compile", template.name);
             let detail = describe(&err);

@@ -26,8 +26,8 @@ enum State {
 
 /// Read one OAI-PMH file into `input`.
 pub fn read(files: &SourceMap, file: FileId, input: &mut Input, diagnostics: &mut Diagnostics) {
-    let text = files.get(file).text.as_ref();
-    let mut reader = NsReader::from_str(text);
+    let text = files.get(file).text();
+    let mut reader = NsReader::from_str(&text);
     let mut state = State::Outside;
     // The element path under the current record: names as (namespace, local name).
     let mut path: Vec<(Option<String>, String)> = Vec::new();

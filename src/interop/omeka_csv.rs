@@ -64,7 +64,7 @@ pub fn read(
     input: &mut Input,
     diagnostics: &mut Diagnostics,
 ) {
-    let text = files.get(file).text.as_ref();
+    let text = files.get(file).text();
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(true)
@@ -88,7 +88,7 @@ pub fn read(
         match column(header, classic) {
             Ok(c) => columns.push(c),
             Err((message, help)) => {
-                let at = field_offset(text, 0, i);
+                let at = field_offset(&text, 0, i);
                 let mut d =
                     Diagnostic::error(E_TERM, message).at(files, file, at..at + header.len());
                 if let Some(help) = help {
@@ -143,7 +143,7 @@ pub fn read(
                 .at(files, file, {
                     // Point at the first field too many, or at the row when fields are missing.
                     let at = if record.len() > headers.len() {
-                        field_offset(text, start, headers.len())
+                        field_offset(&text, start, headers.len())
                     } else {
                         start
                     };
@@ -158,7 +158,7 @@ pub fn read(
         }
         let mut draft = Draft::new(file, start..start + 1);
         for (i, (cell, column)) in record.iter().zip(&columns).enumerate() {
-            let at = field_offset(text, start, i);
+            let at = field_offset(&text, start, i);
             read_cell(&mut draft, column, cell, separator.as_deref(), at..at + 1);
         }
         if draft.source_id.is_none() {

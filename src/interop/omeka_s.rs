@@ -64,8 +64,9 @@ struct Context {
 pub fn read(files: &SourceMap, read: &[FileId], input: &mut Input, diagnostics: &mut Diagnostics) {
     let mut context = Context::default();
     let mut items = Vec::new();
-    for &file in read {
-        let text = files.get(file).text.as_ref();
+    // Held for the whole reading: the items found borrow from them until the second pass below.
+    let texts: Vec<_> = read.iter().map(|&file| files.get(file).text()).collect();
+    for (&file, text) in read.iter().zip(&texts) {
         let root: &RawValue = match serde_json::from_str(text) {
             Ok(root) => root,
             Err(err) => {
@@ -107,11 +108,11 @@ pub fn read(files: &SourceMap, read: &[FileId], input: &mut Input, diagnostics: 
         }
     }
     for (file, raw, object) in items {
-        let text = files.get(file).text.as_ref();
+        let text = files.get(file).text();
         let draft = read_item(
             files,
             file,
-            text,
+            &text,
             raw,
             &object,
             &context,

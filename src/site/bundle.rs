@@ -62,15 +62,12 @@ pub fn item_zip(
     item: &Item,
     images: &[CheckedImage],
 ) -> Result<Vec<u8>, String> {
-    let mut files: Vec<(String, &[u8])> = vec![(
+    let mut texts = vec![(
         "record.xml".to_string(),
-        catalog.files.get(item.file).text.as_bytes(),
+        catalog.files.get(item.file).text(),
     )];
     if let Some(rules) = item.rules_file {
-        files.push((
-            "rules.txt".to_string(),
-            catalog.files.get(rules).text.as_bytes(),
-        ));
+        texts.push(("rules.txt".to_string(), catalog.files.get(rules).text()));
     }
     for &record in &item.game_records {
         let source = catalog.files.get(record);
@@ -79,8 +76,11 @@ pub fn item_zip(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        files.push((format!("games/{name}"), source.text.as_bytes()));
+        texts.push((format!("games/{name}"), source.text()));
     }
+    let files = texts
+        .iter()
+        .map(|(name, text)| (name.clone(), text.as_bytes()));
     // 1980-01-01, the earliest date a zip can hold, so that the same files give the same bytes.
     let epoch = UtcDateTime::from_unix(315_532_800);
     let mut zip = ZipArchiveWriter::new(Vec::new());
@@ -89,7 +89,6 @@ pub fn item_zip(
     let mut seen = std::collections::HashSet::new();
     // PNG, JPEG and WebP are compressed already: deflating them again costs time and saves nothing.
     let all = files
-        .into_iter()
         .map(|(name, bytes)| (name, bytes, CompressionMethod::Deflate))
         .chain(images.iter().filter(|i| seen.insert(&i.name)).map(|image| {
             (

@@ -108,6 +108,9 @@ pub struct Built {
     pub parts_taken: usize,
     /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
     pub games_taken: (usize, usize),
+    /// The bytes of the catalog's files' text, and the bytes held for them (fewer where a large catalog's
+    /// texts are packed).
+    pub text_held: (usize, usize),
     /// The address the site was built for (the command line's, else the configuration's), if any.
     pub base_url: Option<String>,
 }
@@ -229,6 +232,7 @@ pub fn build_scoped(
         },
     );
     let catalog = loaded.map_err(BuildError::Load)?;
+    let text_held = catalog.files.held();
     step("load", started);
 
     let started = Instant::now();
@@ -350,6 +354,7 @@ pub fn build_scoped(
         images: rendered.images,
         parts_taken: rendered.parts_taken,
         games_taken,
+        text_held,
         base_url,
     })
 }

@@ -513,7 +513,7 @@ pub fn render_site(
 /// A file beside an item's page.
 enum Download<'a> {
     /// One of the item's catalog files published as it was read (the record).
-    Text(String, &'a str),
+    Text(String, crate::source::Text),
     /// The item's catalog folder as one archive.
     Folder(String, &'a crate::catalog::Item),
 }
@@ -669,7 +669,9 @@ fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
         .config_file
         .iter()
         .chain(catalog.sources.file.iter())
-        .map(|&file| catalog.files.get(file).text.as_bytes());
+        .map(|&file| catalog.files.get(file).text())
+        .collect::<Vec<_>>();
+    let files = files.iter().map(|text| text.as_bytes());
     let count = (catalog.config_file.iter().count() as u64).to_le_bytes();
     let rest = [site.options.base_url.as_deref().unwrap_or("").as_bytes()];
     crate::fingerprint::bytes(
@@ -2688,7 +2690,7 @@ fn item_page<'a>(
         "title": entry.title,
         "confidence": item.confidence_value(),
         "rules_error": rules_error,
-        "rules_text": rules_text,
+        "rules_text": rules_text.as_deref(),
         "family": entry.rules.as_ref().and_then(|r| r.family).map(family_name),
         "widget_ruleset": first_svg.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
         "version_of": version_of,
@@ -2745,7 +2747,7 @@ fn item_files<'a>(site: &Site<'a, '_>, entry: &Entry<'a>) -> Vec<Download<'a>> {
     let item = entry.item;
     let mut files = vec![Download::Text(
         format!("{}record.xml", entry.dir),
-        &catalog.files.get(item.file).text,
+        catalog.files.get(item.file).text(),
     )];
     if has_folder(entry) {
         files.push(Download::Folder(

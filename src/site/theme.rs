@@ -3,6 +3,7 @@
 //! whose files take precedence over the defaults of the same name (and may add new ones). The catalog's files are
 //! read by the catalog reader, like every other file of the catalog; nothing here reads a file.
 
+use std::borrow::Cow;
 use tera::Tera;
 
 use crate::catalog::Catalog;
@@ -80,8 +81,8 @@ pub struct Theme {
     pub fingerprint: [u8; 32],
 }
 
-fn fingerprint(templates: &[(String, &str)]) -> [u8; 32] {
-    let mut sorted: Vec<&(String, &str)> = templates.iter().collect();
+fn fingerprint(templates: &[(String, Cow<'static, str>)]) -> [u8; 32] {
+    let mut sorted: Vec<&(String, Cow<'static, str>)> = templates.iter().collect();
     sorted.sort();
     let mut hasher = blake3::Hasher::new();
     for (name, text) in sorted {
@@ -127,10 +128,10 @@ impl Theme {
 }
 
 /// The default templates with the catalog's laid over them, by name.
-fn templates(catalog: &Catalog) -> Result<Vec<(String, &str)>, tera::Error> {
-    let mut templates: Vec<(String, &str)> = TEMPLATES
+fn templates(catalog: &Catalog) -> Result<Vec<(String, Cow<'static, str>)>, tera::Error> {
+    let mut templates: Vec<(String, Cow<'static, str>)> = TEMPLATES
         .iter()
-        .map(|(name, text)| (name.to_string(), *text))
+        .map(|(name, text)| (name.to_string(), Cow::Borrowed(*text)))
         .collect();
     for template in &catalog.theme.templates {
         if !template.utf8 {
@@ -140,7 +141,7 @@ fn templates(catalog: &Catalog) -> Result<Vec<(String, &str)>, tera::Error> {
                 template.name
             )));
         }
-        let text = catalog.files.get(template.file).text.as_ref();
+        let text = Cow::Owned(catalog.files.get(template.file).text().to_string());
         match templates.iter_mut().find(|(n, _)| *n == template.name) {
             Some(slot) => slot.1 = text,
             None => templates.push((template.name.clone(), text)),
@@ -149,7 +150,7 @@ fn templates(catalog: &Catalog) -> Result<Vec<(String, &str)>, tera::Error> {
     Ok(templates)
 }
 
-fn compile_templates(templates: Vec<(String, &str)>) -> Result<Tera, tera::Error> {
+fn compile_templates(templates: Vec<(String, Cow<'static, str>)>) -> Result<Tera, tera::Error> {
     let mut tera = Tera::default();
     // Escape what HTML needs and nothing more, so that relative URLs stay readable in the output.
     tera.set_escape_fn(escape_html);

@@ -69,7 +69,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
             "question": record.tag("Question").filter(|_| puzzle),
         });
         if !puzzle {
-            list["text"] = source.text.as_ref().into();
+            list["text"] = (*source.text()).into();
         }
         lists.push(list);
         records.push(BoardRecord {
@@ -77,7 +77,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
             kind: record.tag("Kind"),
             ruleset: record_ruleset,
             source: record.tag("Source"),
-            text: puzzle.then_some(&*source.text),
+            text: puzzle.then(|| source.text()),
             title,
         });
     }
@@ -104,7 +104,7 @@ struct BoardInput<'a> {
     records: Vec<BoardRecord<'a>>,
     /// `None` where the page shows the rules file (the board reads `pre.rules-file`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    rules: Option<&'a str>,
+    rules: Option<crate::source::Text>,
     ruleset: String,
 }
 
@@ -117,7 +117,7 @@ struct BoardRecord<'a> {
     ruleset: Option<String>,
     source: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<&'a str>,
+    text: Option<crate::source::Text>,
     title: Option<&'a str>,
 }
 
