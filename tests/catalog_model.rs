@@ -34,7 +34,12 @@ fn items_kinds_and_files() {
     let bagh = catalog.item("bagh-chal").expect("bagh-chal is catalogued");
     assert!(bagh.has_rules_file && bagh.rules_file.is_some());
     assert_eq!(bagh.game_record_files.len(), 1);
-    assert!(bagh.game_record_files[0].ends_with("games/demo.game"));
+    assert!(
+        catalog
+            .files
+            .path(bagh.game_record_files[0])
+            .ends_with("games/demo.game")
+    );
     // The record is also read, so that replaying it can report into it.
     assert_eq!(bagh.game_records.len(), 1);
     assert!(
@@ -74,34 +79,34 @@ fn values_keep_language_scheme_reference_citation_and_position() {
         .expect("an alternative title");
     assert_eq!(alternative.text, "Bāgh Chāl");
     assert_eq!(
-        alternative.lang.as_ref().map(|l| l.value.as_str()),
+        alternative.lang().as_ref().map(|l| l.value.as_str()),
         Some("ne-Latn")
     );
     let file = catalog.files.get(bagh.file);
-    let at = file.position(alternative.text_span.start);
+    let at = file.position(alternative.text_span().start);
     assert_eq!((at.line, at.column), (9, 43));
-    assert_eq!(&file.text()[alternative.text_span.clone()], "Bāgh Chāl");
+    assert_eq!(&file.text()[alternative.text_span().clone()], "Bāgh Chāl");
 
     let description = bagh.values_of("description").next().expect("a description");
     assert!(description.text.contains("twenty goats & their herders"));
     let source = bagh.values_of("source").next().expect("a source");
     assert_eq!(
-        source.cite.as_ref().map(|c| c.value.as_str()),
+        source.cite().as_ref().map(|c| c.value.as_str()),
         Some("hutton-1921-sema")
     );
     assert_eq!(
-        source.pages.as_ref().map(|p| p.value.as_str()),
+        source.pages().as_ref().map(|p| p.value.as_str()),
         Some("110-111")
     );
     let version = bagh.values_of("isVersionOf").next().expect("a version");
     assert_eq!(
-        version.ref_.as_ref().map(|r| r.value.as_str()),
+        version.ref_().as_ref().map(|r| r.value.as_str()),
         Some("sumi-naga-hunt")
     );
     assert_eq!(version.text, "Sümi Naga hunt");
     let point = bagh.values_of("spatial").next().expect("a place");
     assert_eq!(
-        point.scheme.as_ref().map(|s| s.value.as_str()),
+        point.scheme().as_ref().map(|s| s.value.as_str()),
         Some("dcterms:Point")
     );
     // dc:language and dcterms:language are one term.

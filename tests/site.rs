@@ -271,11 +271,11 @@ fn every_dublin_core_value_is_on_its_page() {
         for value in &item.values {
             let label = catalog.config.label(value.term);
             assert!(text.contains(label), "{}: label {label} missing", item.id);
-            let expected = if let Some(cite) = &value.cite {
+            let expected = if let Some(cite) = &value.cite() {
                 bib_titles[&cite.value].clone()
-            } else if let Some(r) = value.ref_.as_ref().filter(|_| value.text.is_empty()) {
+            } else if let Some(r) = value.ref_().as_ref().filter(|_| value.text.is_empty()) {
                 catalog.item(&r.value).unwrap().title().unwrap().to_string()
-            } else if value.scheme.is_some() || value.term.name == "language" {
+            } else if value.scheme().is_some() || value.term.name == "language" {
                 // Dates, places and languages are shown in words ("1921", "Kohima (25.67° N, 94.11° E)",
                 // "Angami Naga"), not in the form the record keeps.
                 ludotheca::site::values::text(value)
@@ -294,11 +294,11 @@ fn every_dublin_core_value_is_on_its_page() {
                 item.id,
                 value.qualified_name()
             );
-            if let Some(pages) = &value.pages {
+            if let Some(pages) = &value.pages() {
                 let shown = pages.value.replace('-', "–");
                 assert!(text.contains(&shown), "{}: pages {shown} missing", item.id);
             }
-            if let Some(lang) = &value.lang {
+            if let Some(lang) = &value.lang() {
                 assert!(html[start..end].contains(&format!("lang=\"{}\"", lang.value)));
             }
             values += 1;

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use ludotheca::archive::rules::{Diagrams, from_compiled};
+use ludotheca::archive::rules::{Shared, from_compiled};
 use ludotheca::archive::text;
 use ludotheca::catalog::{self, Catalog, bibtex, config};
 use ludotheca::check::{self, RecordSummary};
@@ -116,7 +116,7 @@ pub fn rules(data: &[u8]) {
     let (info, compiled) = match RulesFile::parse_all(&text) {
         Ok((file, compiled)) => (file.info(), compiled),
         Err(errors) => {
-            let _ = from_compiled(Err(&errors[0]), &Diagrams::default());
+            let _ = from_compiled(Err(&errors[0]), &Shared::default());
             let mut files = SourceMap::default();
             let id = files.add(PathBuf::from("rules.txt"), text);
             for err in &errors {
@@ -125,7 +125,7 @@ pub fn rules(data: &[u8]) {
             return;
         }
     };
-    let _ = from_compiled(Ok((&info, &compiled)), &Diagrams::default());
+    let _ = from_compiled(Ok((&info, &compiled)), &Shared::default());
     let choices: Vec<usize> = choices
         .chunks(2)
         .map(|c| usize::from(c[0]) | usize::from(c.get(1).copied().unwrap_or(0)) << 8)

@@ -230,7 +230,7 @@ impl ItemNames {
             tags: item
                 .values
                 .iter()
-                .filter(|v| TAG_TERMS.contains(&v.term.name) && v.ref_.is_none())
+                .filter(|v| TAG_TERMS.contains(&v.term.name) && v.ref_().is_none())
                 .map(|v| folded((text::one_line(&v.text), None)))
                 .collect(),
             places: item
@@ -338,11 +338,15 @@ impl<'c> Archive<'c> {
 
     /// A bibliography entry by key, ignoring case as BibTeX does.
     pub fn source(&self, key: &str) -> Option<&Source<'c>> {
-        let index = match self.source_index.get(key) {
+        self.source_number(key).map(|i| &self.sources[i])
+    }
+
+    /// The place in [`Archive::sources`] of the source a citation names.
+    pub fn source_number(&self, key: &str) -> Option<usize> {
+        match self.source_index.get(key) {
             Some(&i) => Some(i),
             None => self.source_index.get(&key.to_ascii_lowercase()).copied(),
-        };
-        index.map(|i| &self.sources[i])
+        }
     }
 
     /// Every plain name used in a relation, with the items naming it: the list of what to catalogue next.
@@ -459,7 +463,7 @@ fn earliest_year(item: &Item) -> Option<i64> {
 
 fn first_year(value: &Value) -> Option<i64> {
     let scheme = value
-        .scheme
+        .scheme()
         .as_ref()
         .and_then(|s| Scheme::from_xsi_type(&s.value));
     let text = value.text.as_str();
@@ -502,7 +506,7 @@ fn first_year(value: &Value) -> Option<i64> {
 /// A place's display name and coordinates: the `name` of a Point or Box, or the plain text.
 fn place_of(value: &Value) -> Option<(String, Option<(f64, f64)>)> {
     let scheme = value
-        .scheme
+        .scheme()
         .as_ref()
         .and_then(|s| Scheme::from_xsi_type(&s.value));
     match scheme {
@@ -594,7 +598,7 @@ fn link_relations(entries: &mut [Entry<'_>], by_id: &HashMap<&str, usize>) {
     for (i, entry) in entries.iter_mut().enumerate() {
         let item = entry.item;
         for value in item.values.iter().filter(|v| v.term.relation) {
-            let target = match &value.ref_ {
+            let target = match value.ref_() {
                 Some(r) => match by_id.get(r.value.as_str()) {
                     Some(&t) => Target::Item(
                         t,
@@ -603,7 +607,7 @@ fn link_relations(entries: &mut [Entry<'_>], by_id: &HashMap<&str, usize>) {
                     // A dangling ref fails check; if it got here anyway, show the name as written.
                     None => Target::Name(r.value.clone()),
                 },
-                None if value.cite.is_some() => continue,
+                None if value.cite().is_some() => continue,
                 None if value.text.trim().is_empty() => continue,
                 None => Target::Name(text::one_line(&value.text)),
             };
@@ -734,13 +738,13 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
         .map(|(i, entry)| {
             let mut found = Vec::new();
             for value in &entry.item.values {
-                if let Some(cite) = &value.cite
+                if let Some(cite) = &value.cite()
                     && let Some(s) = find(&cite.value)
                 {
                     let citation = Citation {
                         item: i,
                         term: value.term.name,
-                        pages: value.pages.as_ref().map(|p| p.value.clone()),
+                        pages: value.pages().map(|p| p.value.clone()),
                         ruleset: None,
                     };
                     found.push((s, citation));

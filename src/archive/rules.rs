@@ -35,7 +35,8 @@ pub struct Ruleset {
     /// A bibliography key.
     pub source: Option<String>,
     pub pages: Option<String>,
-    pub facts: Option<Facts>,
+    /// Shared between rulesets (and games) whose facts are the same, as variants often are.
+    pub facts: Option<Arc<Facts>>,
     /// Shared between rulesets (and games) that start on the same board with the same pieces: a large catalog
     /// holds many copies of a few boards.
     #[serde(with = "crate::check::kept::maybe_shared")]
@@ -73,7 +74,7 @@ pub struct DiagramPoint {
 /// a file that does not compile says why. The text itself stays in the catalog (`Item::rules_file`), not copied.
 pub fn from_compiled(
     compiled: Result<(&RulesInfo, &[CompiledRuleset]), &RulesError>,
-    diagrams: &Diagrams,
+    diagrams: &Shared,
 ) -> Rules {
     let (info, games) = match compiled {
         Ok(compiled) => compiled,
@@ -129,27 +130,50 @@ pub fn from_compiled(
     }
 }
 
-fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>, diagrams: &Diagrams) {
+fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>, shared: &Shared) {
     match compiled {
         Some(game) => {
-            ruleset.facts = Some(game.facts());
-            ruleset.diagram = Some(diagrams.share(diagram(game)));
+            ruleset.facts = Some(shared.facts(game.facts()));
+            ruleset.diagram = Some(shared.share(diagram(game)));
         }
         // `parse_compiled` compiles every ruleset it lists, so this is only a guard.
         None => ruleset.error = Some("the ruleset was not compiled".to_string()),
     }
 }
 
-/// One copy of each distinct diagram, shared by every ruleset that draws it. Safe to use from many threads.
+/// One copy of each distinct diagram, shared by every ruleset that draws it, and of each distinct set of
+/// facts. Safe to use from many threads.
 #[derive(Default)]
-pub struct Diagrams(Mutex<HashMap<u64, Vec<Arc<Diagram>>>>);
+pub struct Shared {
+    diagrams: Mutex<HashMap<u64, Vec<Arc<Diagram>>>>,
+    facts: Mutex<HashMap<u64, Vec<Arc<Facts>>>>,
+}
 
-impl Diagrams {
+impl Shared {
+    /// The shared copy of `facts`.
+    pub fn facts(&self, facts: Facts) -> Arc<Facts> {
+        self.facts_arc(&Arc::new(facts))
+    }
+
+    /// The shared copy of facts that may be held elsewhere too (read back from an earlier build).
+    pub fn facts_arc(&self, facts: &Arc<Facts>) -> Arc<Facts> {
+        let mut map = self
+            .facts
+            .lock()
+            .expect("no thread panics while holding the facts");
+        let same = map.entry(facts_key(facts)).or_default();
+        if let Some(shared) = same.iter().find(|f| ***f == **facts) {
+            return Arc::clone(shared);
+        }
+        same.push(Arc::clone(facts));
+        Arc::clone(facts)
+    }
+
     /// The shared copy of `diagram`: itself, unless an equal diagram was shared before.
     pub fn share_arc(&self, diagram: &Arc<Diagram>) -> Arc<Diagram> {
         let key = diagram.key();
         let mut map = self
-            .0
+            .diagrams
             .lock()
             .expect("no thread panics while holding the diagrams");
         let same = map.entry(key).or_default();
@@ -201,6 +225,19 @@ impl Diagram {
         h.write(&bytes);
         h.finish()
     }
+}
+
+/// A hash of every field of `facts`; a collision only costs a comparison (see [`Shared::facts_arc`]).
+fn facts_key(facts: &Facts) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    facts.players.hash(&mut h);
+    facts.points.hash(&mut h);
+    facts.pieces_per_side.hash(&mut h);
+    facts.move_kinds.hash(&mut h);
+    facts.capture_rules.hash(&mut h);
+    facts.end_conditions.hash(&mut h);
+    h.finish()
 }
 
 /// The board and its start position, from the compiled rules.

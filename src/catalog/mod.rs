@@ -84,35 +84,121 @@ impl fmt::Display for Kind {
     }
 }
 
-/// An attribute of a value, as written. Boxed because most values have none of them, and a large catalog holds
-/// hundreds of thousands of values.
-pub type Attribute = Option<Box<Spanned<String>>>;
-
 /// One Dublin Core value of a record.
+///
+/// Kept small: a large catalog holds millions of values from the load to the end of a build. The attributes,
+/// which most values have none of, share one box, and positions are held in 32 bits (a record is far smaller
+/// than 4 GiB: the reader caps every file).
 #[derive(Clone, Debug)]
 pub struct Value {
     pub term: &'static Term,
-    /// The namespace the element came from (`dc:title` and `dcterms:title` are the same term).
-    pub ns: Namespace,
-    /// `xml:lang`
-    pub lang: Attribute,
-    /// `xsi:type`, as written (`dcterms:W3CDTF`)
-    pub scheme: Attribute,
     /// The text, trimmed, with references resolved.
     pub text: String,
     /// Where the text is (the trimmed content); an empty span just after the start tag when there is none.
-    pub text_span: Span,
-    /// `ref`: the identifier of a catalogued item.
-    pub ref_: Attribute,
-    /// `cite`: a bibliography key.
-    pub cite: Attribute,
-    /// `pages`, with `cite`.
-    pub pages: Attribute,
+    text_span: Compact,
     /// The element's name in its start tag.
-    pub span: Span,
+    span: Compact,
+    attributes: Option<Box<Attributes>>,
+    /// The namespace the element came from (`dc:title` and `dcterms:title` are the same term).
+    pub ns: Namespace,
+}
+
+/// The attributes a value may have, as written.
+#[derive(Clone, Debug, Default)]
+pub struct Attributes {
+    /// `xml:lang`
+    pub lang: Option<Spanned<String>>,
+    /// `xsi:type`, as written (`dcterms:W3CDTF`)
+    pub scheme: Option<Spanned<String>>,
+    /// `ref`: the identifier of a catalogued item.
+    pub ref_: Option<Spanned<String>>,
+    /// `cite`: a bibliography key.
+    pub cite: Option<Spanned<String>>,
+    /// `pages`, with `cite`.
+    pub pages: Option<Spanned<String>>,
+}
+
+/// A byte span in 32 bits a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Compact {
+    start: u32,
+    end: u32,
+}
+
+impl Compact {
+    fn new(span: Span) -> Compact {
+        let at = |n: usize| {
+            u32::try_from(n).expect("a record is smaller than 4 GiB: the reader caps it")
+        };
+        Compact {
+            start: at(span.start),
+            end: at(span.end),
+        }
+    }
+
+    fn span(self) -> Span {
+        self.start as usize..self.end as usize
+    }
 }
 
 impl Value {
+    /// A value of `term` with no text and no attributes; `span` is the element's name, and the text is
+    /// placed, empty, at `content_start`.
+    pub fn new(term: &'static Term, ns: Namespace, span: Span, content_start: usize) -> Value {
+        Value {
+            term,
+            text: String::new(),
+            text_span: Compact::new(content_start..content_start),
+            span: Compact::new(span),
+            attributes: None,
+            ns,
+        }
+    }
+
+    /// The element's name in its start tag.
+    pub fn span(&self) -> Span {
+        self.span.span()
+    }
+
+    /// Where the text is (the trimmed content); an empty span just after the start tag when there is none.
+    pub fn text_span(&self) -> Span {
+        self.text_span.span()
+    }
+
+    pub fn set_text_span(&mut self, span: Span) {
+        self.text_span = Compact::new(span);
+    }
+
+    /// `xml:lang`
+    pub fn lang(&self) -> Option<&Spanned<String>> {
+        self.attributes.as_ref()?.lang.as_ref()
+    }
+
+    /// `xsi:type`, as written (`dcterms:W3CDTF`)
+    pub fn scheme(&self) -> Option<&Spanned<String>> {
+        self.attributes.as_ref()?.scheme.as_ref()
+    }
+
+    /// `ref`: the identifier of a catalogued item.
+    pub fn ref_(&self) -> Option<&Spanned<String>> {
+        self.attributes.as_ref()?.ref_.as_ref()
+    }
+
+    /// `cite`: a bibliography key.
+    pub fn cite(&self) -> Option<&Spanned<String>> {
+        self.attributes.as_ref()?.cite.as_ref()
+    }
+
+    /// `pages`, with `cite`.
+    pub fn pages(&self) -> Option<&Spanned<String>> {
+        self.attributes.as_ref()?.pages.as_ref()
+    }
+
+    /// The attributes, to set one (boxed on first use).
+    pub fn attributes_mut(&mut self) -> &mut Attributes {
+        self.attributes.get_or_insert_default()
+    }
+
     /// The term as written with its conventional prefix: `dcterms:title`.
     pub fn qualified_name(&self) -> String {
         format!("{}:{}", self.ns.prefix(), self.term.name)
@@ -121,9 +207,9 @@ impl Value {
     /// The span to point at when the value itself is wrong: its text, or its tag when it has no text.
     pub fn value_span(&self) -> Span {
         if self.text.is_empty() {
-            self.span.clone()
+            self.span()
         } else {
-            self.text_span.clone()
+            self.text_span()
         }
     }
 }
@@ -222,10 +308,11 @@ pub struct Item {
     pub has_rules_file: bool,
     /// `rules.txt` in the source map, for the rules language to report into.
     pub rules_file: Option<FileId>,
-    /// `games/*.game`, sorted.
-    pub game_record_files: Vec<PathBuf>,
-    /// The same game records, read into the source map (in the same order) so that replaying them can report
-    /// into them; a record that is not UTF-8 is reported by the reader and left out here.
+    /// `games/*.game`, sorted, each as read into the source map (its text decoded lossily when it is not
+    /// UTF-8, for quoting).
+    pub game_record_files: Vec<FileId>,
+    /// The same game records, but for any that is not UTF-8 (the reader reported it): those that replaying
+    /// reads and reports into.
     pub game_records: Vec<FileId>,
     pub unknown_elements: Vec<Unknown>,
     pub unknown_attributes: Vec<Unknown>,
@@ -819,11 +906,13 @@ fn load_items(
         let offset = files.len() as u32;
         match result? {
             Some((mut item, own_files, own_diagnostics)) => {
+                // A file reached through a link may change without any change in this folder: never kept.
+                let keep = cache
+                    .as_deref_mut()
+                    .filter(|_| !reads_links(&item, &own_files));
                 shift_files(&mut item, 0, offset);
                 let item = std::sync::Arc::new(item);
                 items.push(std::sync::Arc::clone(&item));
-                // A file reached through a link may change without any change in this folder: never kept.
-                let keep = cache.as_deref_mut().filter(|_| !reads_links(&item));
                 match keep {
                     Some(cache) => {
                         files.extend_from(&own_files);
@@ -899,13 +988,17 @@ fn shift_files(item: &mut Item, from: u32, to: u32) {
     let shift = |id: FileId| FileId(id.0 - from + to);
     item.file = shift(item.file);
     item.rules_file = item.rules_file.map(shift);
-    for id in &mut item.game_records {
+    for id in item
+        .game_records
+        .iter_mut()
+        .chain(item.game_record_files.iter_mut())
+    {
         *id = shift(*id);
     }
 }
 
-/// Whether any file the item read is a link.
-fn reads_links(item: &Item) -> bool {
+/// Whether any file the item read is a link; `files` holds the item's game records.
+fn reads_links(item: &Item, files: &SourceMap) -> bool {
     let folder = &item.folder;
     let images = item.images.iter().filter_map(|i| {
         let name = image_name(&i.file.as_ref()?.value)?;
@@ -913,7 +1006,11 @@ fn reads_links(item: &Item) -> bool {
     });
     [folder.join("record.xml"), folder.join("rules.txt")]
         .into_iter()
-        .chain(item.game_record_files.iter().cloned())
+        .chain(
+            item.game_record_files
+                .iter()
+                .map(|&f| files.path(f).to_path_buf()),
+        )
         .chain(images)
         .any(|path| fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()))
 }
@@ -1017,7 +1114,7 @@ fn load_item(
                     if utf8 {
                         item.game_records.push(file);
                     }
-                    item.game_record_files.push(path);
+                    item.game_record_files.push(file);
                 }
             }
         }

@@ -154,7 +154,10 @@ pub fn uncatalogued_names(catalog: &Catalog) -> Vec<UncataloguedName> {
             item.values
                 .iter()
                 .filter(|v| {
-                    v.term.relation && v.ref_.is_none() && v.cite.is_none() && !v.text.is_empty()
+                    v.term.relation
+                        && v.ref_().is_none()
+                        && v.cite().is_none()
+                        && !v.text.is_empty()
                 })
                 .map(|v| UncataloguedName {
                     item: item.id.clone(),

@@ -253,7 +253,7 @@ pub fn check_with(
         .items
         .iter()
         .flat_map(|i| &i.values)
-        .filter_map(|v| v.cite.as_ref())
+        .filter_map(|v| v.cite())
         .map(|c| c.value.to_ascii_lowercase())
         .collect();
     let rules = rules::check_rules(&catalog, replayed, games, diagnostics);

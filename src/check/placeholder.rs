@@ -137,18 +137,18 @@ fn record_placeholders(item: &Item, found: &mut ItemFound) {
         if starts_with_mark(&value.text) {
             found.push((
                 file,
-                value.text_span.clone(),
+                value.text_span(),
                 format!("`{name}`"),
                 term_help(value.term.name),
             ));
         }
         for (attribute, help) in [
             (
-                &value.ref_,
+                &value.ref_(),
                 "write the identifier of a catalogued item (its folder name)",
             ),
-            (&value.cite, CITE_HELP),
-            (&value.pages, "write the pages cited, such as `110-111`"),
+            (&value.cite(), CITE_HELP),
+            (&value.pages(), "write the pages cited, such as `110-111`"),
         ] {
             if let Some(attribute) = attribute.as_deref()
                 && starts_with_mark(&attribute.value)

@@ -15,7 +15,7 @@ use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
 use super::{CheckedGame, PuzzleStart, RecordSummary, kept};
 use crate::archive::Diagram;
-use crate::archive::rules::{Diagrams, diagram_at, from_compiled};
+use crate::archive::rules::{Shared, diagram_at, from_compiled};
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
@@ -95,7 +95,7 @@ impl GameCache {
         // Every diagram once, numbered in the order the games first draw them. Equal diagrams may be two copies
         // (one read from the previous build, one drawn by this check): both get the number of the first, so that
         // the file is the same whichever way its games came.
-        let shared = Diagrams::default();
+        let shared = Shared::default();
         let mut numbers: HashMap<*const Diagram, u32> = HashMap::new();
         let mut diagrams: Vec<&Diagram> = Vec::new();
         for (_, outcome) in &keepable {
@@ -144,10 +144,17 @@ impl GameCache {
     /// The games an earlier build wrote with [`GameCache::write`]; none when another program wrote them or
     /// they are damaged.
     pub fn from_bytes(bytes: &[u8]) -> GameCache {
+        // The file holds each ruleset's facts by value: shared again as read, as `check` shares them.
+        let shared = Shared::default();
         let games = kept::read::<KeptGame>(bytes)
             .into_iter()
             .filter(|kept| kept.game.clean)
-            .map(|kept| {
+            .map(|mut kept| {
+                for ruleset in &mut kept.game.rules.rulesets {
+                    if let Some(facts) = &mut ruleset.facts {
+                        *facts = shared.facts_arc(facts);
+                    }
+                }
                 let outcome = GameOutcome {
                     diagnostics: Diagnostics::new(),
                     cited: kept.cited.into_iter().collect(),
@@ -177,7 +184,7 @@ pub fn check_rules(
     diagnostics: &mut Diagnostics,
 ) -> RulesChecked {
     let program = fingerprint::program();
-    let diagrams = Diagrams::default();
+    let shared = Shared::default();
     let bibliography = catalog.sources.file.map(|f| catalog.files.get(f).text());
     let bibliography = fingerprint::texts(&program, bibliography.as_deref());
     let known = &cache.games;
@@ -201,7 +208,7 @@ pub fn check_rules(
                 return (i, cached, Arc::clone(outcome), true);
             }
             let replay = !replayed.contains(&key);
-            let outcome = check_game(catalog, item, rules_file, (key, replay), &diagrams);
+            let outcome = check_game(catalog, item, rules_file, (key, replay), &shared);
             (i, cached, Arc::new(outcome), false)
         })
         .collect();
@@ -246,7 +253,7 @@ fn check_game(
     item: &Item,
     rules_file: FileId,
     (key, replay): (Hash, bool),
-    diagrams: &Diagrams,
+    shared: &Shared,
 ) -> GameOutcome {
     let mut diagnostics = Diagnostics::new();
     let mut cited = HashSet::new();
@@ -255,7 +262,7 @@ fn check_game(
     let (info, compiled) = match RulesFile::parse_all_for_replay(text) {
         Ok((file, compiled)) => (file.info(), compiled),
         Err(errors) => {
-            let rules = from_compiled(Err(&errors[0]), diagrams);
+            let rules = from_compiled(Err(&errors[0]), shared);
             for err in errors {
                 diagnostics.push(rules_diagnostic(&catalog.files, rules_file, err));
             }
@@ -282,7 +289,7 @@ fn check_game(
             };
         }
     };
-    let rules = from_compiled(Ok((&info, &compiled)), diagrams);
+    let rules = from_compiled(Ok((&info, &compiled)), shared);
     for ruleset in &info.rulesets {
         cite(
             catalog,
@@ -299,7 +306,7 @@ fn check_game(
         catalog,
         item,
         (&compiled, &info, replay),
-        diagrams,
+        shared,
         &mut cited,
         &mut own,
     );
@@ -382,7 +389,7 @@ fn replay_records(
     catalog: &Catalog,
     item: &Item,
     (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
-    diagrams: &Diagrams,
+    shared: &Shared,
     cited: &mut HashSet<String>,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Option<RecordSummary>> {
@@ -415,7 +422,7 @@ fn replay_records(
             diagnostics,
         );
         let mut summary = RecordSummary::of(&record, move_count);
-        summary.start = puzzle_start(compiled, &record, diagrams);
+        summary.start = puzzle_start(compiled, &record, shared);
         parsed.push(Some(summary));
     }
     parsed
@@ -426,7 +433,7 @@ fn replay_records(
 fn puzzle_start(
     compiled: &[(Option<String>, Compiled)],
     record: &Record,
-    diagrams: &Diagrams,
+    shared: &Shared,
 ) -> Option<PuzzleStart> {
     let tag = |name: &str| {
         record
@@ -446,7 +453,7 @@ fn puzzle_start(
     let position = game.parse_position(tag("Position")?).ok()?;
     let to_move = ludotheca_engine::Game::side_to_move(game, &position);
     Some(PuzzleStart {
-        diagram: diagrams.share(diagram_at(game, &position)),
+        diagram: shared.share(diagram_at(game, &position)),
         to_move,
     })
 }

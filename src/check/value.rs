@@ -9,15 +9,15 @@ use crate::suggest;
 
 pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
     let name = value.qualified_name();
-    if value.text.is_empty() && value.ref_.is_none() && value.cite.is_none() {
+    if value.text.is_empty() && value.ref_().is_none() && value.cite().is_none() {
         cx.push(
             Diagnostic::error("E014", format!("`{name}` is empty"))
                 .with_help("give it a value, or remove the element"),
-            value.span.clone(),
+            value.span(),
         );
     }
 
-    if let Some(r) = &value.ref_ {
+    if let Some(r) = &value.ref_() {
         if !value.term.relation {
             cx.push(
                 Diagnostic::error("E035", format!("`ref` is not allowed on `{name}`"))
@@ -32,7 +32,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
             );
         }
     }
-    if let Some(c) = &value.cite {
+    if let Some(c) = &value.cite() {
         if !value.term.citable() {
             cx.push(
                 Diagnostic::error("E035", format!("`cite` is not allowed on `{name}`")).with_note(
@@ -68,8 +68,8 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
             );
         }
     }
-    if let Some(p) = &value.pages
-        && value.cite.is_none()
+    if let Some(p) = &value.pages()
+        && value.cite().is_none()
     {
         cx.push(
             Diagnostic::error("E035", "`pages` without `cite`").with_help(
@@ -79,7 +79,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
         );
     }
 
-    let scheme = match &value.scheme {
+    let scheme = match value.scheme() {
         Some(s) => match Scheme::from_xsi_type(&s.value) {
             Some(scheme) => Some(scheme),
             None => {
@@ -109,11 +109,11 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
         let help = scheme_help(scheme);
         cx.push(
             Diagnostic::error(scheme.error_code(), message).with_help(help),
-            value.text_span.clone(),
+            value.text_span(),
         );
     }
 
-    if let Some(lang) = &value.lang {
+    if let Some(lang) = &value.lang() {
         if let Err(message) = language::parse_language_tag(&lang.value) {
             cx.push(
                 Diagnostic::error("E026", message)
@@ -131,7 +131,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
     }
 
     if value.term.name == "conformsTo"
-        && value.ref_.is_none()
+        && value.ref_().is_none()
         && uri::parse_uri(&value.text).is_err()
         && !value.text.is_empty()
     {
@@ -142,7 +142,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
             )
             .with_note("`conformsTo` names a standard the item conforms to, as a URI")
             .with_help("for tags, use `dcterms:subject`"),
-            value.text_span.clone(),
+            value.text_span(),
         );
     }
     if value.term.is_accrual() {
@@ -152,7 +152,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
                 format!("`{name}` describes a collection, not an item"),
             )
             .with_help("to record who entered the item, use `dcterms:contributor`"),
-            value.span.clone(),
+            value.span(),
         );
     }
 }
@@ -189,23 +189,23 @@ pub(super) fn check_duplicates(cx: &mut Context<'_>) {
     );
     let mut seen: foldhash::HashMap<Key<'_>, &Value> = foldhash::HashMap::default();
     for value in &cx.item.values {
-        if value.text.is_empty() && value.ref_.is_none() && value.cite.is_none() {
+        if value.text.is_empty() && value.ref_().is_none() && value.cite().is_none() {
             continue;
         }
         let key = (
             value.term.name,
             value.text.as_str(),
-            value.lang.as_ref().map(|l| l.value.as_str()),
-            value.ref_.as_ref().map(|r| r.value.as_str()),
-            value.cite.as_ref().map(|c| c.value.as_str()),
-            value.pages.as_ref().map(|p| p.value.as_str()),
+            value.lang().map(|l| l.value.as_str()),
+            value.ref_().map(|r| r.value.as_str()),
+            value.cite().map(|c| c.value.as_str()),
+            value.pages().map(|p| p.value.as_str()),
         );
         if let Some(first) = seen.get(&key) {
             let line = cx
                 .catalog
                 .files
                 .get(cx.item.file)
-                .position(first.span.start)
+                .position(first.span().start)
                 .line;
             cx.push(
                 Diagnostic::warning(
@@ -214,7 +214,7 @@ pub(super) fn check_duplicates(cx: &mut Context<'_>) {
                 )
                 .with_note(format!("first given on line {line}"))
                 .with_help("remove one of them"),
-                value.span.clone(),
+                value.span(),
             );
         } else {
             seen.insert(key, value);

@@ -265,8 +265,8 @@ mod tests {
                 "east=94.11; north=25.67"
             ]
         );
-        assert_eq!(item.values[1].lang.as_ref().unwrap().value, "njm");
-        assert_eq!(item.values[2].pages.as_ref().unwrap().value, "110-111");
+        assert_eq!(item.values[1].lang().unwrap().value, "njm");
+        assert_eq!(item.values[2].pages().unwrap().value, "110-111");
         assert_eq!(item.kind, Some(Kind::Evidence));
         assert_eq!(item.attests.len(), 1);
     }

@@ -741,11 +741,11 @@ fn value_key(v: &crate::catalog::Value) -> String {
     key_of(
         v.term.name,
         &v.text,
-        v.lang.as_ref().map(|a| a.value.as_str()),
-        v.scheme.as_ref().map(|a| a.value.as_str()),
-        v.ref_.as_ref().map(|a| a.value.as_str()),
-        v.cite.as_ref().map(|a| a.value.as_str()),
-        v.pages.as_ref().map(|a| a.value.as_str()),
+        v.lang().map(|a| a.value.as_str()),
+        v.scheme().map(|a| a.value.as_str()),
+        v.ref_().map(|a| a.value.as_str()),
+        v.cite().map(|a| a.value.as_str()),
+        v.pages().map(|a| a.value.as_str()),
     )
 }
 

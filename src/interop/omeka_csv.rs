@@ -464,32 +464,32 @@ impl ExportColumn {
 }
 
 fn export_column(v: &crate::catalog::Value) -> ExportColumn {
-    let data = if v.ref_.is_some() {
+    let data = if v.ref_().is_some() {
         "resource:item".to_string()
-    } else if v.cite.is_some() {
+    } else if v.cite().is_some() {
         "ludotheca:cite".to_string()
-    } else if let Some(s) = &v.scheme {
+    } else if let Some(s) = &v.scheme() {
         format!("dcterms:{}", s.value.rsplit(':').next().unwrap_or(&s.value))
     } else {
         String::new()
     };
     ExportColumn {
         term: v.term.name,
-        lang: v.lang.as_ref().map(|l| l.value.clone()),
+        lang: v.lang().map(|l| l.value.clone()),
         data,
     }
 }
 
 fn export_cell(v: &crate::catalog::Value) -> String {
-    if let Some(r) = &v.ref_ {
+    if let Some(r) = &v.ref_() {
         return if v.text.is_empty() {
             r.value.clone()
         } else {
             format!("{} {}", r.value, v.text)
         };
     }
-    if let Some(c) = &v.cite {
-        return match &v.pages {
+    if let Some(c) = &v.cite() {
+        return match v.pages() {
             Some(p) => format!("{} {}", c.value, p.value),
             None => c.value.clone(),
         };

@@ -517,8 +517,8 @@ pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Resul
             value.insert("property_id".into(), json!("auto"));
             value.insert("property_label".into(), json!(config.label(v.term)));
             value.insert("is_public".into(), json!(true));
-            let target = v.ref_.as_ref().and_then(|r| number.get(r.value.as_str()));
-            if let (Some(r), Some(n)) = (&v.ref_, target) {
+            let target = v.ref_().and_then(|r| number.get(r.value.as_str()));
+            if let (Some(r), Some(n)) = (&v.ref_(), target) {
                 value.insert("type".into(), json!("resource:item"));
                 value.insert("value_resource_id".into(), json!(n));
                 value.insert("value_resource_name".into(), json!("items"));
@@ -530,28 +530,26 @@ pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Resul
                 if !v.text.is_empty() {
                     value.insert("o:label".into(), json!(v.text));
                 }
-            } else if let Some(c) = &v.cite {
+            } else if let Some(c) = &v.cite() {
                 value.insert("type".into(), json!("literal"));
                 value.insert(
                     "@value".into(),
                     json!(super::export::cited_text(archive, v)),
                 );
                 value.insert("ludotheca:cite".into(), json!(c.value));
-                if let Some(p) = &v.pages {
+                if let Some(p) = &v.pages() {
                     value.insert("ludotheca:pages".into(), json!(p.value));
                 }
-            } else if v.scheme.as_ref().is_some_and(|s| s.value.ends_with(":URI"))
-                && v.lang.is_none()
-            {
+            } else if v.scheme().is_some_and(|s| s.value.ends_with(":URI")) && v.lang().is_none() {
                 value.insert("type".into(), json!("uri"));
                 value.insert("@id".into(), json!(v.text));
             } else {
                 value.insert("type".into(), json!("literal"));
                 value.insert("@value".into(), json!(v.text));
-                if let Some(l) = &v.lang {
+                if let Some(l) = &v.lang() {
                     value.insert("@language".into(), json!(l.value));
                 }
-                if let Some(s) = &v.scheme {
+                if let Some(s) = &v.scheme() {
                     let local = s.value.rsplit(':').next().unwrap_or(&s.value);
                     value.insert("@type".into(), json!(format!("{DCTERMS_NS}{local}")));
                 }

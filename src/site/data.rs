@@ -53,19 +53,19 @@ fn item_json(archive: &Archive, entry: &Entry) -> String {
                     "label": config.label(v.term),
                     "text": v.text,
                 });
-                if let Some(l) = &v.lang {
+                if let Some(l) = &v.lang() {
                     o["lang"] = json!(l.value);
                 }
-                if let Some(s) = &v.scheme {
+                if let Some(s) = &v.scheme() {
                     o["scheme"] = json!(s.value);
                 }
-                if let Some(r) = &v.ref_ {
+                if let Some(r) = &v.ref_() {
                     o["ref"] = json!(r.value);
                 }
-                if let Some(c) = &v.cite {
+                if let Some(c) = &v.cite() {
                     o["cite"] = json!(c.value);
                 }
-                if let Some(p) = &v.pages {
+                if let Some(p) = &v.pages() {
                     o["pages"] = json!(p.value);
                 }
                 o
@@ -356,7 +356,7 @@ fn oai_record(
             Some(label) => format!("{label}: {text}"),
             None => text,
         };
-        element(name, &text, v.lang.as_ref().map(|l| l.value.as_str()));
+        element(name, &text, v.lang().map(|l| l.value.as_str()));
     }
     for r in &entry.inverse {
         if let Target::Item(i, _) = r.target {

@@ -108,7 +108,7 @@ const DATE_TERMS: [&str; 9] = [
 /// (when the value is one) and W3CDTF dates in the date terms (when the value is one).
 pub fn dc_scheme(value: &crate::catalog::Value) -> Option<&'static str> {
     let named = value
-        .scheme
+        .scheme()
         .as_ref()
         .and_then(|s| Scheme::from_xsi_type(&s.value));
     let scheme = match named {
@@ -141,17 +141,17 @@ pub fn dc_scheme(value: &crate::catalog::Value) -> Option<&'static str> {
 
 /// The text a value stands for outside the page: a referenced item's title, a cited work, or the text.
 pub fn value_text(archive: &Archive, value: &crate::catalog::Value) -> String {
-    if let Some(key) = &value.cite {
+    if let Some(key) = &value.cite() {
         let mut text = archive
             .source(&key.value)
             .map(|s| super::cite::full(s.entry))
             .unwrap_or_else(|| key.value.clone());
-        if let Some(pages) = &value.pages {
+        if let Some(pages) = &value.pages() {
             text.push_str(&format!(" {}", super::cite::pages(&pages.value)));
         }
         return text;
     }
-    if let Some(r) = &value.ref_
+    if let Some(r) = &value.ref_()
         && value.text.trim().is_empty()
     {
         return archive
@@ -187,9 +187,9 @@ pub fn dc_meta(
     let mut links = Vec::new();
     for v in &entry.item.values {
         let linked = v
-            .ref_
+            .ref_()
             .as_ref()
-            .filter(|_| v.cite.is_none())
+            .filter(|_| v.cite().is_none())
             .and_then(|r| archive.entry(&r.value));
         if let Some(to) = linked {
             links.push(MetaLink {
@@ -209,7 +209,7 @@ pub fn dc_meta(
         tags.push(MetaTag {
             name: name(v),
             content,
-            lang: v.lang.as_ref().map(|l| l.value.clone()),
+            lang: v.lang().map(|l| l.value.clone()),
             scheme: dc_scheme(v),
         });
     }
@@ -289,10 +289,7 @@ fn citations(archive: &Archive, entry: &Entry) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for term in ["source", "references", "bibliographicCitation"] {
         for v in entry.item.values_of(term) {
-            let text = match (
-                &v.cite,
-                v.cite.as_ref().and_then(|k| archive.source(&k.value)),
-            ) {
+            let text = match (&v.cite(), v.cite().and_then(|k| archive.source(&k.value))) {
                 (Some(key), Some(source)) => {
                     let folded = key.value.to_ascii_lowercase();
                     if keys.contains(&folded) {
@@ -358,7 +355,7 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
         .values_of("spatial")
         .map(|v| {
             let point = v
-                .scheme
+                .scheme()
                 .as_ref()
                 .filter(|s| Scheme::from_xsi_type(&s.value) == Some(Scheme::Point))
                 .and_then(|_| place::parse_point(&v.text).ok());

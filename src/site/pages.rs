@@ -2338,9 +2338,9 @@ fn item_page<'a>(
             // The scheme stays in the markup for machines (`data-scheme`); people read the value in words.
             let shown = values::show(v);
             let mut value = FieldValue {
-                lang: v.lang.as_ref().map(|l| l.value.clone()),
-                lang_name: v.lang.as_ref().map(|l| values::language_name(&l.value)),
-                scheme: v.scheme.as_ref().map(|s| s.value.clone()),
+                lang: v.lang().map(|l| l.value.clone()),
+                lang_name: v.lang().map(|l| values::language_name(&l.value)),
+                scheme: v.scheme().map(|s| s.value.clone()),
                 ..FieldValue::default()
             };
             match shown {
@@ -2354,13 +2354,10 @@ fn item_page<'a>(
             if is_markdown(term.name) {
                 value.html = Some(markdown::to_html(&v.text, 2));
             }
-            if let Some(key) = &v.cite {
-                value.link = Some(site.source_link(
-                    &root,
-                    &key.value,
-                    v.pages.as_ref().map(|p| p.value.as_str()),
-                ));
-            } else if let Some(r) = &v.ref_ {
+            if let Some(key) = &v.cite() {
+                value.link =
+                    Some(site.source_link(&root, &key.value, v.pages().map(|p| p.value.as_str())));
+            } else if let Some(r) = &v.ref_() {
                 match archive.index_of(&r.value) {
                     Some(t) => {
                         let shown = Some(one_line(&v.text)).filter(|s| !s.is_empty());
@@ -2611,12 +2608,8 @@ fn item_page<'a>(
         .values
         .iter()
         .filter(|v| v.term.name == "source" || v.term.name == "bibliographicCitation")
-        .map(|v| match &v.cite {
-            Some(key) => site.source_link(
-                &root,
-                &key.value,
-                v.pages.as_ref().map(|p| p.value.as_str()),
-            ),
+        .map(|v| match v.cite() {
+            Some(key) => site.source_link(&root, &key.value, v.pages().map(|p| p.value.as_str())),
             None => Link {
                 href: String::new(),
                 text: one_line(&v.text),
@@ -2628,13 +2621,8 @@ fn item_page<'a>(
     let references: Vec<Link> = item
         .values_of("references")
         .filter_map(|v| {
-            v.cite.as_ref().map(|key| {
-                site.source_link(
-                    &root,
-                    &key.value,
-                    v.pages.as_ref().map(|p| p.value.as_str()),
-                )
-            })
+            v.cite()
+                .map(|key| site.source_link(&root, &key.value, v.pages().map(|p| p.value.as_str())))
         })
         .collect();
     let evidence: Vec<Link> = entry
@@ -2676,8 +2664,8 @@ fn item_page<'a>(
         .map(|v| {
             json!({
                 "text": one_line(&v.text),
-                "lang": v.lang.as_ref().map(|l| l.value.clone()),
-                "lang_name": v.lang.as_ref().map(|l| values::language_name(&l.value)),
+                "lang": v.lang().map(|l| l.value.clone()),
+                "lang_name": v.lang().map(|l| values::language_name(&l.value)),
             })
         })
         .collect();

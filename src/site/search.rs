@@ -29,6 +29,8 @@
 //!
 //! Every word is folded (lowercase, no diacritics) here, and the search script folds the query the same way.
 
+use std::borrow::Cow;
+
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -51,20 +53,22 @@ const SHARD_BYTES: usize = 32 * 1024;
 /// The digits of postings, in the order of the base64url alphabet.
 const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// One search result as the index sees it.
+/// One search result as the index sees it. Its texts are borrowed from the archive where they can be: at
+/// 100,000 items the documents are made all at once, before any is folded, and copies of every title,
+/// description and tag name would be a few hundred megabytes.
 #[derive(Clone, Debug)]
-struct Doc {
+struct Doc<'a> {
     /// Shown, and its first word ranks first.
-    title: String,
+    title: Cow<'a, str>,
     /// A page of the site, relative to its root.
-    url: String,
+    url: Cow<'a, str>,
     kind: &'static str,
     /// Items (games, boards, evidence) rank a little above tags, places, people and sources.
     item: bool,
     /// Texts whose words rank as names: the title and alternative titles.
-    names: Vec<String>,
+    names: Vec<Cow<'a, str>>,
     /// Texts whose words rank last.
-    other: Vec<String>,
+    other: Vec<Cow<'a, str>>,
     summary: String,
     /// Shown when a query matched one of them rather than the title.
     alternatives: Vec<String>,
@@ -79,59 +83,90 @@ const TITLE: usize = 2;
 
 /// Every file of the search index, by path relative to the site's root, in a stable order.
 pub fn index_files(archive: &Archive, items: &Items) -> Vec<(String, String)> {
-    shard(documents(archive), SHARD_BYTES, items)
+    let citations: Vec<String> = archive
+        .sources
+        .iter()
+        .map(|source| super::cite::full(source.entry))
+        .collect();
+    shard(documents(archive, &citations), SHARD_BYTES, items)
 }
 
-fn documents(archive: &Archive) -> Vec<Doc> {
+fn documents<'a>(archive: &'a Archive, citations: &'a [String]) -> Vec<Doc<'a>> {
     // Items in parallel (each one's summary reads its description as Markdown), gathered in order.
     let mut docs: Vec<Doc> = archive
         .entries
         .par_iter()
         .enumerate()
-        .map(|(index, entry)| item_document(archive, index, entry))
+        .map(|(index, entry)| item_document(archive, citations, index, entry))
         .collect();
-    facet_documents(archive, &mut docs);
+    facet_documents(archive, citations, &mut docs);
     docs
 }
 
-/// The document of the archive's entry `index`.
-fn item_document(archive: &Archive, index: usize, entry: &crate::archive::Entry) -> Doc {
+/// The document of the archive's entry `index`; `citations` are the sources' full citations, by source.
+fn item_document<'a>(
+    archive: &'a Archive,
+    citations: &'a [String],
+    index: usize,
+    entry: &'a crate::archive::Entry,
+) -> Doc<'a> {
     let item = entry.item;
     let alternatives: Vec<String> = item
         .values_of("alternative")
         .map(|v| one_line(&v.text))
         .collect();
-    let mut other: Vec<String> = Vec::new();
-    other.extend(entry.tags.iter().map(|&t| archive.tags[t].name.clone()));
-    other.extend(entry.places.iter().map(|&p| archive.places[p].name.clone()));
-    other.extend(entry.people.iter().map(|&p| archive.people[p].name.clone()));
+    let mut other: Vec<Cow<str>> = Vec::new();
+    other.extend(
+        entry
+            .tags
+            .iter()
+            .map(|&t| archive.tags[t].name.as_str().into()),
+    );
+    other.extend(
+        entry
+            .places
+            .iter()
+            .map(|&p| archive.places[p].name.as_str().into()),
+    );
+    other.extend(
+        entry
+            .people
+            .iter()
+            .map(|&p| archive.people[p].name.as_str().into()),
+    );
     for v in &item.values {
-        if let Some(cite) = &v.cite
-            && let Some(source) = archive.source(&cite.value)
+        if let Some(cite) = &v.cite()
+            && let Some(source) = archive.source_number(&cite.value)
         {
-            other.push(super::cite::full(source.entry));
+            other.push(citations[source].as_str().into());
         }
     }
     for r in &entry.relations {
         if let Target::Name(n) = &r.target {
-            other.push(n.clone());
+            other.push(n.as_str().into());
         }
     }
-    let description = item
-        .values_of("description")
-        .map(|v| v.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let mut descriptions = item.values_of("description").map(|v| v.text.as_str());
+    let description: Cow<str> = match (descriptions.next(), descriptions.next()) {
+        (None, _) => Cow::Borrowed(""),
+        (Some(one), None) => Cow::Borrowed(one),
+        (Some(first), Some(second)) => {
+            let mut all = vec![first, second];
+            all.extend(descriptions);
+            Cow::Owned(all.join(" "))
+        }
+    };
     let summary = text::summary(&description, SUMMARY_CHARS);
     other.push(description);
+    let mut names: Vec<Cow<str>> = Vec::with_capacity(1 + alternatives.len());
+    names.push(entry.title.as_str().into());
+    names.extend(alternatives.iter().map(|a| Cow::Owned(a.clone())));
     Doc {
-        title: entry.title.clone(),
-        url: entry.url.clone(),
+        title: entry.title.as_str().into(),
+        url: entry.url.as_str().into(),
         kind: entry.kind.as_str(),
         item: true,
-        names: std::iter::once(entry.title.clone())
-            .chain(alternatives.iter().cloned())
-            .collect(),
+        names,
         other,
         summary,
         alternatives,
@@ -140,7 +175,7 @@ fn item_document(archive: &Archive, index: usize, entry: &crate::archive::Entry)
 }
 
 /// The documents of the tags, places, people and sources, after the items'.
-fn facet_documents(archive: &Archive, docs: &mut Vec<Doc>) {
+fn facet_documents<'a>(archive: &'a Archive, citations: &'a [String], docs: &mut Vec<Doc<'a>>) {
     let facets = [
         ("tag", "tags", &archive.tags),
         ("place", "places", &archive.places),
@@ -148,11 +183,11 @@ fn facet_documents(archive: &Archive, docs: &mut Vec<Doc>) {
     for (kind, folder, list) in facets {
         for facet in list.iter() {
             docs.push(Doc {
-                title: facet.name.clone(),
-                url: format!("{folder}/{}/index.html", facet.slug),
+                title: facet.name.as_str().into(),
+                url: format!("{folder}/{}/index.html", facet.slug).into(),
                 kind,
                 item: false,
-                names: vec![facet.name.clone()],
+                names: vec![facet.name.as_str().into()],
                 other: Vec::new(),
                 summary: format!("{} item(s)", facet.items.len()),
                 alternatives: Vec::new(),
@@ -162,27 +197,26 @@ fn facet_documents(archive: &Archive, docs: &mut Vec<Doc>) {
     }
     for person in &archive.people {
         docs.push(Doc {
-            title: person.name.clone(),
-            url: format!("people/{}/index.html", person.slug),
+            title: person.name.as_str().into(),
+            url: format!("people/{}/index.html", person.slug).into(),
             kind: "person",
             item: false,
-            names: vec![person.name.clone()],
+            names: vec![person.name.as_str().into()],
             other: Vec::new(),
             summary: String::new(),
             alternatives: Vec::new(),
             entry: None,
         });
     }
-    for source in &archive.sources {
-        let full = super::cite::full(source.entry);
+    for (source, full) in archive.sources.iter().zip(citations) {
         docs.push(Doc {
-            title: super::cite::short(source.entry),
-            url: format!("sources/{}/index.html", source.slug),
+            title: super::cite::short(source.entry).into(),
+            url: format!("sources/{}/index.html", source.slug).into(),
             kind: "source",
             item: false,
-            names: vec![source.entry.get("title").unwrap_or_default().to_string()],
-            other: vec![full.clone()],
-            summary: full,
+            names: vec![source.entry.get("title").unwrap_or_default().into()],
+            other: vec![full.as_str().into()],
+            summary: full.clone(),
             alternatives: Vec::new(),
             entry: None,
         });
@@ -240,8 +274,10 @@ type Posting = (u32, u8);
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
 fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
-    // time: every document's words at once would be tens of megabytes at 10,000 items.
-    const BLOCK: usize = 1024;
+    // time: every document's words at once would be tens of megabytes at 10,000 items. The index is made
+    // while the pages are, at the build's peak of memory, so a block is kept small; 256 documents are still
+    // far more than the cores that share them.
+    const BLOCK: usize = 256;
     let mut index: foldhash::HashMap<String, Vec<Posting>> = foldhash::HashMap::default();
     for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
         let per_doc: Vec<std::sync::Arc<[(String, usize)]>> = chunk
@@ -667,7 +703,7 @@ mod tests {
 
     /// A deterministic catalog of made-up documents: words from a few syllables (some not Latin), a word in
     /// every document, numbers, facets among the items.
-    fn synthetic(n: usize) -> Vec<Doc> {
+    fn synthetic(n: usize) -> Vec<Doc<'static>> {
         const SYLLABLES: [&str; 16] = [
             "ta", "ter", "hu", "chü", "ba", "ka", "mo", "na", "lø", "sü", "mi", "ga", "जी", "ता",
             "ō", "x",
@@ -693,11 +729,11 @@ mod tests {
                     .collect::<Vec<_>>()
                     .join(" ");
                 Doc {
-                    names: vec![title.clone(), alternative.clone()],
-                    other: vec![format!("copy {i} {description}")],
+                    names: vec![title.clone().into(), alternative.clone().into()],
+                    other: vec![format!("copy {i} {description}").into()],
                     summary: description,
-                    title,
-                    url: format!("games/g{i}/index.html"),
+                    title: title.into(),
+                    url: format!("games/g{i}/index.html").into(),
                     kind: if i % 5 == 0 { "tag" } else { "game" },
                     item: i % 5 != 0,
                     alternatives: vec![alternative],
@@ -760,8 +796,10 @@ mod tests {
         let by_url: BTreeMap<String, u32> = (0..n)
             .map(|id| (index.doc(id)[1].as_str().unwrap().to_string(), id))
             .collect();
-        let expected: Vec<(u32, BTreeMap<String, usize>)> =
-            docs.iter().map(|d| (by_url[&d.url], places(d))).collect();
+        let expected: Vec<(u32, BTreeMap<String, usize>)> = docs
+            .iter()
+            .map(|d| (by_url[d.url.as_ref()], places(d)))
+            .collect();
         let mut terms: BTreeSet<String> = BTreeSet::new();
         for (_, words) in &expected {
             for w in words.keys() {
@@ -926,7 +964,7 @@ mod tests {
         let index = Index::new(files);
         let total: usize = index.files.values().map(String::len).sum();
         // The size of the single script every first query used to load: each document with its folded words.
-        let folded = |texts: &[String]| {
+        let folded = |texts: &[Cow<str>]| {
             let mut seen = BTreeSet::new();
             let words: Vec<String> = texts
                 .iter()
@@ -935,7 +973,12 @@ mod tests {
                 .collect();
             words.join(" ")
         };
-        let whole: usize = documents(&archive)
+        let citations: Vec<String> = archive
+            .sources
+            .iter()
+            .map(|source| super::super::cite::full(source.entry))
+            .collect();
+        let whole: usize = documents(&archive, &citations)
             .iter()
             .map(|d| {
                 let doc = json!([

@@ -34,7 +34,7 @@ pub struct MapLink {
 /// its own; `None` for free text, which is shown as written.
 pub fn show(value: &Value) -> Option<Shown> {
     let scheme = value
-        .scheme
+        .scheme()
         .as_ref()
         .and_then(|s| Scheme::from_xsi_type(&s.value));
     let text = value.text.trim();

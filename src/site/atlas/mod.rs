@@ -49,7 +49,7 @@ fn boxes(site: &Site) -> HashMap<String, (f64, f64, map::Limits)> {
             .filter(|v| v.term.name == "spatial")
         {
             let scheme = value
-                .scheme
+                .scheme()
                 .as_ref()
                 .and_then(|s| Scheme::from_xsi_type(&s.value));
             if scheme != Some(Scheme::Box) {

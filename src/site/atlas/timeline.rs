@@ -56,7 +56,7 @@ fn of_edtf(e: &Edtf) -> Option<Span> {
 /// The span of one value, when its scheme says how to read it.
 pub fn of_value(value: &Value) -> Option<Span> {
     let scheme = value
-        .scheme
+        .scheme()
         .as_ref()
         .and_then(|s| Scheme::from_xsi_type(&s.value));
     let text = value.text.trim();
