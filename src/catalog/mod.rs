@@ -87,8 +87,8 @@ impl fmt::Display for Kind {
 /// One Dublin Core value of a record.
 ///
 /// Kept small: a large catalog holds millions of values from the load to the end of a build. The attributes,
-/// which most values have none of, share one box, and positions are held in 32 bits (a record is far smaller
-/// than 4 GiB: the reader caps every file).
+/// which most values have none of, are one slice of those present, and positions are held in 32 bits (a record
+/// is far smaller than 4 GiB: the reader caps every file).
 #[derive(Clone, Debug)]
 pub struct Value {
     pub term: &'static Term,
@@ -98,24 +98,24 @@ pub struct Value {
     text_span: Compact,
     /// The element's name in its start tag.
     span: Compact,
-    attributes: Option<Box<Attributes>>,
+    attributes: Box<[(Attribute, Spanned<String>)]>,
     /// The namespace the element came from (`dc:title` and `dcterms:title` are the same term).
     pub ns: Namespace,
 }
 
-/// The attributes a value may have, as written.
-#[derive(Clone, Debug, Default)]
-pub struct Attributes {
+/// An attribute a value may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attribute {
     /// `xml:lang`
-    pub lang: Option<Spanned<String>>,
+    Lang,
     /// `xsi:type`, as written (`dcterms:W3CDTF`)
-    pub scheme: Option<Spanned<String>>,
+    Scheme,
     /// `ref`: the identifier of a catalogued item.
-    pub ref_: Option<Spanned<String>>,
+    Ref,
     /// `cite`: a bibliography key.
-    pub cite: Option<Spanned<String>>,
+    Cite,
     /// `pages`, with `cite`.
-    pub pages: Option<Spanned<String>>,
+    Pages,
 }
 
 /// A byte span in 32 bits a side.
@@ -150,7 +150,7 @@ impl Value {
             text: String::new(),
             text_span: Compact::new(content_start..content_start),
             span: Compact::new(span),
-            attributes: None,
+            attributes: Box::default(),
             ns,
         }
     }
@@ -169,34 +169,47 @@ impl Value {
         self.text_span = Compact::new(span);
     }
 
+    /// The attribute `name`, as written.
+    pub fn attribute(&self, name: Attribute) -> Option<&Spanned<String>> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, value)| value)
+    }
+
     /// `xml:lang`
     pub fn lang(&self) -> Option<&Spanned<String>> {
-        self.attributes.as_ref()?.lang.as_ref()
+        self.attribute(Attribute::Lang)
     }
 
     /// `xsi:type`, as written (`dcterms:W3CDTF`)
     pub fn scheme(&self) -> Option<&Spanned<String>> {
-        self.attributes.as_ref()?.scheme.as_ref()
+        self.attribute(Attribute::Scheme)
     }
 
     /// `ref`: the identifier of a catalogued item.
     pub fn ref_(&self) -> Option<&Spanned<String>> {
-        self.attributes.as_ref()?.ref_.as_ref()
+        self.attribute(Attribute::Ref)
     }
 
     /// `cite`: a bibliography key.
     pub fn cite(&self) -> Option<&Spanned<String>> {
-        self.attributes.as_ref()?.cite.as_ref()
+        self.attribute(Attribute::Cite)
     }
 
     /// `pages`, with `cite`.
     pub fn pages(&self) -> Option<&Spanned<String>> {
-        self.attributes.as_ref()?.pages.as_ref()
+        self.attribute(Attribute::Pages)
     }
 
-    /// The attributes, to set one (boxed on first use).
-    pub fn attributes_mut(&mut self) -> &mut Attributes {
-        self.attributes.get_or_insert_default()
+    /// Sets the attributes; of two with the same name, the last is kept.
+    pub fn set_attributes(&mut self, attributes: Vec<(Attribute, Spanned<String>)>) {
+        let mut kept: Vec<(Attribute, Spanned<String>)> = Vec::with_capacity(attributes.len());
+        for (name, value) in attributes {
+            kept.retain(|(n, _)| *n != name);
+            kept.push((name, value));
+        }
+        self.attributes = kept.into_boxed_slice();
     }
 
     /// The term as written with its conventional prefix: `dcterms:title`.

@@ -11,7 +11,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::name::ResolveResult;
 
 use super::terms::{self, DC_NS, DCTERMS_NS, Namespace, RECORD_NS, XML_NS, XSI_NS};
-use super::{GameLink, ImageFile, ImageRef, Item, Kind, Spanned, Stray, Unknown, Value};
+use super::{Attribute, GameLink, ImageFile, ImageRef, Item, Kind, Spanned, Stray, Unknown, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
 
@@ -387,24 +387,23 @@ impl<'a> Parser<'a> {
         attributes: Vec<Attr>,
     ) -> Value {
         let mut value = Value::new(term, ns, name_span, content_start);
+        let mut known = Vec::new();
         for attr in attributes {
-            let known = matches!(
-                (attr.ns.as_deref(), attr.local.as_str()),
-                (Some(XML_NS), "lang") | (Some(XSI_NS), "type") | (None, "ref" | "cite" | "pages")
-            );
-            if !known {
-                self.item.unknown_attributes.push(attr.unknown());
-                continue;
-            }
-            let attributes = value.attributes_mut();
-            let slot = match (attr.ns.as_deref(), attr.local.as_str()) {
-                (Some(XML_NS), "lang") => &mut attributes.lang,
-                (Some(XSI_NS), "type") => &mut attributes.scheme,
-                (None, "ref") => &mut attributes.ref_,
-                (None, "cite") => &mut attributes.cite,
-                _ => &mut attributes.pages,
+            let name = match (attr.ns.as_deref(), attr.local.as_str()) {
+                (Some(XML_NS), "lang") => Attribute::Lang,
+                (Some(XSI_NS), "type") => Attribute::Scheme,
+                (None, "ref") => Attribute::Ref,
+                (None, "cite") => Attribute::Cite,
+                (None, "pages") => Attribute::Pages,
+                _ => {
+                    self.item.unknown_attributes.push(attr.unknown());
+                    continue;
+                }
             };
-            *slot = Some(attr.value);
+            known.push((name, attr.value));
+        }
+        if !known.is_empty() {
+            value.set_attributes(known);
         }
         value
     }

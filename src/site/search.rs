@@ -267,9 +267,25 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
         .collect()
 }
 
-/// A document's number and the best place a word has in it (`TITLE`, `NAME` or `OTHER`): eight bytes, since
-/// the postings of every word are held at once (millions at 10,000 items).
-type Posting = (u32, u8);
+/// A document's number and the best place a word has in it (`TITLE`, `NAME` or `OTHER`), in 32 bits: the
+/// postings of every word are held at once (millions at 10,000 items), while the pages are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Posting(u32);
+
+impl Posting {
+    fn new(id: u32, at: usize) -> Posting {
+        assert!(id < 1 << 30, "fewer than 2^30 documents");
+        Posting(id << 2 | at as u32)
+    }
+
+    fn id(self) -> u32 {
+        self.0 >> 2
+    }
+
+    fn at(self) -> usize {
+        (self.0 & 3) as usize
+    }
+}
 
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
 fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
@@ -296,7 +312,7 @@ fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Vec<Posting>)> {
         for (i, words) in per_doc.into_iter().enumerate() {
             let id = (block * BLOCK + i) as u32;
             for (word, at) in words.iter() {
-                let posting = (id, *at as u8);
+                let posting = Posting::new(id, *at);
                 match index.get_mut(word.as_str()) {
                     Some(postings) => postings.push(posting),
                     None => {
@@ -351,8 +367,8 @@ fn encode_ids(ids: &[u32]) -> String {
 /// `[title, name, other]` postings, without trailing empty lists.
 fn encode_places(postings: &[Posting]) -> Vec<String> {
     let mut lists = vec![Vec::new(); 3];
-    for &(id, at) in postings {
-        lists[usize::from(at)].push(id);
+    for p in postings {
+        lists[p.at()].push(p.id());
     }
     let mut out: Vec<String> = lists.iter().rev().map(|l| encode_ids(l)).collect();
     while out.last().is_some_and(String::is_empty) {
@@ -416,20 +432,21 @@ fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie)
         let count = words
             .iter()
             .filter_map(|w| w.postings.last())
-            .map(|&(id, _)| id as usize + 1)
+            .map(|p| p.id() as usize + 1)
             .max()
             .unwrap_or(0);
         let mut best = vec![0u8; count];
         for w in words {
-            for &(id, at) in &w.postings {
-                best[id as usize] = best[id as usize].max(at + 1);
+            for p in &w.postings {
+                let id = p.id() as usize;
+                best[id] = best[id].max(p.at() as u8 + 1);
             }
         }
         let all: Vec<Posting> = best
             .into_iter()
             .enumerate()
             .filter(|&(_, b)| b > 0)
-            .map(|(id, b)| (id as u32, b - 1))
+            .map(|(id, b)| Posting::new(id as u32, usize::from(b - 1)))
             .collect();
         let stem = file_stem('p', prefix);
         out.prefixes.push((
