@@ -46,6 +46,21 @@ struct Parser<'a> {
 /// Parse the record held in `file` into `item`, reporting malformed XML.
 pub fn parse(sources: &SourceMap, file: FileId, item: &mut Item, diagnostics: &mut Diagnostics) {
     let text = sources.get(file).text();
+    // Values hold their positions in 32 bits. The catalog's reader refuses records far smaller than this; a
+    // record made in memory (an import reading back what it wrote) is refused here instead.
+    if u32::try_from(text.len()).is_err() {
+        diagnostics
+            .error_at(
+                sources,
+                file,
+                0..0,
+                "E005",
+                "the record is larger than 4 GiB",
+            )
+            .help = Some("split the item's values over several records".to_string());
+        item.well_formed = false;
+        return;
+    }
     let mut parser = Parser {
         text: &text,
         sources,
