@@ -296,6 +296,52 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
     );
 }
 
+/// The previous build's work is found by what the catalog holds, not by how its folder was named: a build run
+/// from another directory, or given `./catalog` where the last one was given a full path, renders, checks and
+/// writes nothing again.
+#[test]
+fn naming_the_catalog_another_way_keeps_the_previous_builds_work() {
+    let scratch = Scratch::new("named");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let (_, games) = games_taken(&catalog, &out);
+    let first = snapshot(&out);
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args([
+            "build",
+            "--timings",
+            "--catalog",
+            "./catalog",
+            "--out",
+            "site",
+        ])
+        .current_dir(&scratch.0)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{said}");
+    let line = |what: &str| {
+        said.lines()
+            .find_map(|l| l.trim_start().strip_prefix(what))
+            .unwrap_or_else(|| panic!("no {what}line in {said}"))
+            .to_string()
+    };
+    assert!(
+        line("games ").starts_with(&format!("{games} of {games} ")),
+        "{said}"
+    );
+    let data = line("data ");
+    let words: Vec<&str> = data.split_whitespace().collect();
+    assert_eq!(words[0], words[2], "{said}");
+    assert!(
+        said.contains(": 0 pages rendered, 0 files written,"),
+        "{said}"
+    );
+    assert_eq!(snapshot(&out), first, "byte-identical");
+}
+
 #[test]
 fn the_same_catalog_gives_the_same_bytes_and_dates_come_only_from_source_date_epoch() {
     let scratch = Scratch::new("reproducible");

@@ -373,12 +373,18 @@ impl Item {
         }
     }
 
-    /// Hash the item's files as read (record, rules, game records: paths and texts) into `files_hash`.
-    fn hash_files(&mut self, files: &SourceMap) {
+    /// Hash the item's files as read (record, rules, game records: paths within the catalog folder `root`, and
+    /// texts) into `files_hash`. The paths are taken within the folder so that naming the same catalog another
+    /// way (`./catalog`, or from another directory) keeps everything the previous build checked and wrote.
+    fn hash_files(&mut self, files: &SourceMap, root: &Path) {
         let read: Vec<_> = std::iter::once(self.file)
             .chain(self.rules_file)
             .chain(self.game_records.iter().copied())
-            .map(|f| (files.get(f).path.to_string_lossy(), files.get(f).text()))
+            .map(|f| {
+                let path = &files.get(f).path;
+                let within = path.strip_prefix(root).unwrap_or(path);
+                (within.to_string_lossy(), files.get(f).text())
+            })
             .collect();
         let mut parts = Vec::new();
         for (path, text) in &read {
@@ -1134,7 +1140,7 @@ fn load_item(
         _ => {}
     }
     load_images(reader, folder, &mut item, diagnostics)?;
-    item.hash_files(files);
+    item.hash_files(files, reader.named_root());
     Ok(item)
 }
 
@@ -1150,7 +1156,7 @@ pub fn read_record(
     let file = files.add(folder.join("record.xml"), text);
     let mut item = Item::new(id.to_string(), folder, file);
     record::parse(files, file, &mut item, diagnostics);
-    item.hash_files(files);
+    item.hash_files(files, Path::new(""));
     item
 }
 

@@ -95,15 +95,26 @@ impl FileKind {
 pub struct Reader {
     /// The catalog folder with every link resolved, to tell whether a link leads outside it.
     root: PathBuf,
+    /// The catalog folder as it was named, which every path read begins with.
+    named: PathBuf,
 }
 
 impl Reader {
     pub fn new(root: &Path) -> Result<Reader, LoadError> {
+        let root_named = root;
         let root = fs::canonicalize(root).map_err(|source| LoadError::Io {
             path: root.to_path_buf(),
             source,
         })?;
-        Ok(Reader { root })
+        Ok(Reader {
+            root,
+            named: root_named.to_path_buf(),
+        })
+    }
+
+    /// The catalog folder as it was named when the reader was made.
+    pub fn named_root(&self) -> &Path {
+        &self.named
     }
 
     /// [`Reader::read`] for a path that a listing of its folder gave as a regular file (walking a folder gives

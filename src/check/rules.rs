@@ -199,10 +199,16 @@ pub fn check_rules(
         .filter_map(|(i, item)| item.rules_file.map(|file| (i, item, file)))
         .map(|(i, item, rules_file)| {
             let key = game_key(item, &program);
-            // Diagnostics name the files: equal files in two folders are two entries.
+            // Diagnostics name the files: equal files in two folders are two entries. The paths are taken
+            // within the catalog folder, as in the item's hash, so that naming the catalog another way keeps
+            // the games (the games kept between processes have no diagnostics to name anything).
             let paths = std::iter::once(rules_file)
                 .chain(item.game_records.iter().copied())
-                .map(|f| catalog.files.path(f).as_os_str().as_encoded_bytes());
+                .map(|f| {
+                    let path = catalog.files.path(f);
+                    let within = path.strip_prefix(&catalog.root).unwrap_or(path);
+                    within.as_os_str().as_encoded_bytes()
+                });
             let cached = fingerprint::bytes(&key, std::iter::once(&bibliography[..]).chain(paths));
             if let Some(outcome) = known.get(&cached) {
                 return (i, cached, Arc::clone(outcome), true);
