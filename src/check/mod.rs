@@ -77,7 +77,7 @@ pub struct CheckedGame {
 /// twice.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub struct RecordSummary {
-    /// Every tag, in order: (name, value).
+    /// The tags the site reads ([`SHOWN_TAGS`]), in order: (name, value).
     tags: tags::Tags,
     pub move_count: usize,
     /// A puzzle's position as set by its `Position` tag, for the puzzles page's diagram; `None` for other
@@ -93,6 +93,11 @@ pub struct PuzzleStart {
     pub to_move: u8,
 }
 
+/// The tags a page, the board or the puzzles list reads from a record's summary. The others (players, dates,
+/// results, ...) are shown with the record's text, never from the summary: a large catalog holds a summary of
+/// each of its records from check to the end of the build, and those tags were most of it.
+pub const SHOWN_TAGS: [&str; 6] = ["Event", "Title", "Kind", "Ruleset", "Source", "Question"];
+
 impl RecordSummary {
     /// The summary of `record`, which has `move_count` moves (its moves may not have been kept).
     pub fn of(record: &Record, move_count: usize) -> RecordSummary {
@@ -101,6 +106,7 @@ impl RecordSummary {
                 record
                     .tags
                     .iter()
+                    .filter(|t| SHOWN_TAGS.contains(&t.name.as_str()))
                     .map(|t| (t.name.as_str(), t.value.as_str())),
             ),
             move_count,
@@ -108,12 +114,13 @@ impl RecordSummary {
         }
     }
 
-    /// The first tag of this name.
+    /// The first tag of this name, one of [`SHOWN_TAGS`].
     pub fn tag(&self, name: &str) -> Option<&str> {
+        debug_assert!(SHOWN_TAGS.contains(&name), "`{name}` is not kept");
         self.tags.get(name)
     }
 
-    /// Every tag, in order: (name, value).
+    /// Every tag kept, in order: (name, value).
     pub fn tags(&self) -> impl Iterator<Item = (&str, &str)> {
         self.tags.iter()
     }
