@@ -33,6 +33,21 @@ fn parse_status(status: &str) -> Option<Resident> {
     })
 }
 
+/// Hand back to the system the memory freed since the last collection, on every thread of the pool and this
+/// one. The allocator (mimalloc, the program's) returns a freed page to the system only when the thread that
+/// owns it next allocates or collects, and a step's worker threads often sleep until the step after next: at
+/// 100,000 items the pages left behind by resolving alone came to hundreds of megabytes over the render's peak.
+/// A collection is a walk of each thread's pages, milliseconds beside a step.
+pub fn hand_back_freed() {
+    let collect = || {
+        // SAFETY: `mi_collect` only reads and updates the allocator's own bookkeeping for the calling thread;
+        // it takes no pointer of ours, and is safe to call at any time, whichever allocator is global.
+        unsafe { libmimalloc_sys::mi_collect(true) }
+    };
+    rayon::broadcast(|_| collect());
+    collect();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -143,17 +143,18 @@ pub struct Person {
 pub struct Source<'c> {
     pub entry: &'c BibEntry,
     pub slug: String,
-    pub citations: Vec<Citation>,
+    pub citations: Vec<Citation<'c>>,
 }
 
+/// One citation of a source, borrowed from the catalog as checked: a source may be cited by every item.
 #[derive(Clone, Debug)]
-pub struct Citation {
+pub struct Citation<'c> {
     pub item: usize,
     /// `source`, `references`, `bibliographicCitation`, or `ruleset` for a ruleset's source.
     pub term: &'static str,
-    pub pages: Option<String>,
+    pub pages: Option<&'c str>,
     /// For a ruleset citation: the ruleset's title.
-    pub ruleset: Option<String>,
+    pub ruleset: Option<&'c str>,
 }
 
 /// A calendar day: year, month (1-12), day (1-31); a date without a month or day counts from its first.
@@ -710,7 +711,7 @@ fn collect_people(
     sorted
 }
 
-fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Source<'c>> {
+fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'c>]) -> Vec<Source<'c>> {
     let mut index: HashMap<String, usize> = HashMap::new();
     let slugs = unique_slugs(catalog.sources.entries.iter().map(|e| e.key.value.as_str()));
     let mut sources: Vec<Source<'c>> = Vec::new();
@@ -732,7 +733,7 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
         false => index.get(key).copied(),
     };
     // Each entry's citations are found on every core, then filed in entry order.
-    let found: Vec<Vec<(usize, Citation)>> = entries
+    let found: Vec<Vec<(usize, Citation<'c>)>> = entries
         .par_iter()
         .enumerate()
         .map(|(i, entry)| {
@@ -744,7 +745,7 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
                     let citation = Citation {
                         item: i,
                         term: value.term.name,
-                        pages: value.pages().map(|p| p.value.clone()),
+                        pages: value.pages().map(|p| p.value.as_str()),
                         ruleset: None,
                     };
                     found.push((s, citation));
@@ -757,8 +758,8 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'_>]) -> Vec<Sourc
                     let citation = Citation {
                         item: i,
                         term: "ruleset",
-                        pages: ruleset.pages.clone(),
-                        ruleset: Some(ruleset.title.clone()),
+                        pages: ruleset.pages.as_deref(),
+                        ruleset: Some(ruleset.title.as_str()),
                     };
                     found.push((s, citation));
                 }

@@ -233,6 +233,7 @@ pub fn build_scoped(
     );
     let catalog = loaded.map_err(BuildError::Load)?;
     let text_held = catalog.files.held();
+    crate::resident::hand_back_freed();
     step("load", started);
 
     let started = Instant::now();
@@ -249,6 +250,7 @@ pub fn build_scoped(
     let checked =
         crate::check::check_with(catalog, &mut diagnostics, &replayed, games, check_cache);
     let games_taken = games.taken();
+    crate::resident::hand_back_freed();
     step("check", started);
     if diagnostics.has_errors() {
         return Err(BuildError::CatalogErrors(diagnostics));
@@ -298,6 +300,7 @@ pub fn build_scoped(
         },
     );
     games_written.map_err(BuildError::Output)?;
+    crate::resident::hand_back_freed();
     step("resolve", started);
 
     let started = Instant::now();

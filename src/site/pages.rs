@@ -2057,15 +2057,15 @@ fn one_source_pages(
                 .rules
                 .iter()
                 .flat_map(|r| &r.rulesets)
-                .find(|r| Some(&r.title) == c.ruleset.as_ref())
+                .find(|r| Some(r.title.as_str()) == c.ruleset)
                 .map(|r| anchor(&r.name))
                 .unwrap_or_default();
-            let note = c.pages.as_deref().map(cite::pages);
+            let note = c.pages.map(cite::pages);
             (
                 1,
                 Link {
                     href: format!("{}#ruleset-{name}", e.url),
-                    text: format!("{}: {}", e.title, c.ruleset.clone().unwrap_or_default()),
+                    text: format!("{}: {}", e.title, c.ruleset.unwrap_or_default()),
                     note,
                     lang: None,
                 },
