@@ -266,18 +266,24 @@ impl<'c> Archive<'c> {
     pub fn resolve_with(checked: &'c Checked, cache: Option<&mut NamesCache>) -> Archive<'c> {
         let catalog = &checked.catalog;
         let known = cache.as_deref();
-        let (mut entries, names): (Vec<Entry<'c>>, Vec<Arc<ItemNames>>) = catalog
+        // The items with a kind are numbered first, so that the entries are made straight into their places:
+        // filtered in parallel, they would be gathered in pieces and copied once more.
+        let kinded: Vec<(usize, Kind)> = catalog
             .items
-            .par_iter()
+            .iter()
             .enumerate()
-            .filter_map(|(i, item)| {
-                let kind = item.kind?;
+            .filter_map(|(i, item)| Some((i, item.kind?)))
+            .collect();
+        let (mut entries, names): (Vec<Entry<'c>>, Vec<Arc<ItemNames>>) = kinded
+            .into_par_iter()
+            .map(|(i, kind)| {
+                let item = &catalog.items[i];
                 let names = known
                     .and_then(|k| k.0.get(&item.files_hash))
                     .map_or_else(|| Arc::new(ItemNames::of(item)), Arc::clone);
                 let mut entry = new_entry(catalog, item, kind, checked.game(i), &names);
                 entry.images = checked.images(i);
-                Some((entry, names))
+                (entry, names)
             })
             .unzip();
         if let Some(cache) = cache {
@@ -306,6 +312,8 @@ impl<'c> Archive<'c> {
             }
         }
         let people = collect_people(catalog, &mut entries, &names);
+        // Not needed past here: the sources and what comes after them are made without it.
+        drop(names);
         let sources = collect_sources(catalog, &entries);
         let source_index = sources
             .iter()

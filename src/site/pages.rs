@@ -888,28 +888,52 @@ fn facet_groups<R: std::borrow::Borrow<RowFacets>>(
     rows: &[R],
     labels: &[(&str, &str)],
 ) -> Vec<serde_json::Value> {
-    labels
-        .iter()
-        .filter_map(|(key, label)| {
-            let counts = count_by(rows.iter().flat_map(|r| {
-                r.borrow()
-                    .iter()
-                    .filter(|(k, _)| k == key)
-                    .flat_map(|(_, v)| v.clone())
-            }));
-            if counts.is_empty() {
-                return None;
+    let mut counts = FacetCounts::default();
+    for row in rows {
+        counts.add(row.borrow());
+    }
+    counts.groups(labels)
+}
+
+/// How many rows have each value of each facet, gathered a row at a time: a list need not hold every row's
+/// facets to count them.
+#[derive(Default)]
+pub(super) struct FacetCounts(
+    std::collections::BTreeMap<&'static str, std::collections::BTreeMap<String, usize>>,
+);
+
+impl FacetCounts {
+    pub(super) fn add(&mut self, row: &RowFacets) {
+        for (key, values) in row {
+            let counts = self.0.entry(key).or_default();
+            for value in values {
+                match counts.get_mut(value.as_str()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        counts.insert(value.clone(), 1);
+                    }
+                }
             }
-            let mut values: Vec<(String, usize)> = counts;
-            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            let mut group = json!({ "key": key, "label": label });
-            group["values"] = values
-                .iter()
-                .map(|(v, n)| json!({ "value": v, "count": n }))
-                .collect();
-            Some(group)
-        })
-        .collect()
+        }
+    }
+
+    /// The filter groups, in the order of `labels`: each facet's values by count, most first, then by value.
+    pub(super) fn groups(&self, labels: &[(&str, &str)]) -> Vec<serde_json::Value> {
+        labels
+            .iter()
+            .filter_map(|(key, label)| {
+                let counts = self.0.get(key).filter(|c| !c.is_empty())?;
+                let mut values: Vec<(&String, &usize)> = counts.iter().collect();
+                values.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+                let mut group = json!({ "key": key, "label": label });
+                group["values"] = values
+                    .iter()
+                    .map(|(v, n)| json!({ "value": v, "count": n }))
+                    .collect();
+                Some(group)
+            })
+            .collect()
+    }
 }
 
 /// What a browse row shows of an item besides its link, which depends on the page's depth.
@@ -985,17 +1009,15 @@ const LISTED_FACETS: [&str; 5] = ["kind", "family", "mechanics", "players", "siz
 fn browse(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
-    // Every item's facets and its row's words, which every browse page it is on shows alike (an item is on
-    // the list of every item and on one list per facet value it has): once per item, in parallel.
-    let (facets, rows): (Vec<RowFacets>, Vec<RowParts>) = archive
+    // Every item's row's words, which every browse page it is on shows alike (an item is on the list of every
+    // item and on one list per facet value it has): once per item, in parallel. Its facets are made again
+    // where a page or a list needs them rather than held for every item (hundreds of bytes an item, at the
+    // render's peak).
+    let rows: Vec<RowParts> = archive
         .entries
         .par_iter()
-        .map(|e| {
-            let facets = entry_facets(archive, e);
-            let row = RowParts::of(archive, e, &facets);
-            (facets, row)
-        })
-        .unzip();
+        .map(|e| RowParts::of(archive, e, &entry_facets(archive, e)))
+        .collect();
     let mut order: Vec<usize> = (0..archive.entries.len()).collect();
     order.sort_by(|&a, &b| {
         rows[a]
@@ -1006,23 +1028,25 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
 
     let mut lists: Vec<(&'static str, &'static str, Vec<FacetList>)> = Vec::new();
     if order.len() > sizes.rows {
-        for key in LISTED_FACETS {
+        // The items of each value of each listed facet, in browse order.
+        let mut by_key: [std::collections::BTreeMap<String, Vec<usize>>; LISTED_FACETS.len()] =
+            Default::default();
+        for &i in &order {
+            for (k, values) in entry_facets(archive, &archive.entries[i]) {
+                let Some(at) = LISTED_FACETS.iter().position(|key| *key == k) else {
+                    continue;
+                };
+                for v in values {
+                    by_key[at].entry(v).or_default().push(i);
+                }
+            }
+        }
+        for (key, by_value) in LISTED_FACETS.into_iter().zip(by_key) {
             let label = FACET_LABELS
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map_or(key, |(_, l)| *l);
-            let mut by_value: std::collections::BTreeMap<&str, Vec<usize>> =
-                std::collections::BTreeMap::new();
-            for &i in &order {
-                for (k, values) in &facets[i] {
-                    if *k == key {
-                        for v in values {
-                            by_value.entry(v.as_str()).or_default().push(i);
-                        }
-                    }
-                }
-            }
-            let mut by_value: Vec<(&str, Vec<usize>)> = by_value.into_iter().collect();
+            let mut by_value: Vec<(String, Vec<usize>)> = by_value.into_iter().collect();
             // Numbers in their order (16 holes before 104 holes), then the rest by text.
             by_value.sort_by_cached_key(|(value, _)| {
                 let digits: String = value.chars().take_while(char::is_ascii_digit).collect();
@@ -1032,14 +1056,14 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
             let values: Vec<FacetList> = by_value
                 .into_iter()
                 .map(|(value, items)| {
-                    let base = crate::archive::text::slug(value);
+                    let base = crate::archive::text::slug(&value);
                     let mut slug = base.clone();
                     let mut n = 2;
                     while !used.insert(slug.clone()) {
                         slug = format!("{base}-{n}");
                         n += 1;
                     }
-                    (value.to_string(), format!("browse/{key}/{slug}"), items)
+                    (value, format!("browse/{key}/{slug}"), items)
                 })
                 .collect();
             if !values.is_empty() {
@@ -1064,7 +1088,7 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
         }
     }
     let shared = crate::fingerprint::to_hex(&output::hash_bytes(shared.as_bytes()));
-    let lists_of = (&facets[..], &rows[..], &lists[..], shared.as_str());
+    let lists_of = (&rows[..], &lists[..], shared.as_str());
     browse_pages(site, "browse", None, &order, lists_of, out)?;
     let each: Vec<(&str, &str, &FacetList)> = lists
         .iter()
@@ -1089,7 +1113,7 @@ fn browse_pages(
     folder: &str,
     only: Option<(&str, &str, &str)>,
     items: &[usize],
-    (facets, row_parts, lists, shared): (&[RowFacets], &[RowParts], &FacetLists, &str),
+    (row_parts, lists, shared): (&[RowParts], &FacetLists, &str),
     out: &Out,
 ) -> Result<(), String> {
     let archive = site.archive;
@@ -1131,7 +1155,10 @@ fn browse_pages(
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
         layout.json_ld = meta::collection_page(&title);
-        let page_facets: Vec<&RowFacets> = chunk.iter().map(|&i| &facets[i]).collect();
+        let page_facets: Vec<RowFacets> = chunk
+            .iter()
+            .map(|&i| entry_facets(archive, &archive.entries[i]))
+            .collect();
         let rows: Vec<serde_json::Value> = chunk
             .iter()
             .map(|&i| {

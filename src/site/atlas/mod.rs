@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::json;
 
 use super::{
-    FACET_LABELS, Job, Out, Site, entry_facets, facet_data, facet_groups, keyed_pages, kind_label,
-    meta, paged, paginate, slot_job, values,
+    FACET_LABELS, FacetCounts, Job, Out, Site, entry_facets, facet_data, facet_groups, keyed_pages,
+    kind_label, meta, paged, paginate, slot_job, values,
 };
 use crate::archive::Facet;
 use crate::archive::text::{fold, one_line};
@@ -120,7 +120,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
     let (mapped, unmapped) = mapped(site);
     let mut places: Vec<map::Place> = Vec::new();
     let mut list = Vec::new();
-    let mut rows = Vec::new();
+    let mut counts = FacetCounts::default();
     let mut seen = vec![false; archive.entries.len()];
     for (index, &(facet, east, north, area)) in mapped.iter().enumerate() {
         let mut facets: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
@@ -134,7 +134,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
                     .extend(values.iter().cloned());
             }
             if !std::mem::replace(&mut seen[i], true) {
-                rows.push(of_entry);
+                counts.add(&of_entry);
             }
         }
         let facets: Vec<(&'static str, Vec<String>)> = facets
@@ -195,7 +195,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
         }));
     }
     drop(places);
-    let mut groups = facet_groups(&rows, &FACET_LABELS);
+    let mut groups = counts.groups(&FACET_LABELS);
     for group in &mut groups {
         if let Some(values) = group["values"].as_array_mut() {
             values.truncate(MAP_VALUES);
