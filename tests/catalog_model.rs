@@ -77,7 +77,7 @@ fn values_keep_language_scheme_reference_citation_and_position() {
         .values_of("alternative")
         .next()
         .expect("an alternative title");
-    assert_eq!(alternative.text, "Bāgh Chāl");
+    assert_eq!(&*alternative.text, "Bāgh Chāl");
     assert_eq!(
         alternative.lang().as_ref().map(|l| l.value.as_str()),
         Some("ne-Latn")
@@ -103,7 +103,7 @@ fn values_keep_language_scheme_reference_citation_and_position() {
         version.ref_().as_ref().map(|r| r.value.as_str()),
         Some("sumi-naga-hunt")
     );
-    assert_eq!(version.text, "Sümi Naga hunt");
+    assert_eq!(&*version.text, "Sümi Naga hunt");
     let point = bagh.values_of("spatial").next().expect("a place");
     assert_eq!(
         point.scheme().as_ref().map(|s| s.value.as_str()),
@@ -119,9 +119,7 @@ fn values_keep_language_scheme_reference_citation_and_position() {
         .item("sumi-naga-hunt")
         .expect("sumi-naga-hunt is catalogued");
     assert_eq!(
-        sumi.values_of("description")
-            .next()
-            .map(|v| v.text.as_str()),
+        sumi.values_of("description").next().map(|v| &*v.text),
         Some("A hunt game <of> the Sümi Nagas.")
     );
 }

@@ -104,7 +104,7 @@ fn every_value_of_the_seed_record_arrives_from_each_format() {
                     .and_then(|i| i.title())
                     .unwrap_or("")
                     .to_string(),
-                _ => v.text.clone(),
+                _ => v.text.to_string(),
             };
             assert!(
                 item.values.iter().any(
@@ -115,7 +115,7 @@ fn every_value_of_the_seed_record_arrives_from_each_format() {
         }
         assert!(
             item.values_of("accrualMethod")
-                .any(|v| v.text == "Adrija Mukherjee"),
+                .any(|v| &*v.text == "Adrija Mukherjee"),
             "{format}: the cataloguer's credit stays in accrualMethod"
         );
         let report = stdout(&out);
@@ -151,7 +151,7 @@ fn omeka_s_specifics_arrive_links_languages_uris_sets_media_and_labels() {
     assert!(
         terhuchu
             .values_of("isVersionOf")
-            .any(|v| v.text == "Bagh Chal, Kamakhya" && v.ref_().is_none())
+            .any(|v| &*v.text == "Bagh Chal, Kamakhya" && v.ref_().is_none())
     );
     let warning = stderr(&out);
     assert!(
@@ -160,12 +160,12 @@ fn omeka_s_specifics_arrive_links_languages_uris_sets_media_and_labels() {
     );
     let description = terhuchu.values_of("description").next().unwrap();
     assert_eq!(description.lang().as_ref().unwrap().value, "en");
-    assert!(terhuchu.values_of("references").any(|v| v.text
+    assert!(terhuchu.values_of("references").any(|v| &*v.text
         == "Terhuchu by The Digital Ludeme Project <https://example.org/ancient-boardgames/dlp/terhuchu>"));
     assert!(
         terhuchu
             .values_of("isPartOf")
-            .any(|v| v.text == "Games of Nagaland")
+            .any(|v| &*v.text == "Games of Nagaland")
     );
     assert!(
         terhuchu
@@ -186,7 +186,7 @@ fn omeka_s_specifics_arrive_links_languages_uris_sets_media_and_labels() {
     assert!(
         mughal
             .values_of("type")
-            .any(|v| v.text == "InteractiveResource")
+            .any(|v| &*v.text == "InteractiveResource")
     );
     // The template's "Tags" went with the tags, to dcterms:subject; its other labels are the defaults already.
     let config = fs::read_to_string(target.join("ludotheca.toml")).unwrap();
@@ -538,7 +538,7 @@ fn items_are_never_overwritten_without_update_and_dry_run_writes_nothing() {
             .item("terhuchu")
             .unwrap()
             .values_of("rights")
-            .any(|v| v.text == "CC BY 4.0")
+            .any(|v| &*v.text == "CC BY 4.0")
     );
     // No temporary folder or file is left beside the items.
     let leftovers: Vec<String> = snapshot(&target)
@@ -976,18 +976,22 @@ fn the_omeka_s_csv_layout_keeps_languages_uris_links_and_other_vocabularies() {
             .values_of("description")
             .any(|v| v.text.contains("Nagas,\ndrawn"))
     );
-    assert!(terhuchu.values_of("references").any(|v| v.text
+    assert!(terhuchu.values_of("references").any(|v| &*v.text
         == "Terhuchu by The Digital Ludeme Project <https://example.org/ancient-boardgames/dlp/terhuchu>"));
     assert!(terhuchu.values_of("isVersionOf").any(|v| {
         v.ref_()
             .as_ref()
             .is_some_and(|r| r.value == "mughal-pathan")
     }));
-    assert!(terhuchu.values_of("subject").any(|v| v.text == "Hunt game"));
+    assert!(
+        terhuchu
+            .values_of("subject")
+            .any(|v| &*v.text == "Hunt game")
+    );
     assert!(
         terhuchu
             .values_of("description")
-            .any(|v| v.text == "foaf:based_near: Kohima")
+            .any(|v| &*v.text == "foaf:based_near: Kohima")
     );
     // The template column names the kind.
     assert_eq!(

@@ -475,7 +475,7 @@ fn first_year(value: &Value) -> Option<i64> {
         .scheme()
         .as_ref()
         .and_then(|s| Scheme::from_xsi_type(&s.value));
-    let text = value.text.as_str();
+    let text = &*value.text;
     let parsed = match scheme {
         Some(Scheme::W3cdtf) => date::parse_w3cdtf(text).ok().map(|d| d.year),
         Some(Scheme::Edtf) => match date::parse_edtf(text).ok()? {

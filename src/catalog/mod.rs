@@ -93,7 +93,7 @@ impl fmt::Display for Kind {
 pub struct Value {
     pub term: &'static Term,
     /// The text, trimmed, with references resolved.
-    pub text: String,
+    pub text: Box<str>,
     /// Where the text is (the trimmed content); an empty span just after the start tag when there is none.
     text_span: Compact,
     /// The element's name in its start tag.
@@ -147,7 +147,7 @@ impl Value {
     pub fn new(term: &'static Term, ns: Namespace, span: Span, content_start: usize) -> Value {
         Value {
             term,
-            text: String::new(),
+            text: Box::default(),
             text_span: Compact::new(content_start..content_start),
             span: Compact::new(span),
             attributes: Box::default(),
@@ -415,7 +415,7 @@ impl Item {
     /// The first non-empty title, for display.
     pub fn title(&self) -> Option<&str> {
         self.values_of("title")
-            .map(|v| v.text.as_str())
+            .map(|v| &*v.text)
             .find(|t| !t.is_empty())
     }
 

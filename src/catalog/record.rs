@@ -470,7 +470,7 @@ impl<'a> Parser<'a> {
     fn close_value(&mut self, content_end: usize) {
         match self.open.take() {
             Some(Open::Value(mut value, text, content_start)) => {
-                value.text = text.trim().to_string();
+                value.text = text.trim().into();
                 if content_end > content_start {
                     value.set_text_span(trim_span(self.text, content_start..content_end));
                 }
@@ -713,7 +713,7 @@ mod tests {
         assert!(item.well_formed && item.root_ok);
         assert_eq!(item.kind, Some(Kind::Game));
         let title = &item.values[0];
-        assert_eq!(title.text, "B\u{101}gh & Ch\u{101}l");
+        assert_eq!(&*title.text, "B\u{101}gh & Ch\u{101}l");
         assert_eq!(&text[title.span()], "dc:title");
         assert_eq!(&text[title.text_span()], "B\u{101}gh &amp; Ch\u{101}l");
         assert_eq!(&text[title.lang().unwrap().span.clone()], "ne");
@@ -721,7 +721,7 @@ mod tests {
         assert_eq!((position.line, position.column), (3, 3));
         // An empty element is a value with no text, not an element left open.
         assert_eq!(item.values.len(), 2);
-        assert_eq!(item.values[1].text, "");
+        assert_eq!(&*item.values[1].text, "");
     }
 
     #[test]

@@ -162,7 +162,7 @@ pub fn uncatalogued_names(catalog: &Catalog) -> Vec<UncataloguedName> {
                 .map(|v| UncataloguedName {
                     item: item.id.clone(),
                     term: v.term.name,
-                    name: v.text.clone(),
+                    name: v.text.to_string(),
                 })
         })
         .collect()

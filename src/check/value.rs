@@ -194,7 +194,7 @@ pub(super) fn check_duplicates(cx: &mut Context<'_>) {
         }
         let key = (
             value.term.name,
-            value.text.as_str(),
+            &*value.text,
             value.lang().map(|l| l.value.as_str()),
             value.ref_().map(|r| r.value.as_str()),
             value.cite().map(|c| c.value.as_str()),

@@ -254,7 +254,7 @@ mod tests {
         let mut diagnostics = Diagnostics::new();
         let item = crate::catalog::read_record("x", xml.clone(), &mut files, &mut diagnostics);
         assert!(diagnostics.is_empty(), "{xml}\n{diagnostics:?}");
-        let texts: Vec<&str> = item.values.iter().map(|v| v.text.as_str()).collect();
+        let texts: Vec<&str> = item.values.iter().map(|v| &*v.text).collect();
         assert_eq!(
             texts,
             [

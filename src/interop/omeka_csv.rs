@@ -494,7 +494,7 @@ fn export_cell(v: &crate::catalog::Value) -> String {
             None => c.value.clone(),
         };
     }
-    v.text.clone()
+    v.text.to_string()
 }
 
 /// The separators an export may join values with, in order of preference: the first that no value holds.

@@ -146,7 +146,7 @@ fn item_document<'a>(
             other.push(n.as_str().into());
         }
     }
-    let mut descriptions = item.values_of("description").map(|v| v.text.as_str());
+    let mut descriptions = item.values_of("description").map(|v| &*v.text);
     let description: Cow<str> = match (descriptions.next(), descriptions.next()) {
         (None, _) => Cow::Borrowed(""),
         (Some(one), None) => Cow::Borrowed(one),
