@@ -382,7 +382,7 @@ impl Item {
             .chain(self.game_records.iter().copied())
             .map(|f| {
                 let path = &files.get(f).path;
-                let within = path.strip_prefix(root).unwrap_or(path);
+                let within = within(path, root);
                 (within.to_string_lossy(), files.get(f).text())
             })
             .collect();
@@ -1144,6 +1144,26 @@ fn load_item(
     Ok(item)
 }
 
+/// `path` within the catalog folder `root`, or `path` itself when it is not in it. Every path the load reads is
+/// the folder joined with more, so its bytes begin with the folder's: compared as bytes first, since this runs
+/// for every file of every item, and `Path::strip_prefix` parses both paths into components each time.
+pub fn within<'p>(path: &'p Path, root: &Path) -> &'p Path {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let prefix = root.as_os_str().as_encoded_bytes();
+    if let Some(rest) = bytes.strip_prefix(prefix)
+        && let Some(rest) = rest.strip_prefix(b"/")
+        && !prefix.is_empty()
+        && !prefix.ends_with(b"/")
+        && !rest.starts_with(b"./")
+        && !rest.starts_with(b"/")
+    {
+        // SAFETY: `rest` is the tail of `path`'s encoded bytes after an ASCII `/`, so it is a whole run of
+        // the encoding, as `from_encoded_bytes_unchecked` requires.
+        return Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) });
+    }
+    path.strip_prefix(root).unwrap_or(path)
+}
+
 /// Read the text of one record as [`load`] reads a `record.xml`, with no catalog around it (for tools and the
 /// property tests): the item, with problems reported into `diagnostics`. The item's folder is named `id`.
 pub fn read_record(
@@ -1243,6 +1263,40 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, NotUtf8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_within_the_catalog_folder_is_the_same_however_the_folder_is_named() {
+        let cases = [
+            (
+                "catalog/games/a/record.xml",
+                "catalog",
+                "games/a/record.xml",
+            ),
+            ("./games/a/record.xml", ".", "games/a/record.xml"),
+            (
+                "/srv/cat/games/a/record.xml",
+                "/srv/cat",
+                "games/a/record.xml",
+            ),
+            (
+                "/srv/cat/games/a/record.xml",
+                "/srv/cat/",
+                "games/a/record.xml",
+            ),
+            ("catalog/./games/a", "catalog", "games/a"),
+            // A folder whose name only begins with the catalog's is not in it.
+            ("catalog-old/games/a", "catalog", "catalog-old/games/a"),
+            ("elsewhere/a", "catalog", "elsewhere/a"),
+        ];
+        for (path, root, expected) in cases {
+            let got = within(Path::new(path), Path::new(root));
+            assert_eq!(got, Path::new(expected), "{path} within {root}");
+            // The same components as the standard library finds, when it finds any.
+            if let Ok(std) = Path::new(path).strip_prefix(root) {
+                assert_eq!(got, std, "{path} within {root}");
+            }
+        }
+    }
 
     #[test]
     fn a_change_forgets_the_item_folder_it_is_in_or_every_item_folder_under_it() {

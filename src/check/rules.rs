@@ -206,7 +206,7 @@ pub fn check_rules(
                 .chain(item.game_records.iter().copied())
                 .map(|f| {
                     let path = catalog.files.path(f);
-                    let within = path.strip_prefix(&catalog.root).unwrap_or(path);
+                    let within = crate::catalog::within(path, &catalog.root);
                     within.as_os_str().as_encoded_bytes()
                 });
             let cached = fingerprint::bytes(&key, std::iter::once(&bibliography[..]).chain(paths));
