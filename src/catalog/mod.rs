@@ -1144,23 +1144,9 @@ fn load_item(
     Ok(item)
 }
 
-/// `path` within the catalog folder `root`, or `path` itself when it is not in it. Every path the load reads is
-/// the folder joined with more, so its bytes begin with the folder's: compared as bytes first, since this runs
-/// for every file of every item, and `Path::strip_prefix` parses both paths into components each time.
+/// `path` within the catalog folder `root`, or `path` itself when it is not in it: what keys an item's files,
+/// so that the same catalog named another way (`./catalog`, from another directory) keys them alike.
 pub fn within<'p>(path: &'p Path, root: &Path) -> &'p Path {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let prefix = root.as_os_str().as_encoded_bytes();
-    if let Some(rest) = bytes.strip_prefix(prefix)
-        && let Some(rest) = rest.strip_prefix(b"/")
-        && !prefix.is_empty()
-        && !prefix.ends_with(b"/")
-        && !rest.starts_with(b"./")
-        && !rest.starts_with(b"/")
-    {
-        // SAFETY: `rest` is the tail of `path`'s encoded bytes after an ASCII `/`, so it is a whole run of
-        // the encoding, as `from_encoded_bytes_unchecked` requires.
-        return Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) });
-    }
     path.strip_prefix(root).unwrap_or(path)
 }
 
