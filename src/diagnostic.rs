@@ -76,7 +76,7 @@ impl Diagnostic {
         let source = sources.get(file);
         let position = source.position(span.start);
         self.location = Some(Location {
-            file: source.path.clone(),
+            file: source.path.to_path_buf(),
             line: position.line,
             column: position.column,
             length: source.span_width(&span),

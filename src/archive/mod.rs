@@ -767,7 +767,7 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'c>]) -> Vec<Sourc
                         item: i,
                         term: "ruleset",
                         pages: ruleset.pages.as_deref(),
-                        ruleset: Some(ruleset.title.as_str()),
+                        ruleset: Some(&*ruleset.title),
                     };
                     found.push((s, citation));
                 }

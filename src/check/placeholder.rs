@@ -102,7 +102,7 @@ pub(super) fn check_placeholders(
         let start = source.position(span.start);
         let end = source.position(span.end);
         places.push(Place {
-            file: source.path.clone(),
+            file: source.path.to_path_buf(),
             start: (start.line, start.column),
             end: (end.line, end.column),
         });

@@ -427,7 +427,7 @@ pub fn render_site(
             browse(&site, &out)?;
             rules_page(&site, &out)?;
             puzzles_page(&site, &out)?;
-            emit_all(variants(&site))?;
+            variants(&site, &out)?;
             uncatalogued(&site, &out)?;
             facet_pages(&site, &out, "tags", "Tags", &archive.tags)?;
             facet_pages(&site, &out, "places", "Places", &archive.places)?;
@@ -437,7 +437,7 @@ pub fn render_site(
             }
             emit_all(map)?;
             atlas::timeline_pages(&site, &out)?;
-            emit_all(people_pages(&site))?;
+            people_pages(&site, &out)?;
             source_pages(&site, &out, emit_all)?;
         }
         Ok(())
@@ -1268,7 +1268,10 @@ fn about(site: &Site) -> Job {
 /// drawn on the first page only, and when the catalog holds more games than the graph can show readably, it
 /// shows only games related to another catalogued game, whole groups of related games at a time (the biggest
 /// groups first), up to a fixed number of games. Every game is still in the list.
-fn variants(site: &Site) -> Vec<Job> {
+///
+/// Each page is rendered as soon as it is made: the lists together hold every game's relations, and at 100,000
+/// items the data of all the pages at once was a hundred megabytes at the build's peak of memory.
+fn variants(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let mut games: Vec<usize> = (0..archive.entries.len())
@@ -1312,12 +1315,12 @@ fn variants(site: &Site) -> Vec<Job> {
     let drawn = graph::bounded(games.len(), &edges, sizes.graph);
     let shown_all = drawn.len() == games.len();
 
-    let mut jobs = Vec::new();
-    for slot in paginate::slots(
+    let slots = paginate::slots(
         "variants",
         "games",
         paginate::split(games.clone(), sizes.rows),
-    ) {
+    );
+    slots.into_par_iter().try_for_each(|slot| {
         let paginate::Slot {
             number,
             pages,
@@ -1400,9 +1403,8 @@ fn variants(site: &Site) -> Vec<Job> {
             "list": list,
             "pager": pager,
         });
-        jobs.push(site.job(path, "variants.html", layout, page));
-    }
-    jobs
+        out.page(site.job(path, "variants.html", layout, page))
+    })
 }
 
 /// The rules at a glance: one row per ruleset with facts, the rulesets of a game together, games by title.
@@ -1590,7 +1592,7 @@ fn puzzle_row(site: &Site, root: &str, puzzle: &PuzzleRef) -> serde_json::Value 
     let sides: &[String] = rules.map_or(&[], |r| r.sides.as_slice());
     // A record without a `Ruleset` tag is played under the first ruleset, as the board plays it.
     let ruleset = rules.and_then(|r| match &record.ruleset {
-        Some(name) => r.rulesets.iter().find(|x| &x.name == name),
+        Some(name) => r.rulesets.iter().find(|x| *x.name == **name),
         None => r.rulesets.first(),
     });
     let id = record.file_name.trim_end_matches(".game");
@@ -1752,21 +1754,24 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
 
 /// The pages of a list split into `chunks`: each page gets its layout, its navigation and its part of the list,
 /// and `make` turns these into what the template is given (it may add to the layout).
+///
+/// Each page is made as the iterator is advanced, so that a list of many pages can be rendered page by page
+/// without holding the data of them all.
 #[allow(clippy::too_many_arguments)]
-fn paged<T>(
-    site: &Site,
+fn paged<'s, T: 's>(
+    site: &'s Site,
     folder: &str,
-    heading: &str,
-    description: &str,
+    heading: &'s str,
+    description: &'s str,
     section: &'static str,
     noun: &str,
     chunks: Vec<Vec<T>>,
     template: &'static str,
-    mut make: impl FnMut(&mut Layout, &str, Vec<T>, Option<paginate::Pager>) -> serde_json::Value,
-) -> Vec<Job> {
+    mut make: impl FnMut(&mut Layout, &str, Vec<T>, Option<paginate::Pager>) -> serde_json::Value + 's,
+) -> impl Iterator<Item = Job> + 's {
     paginate::slots(folder, noun, chunks)
         .into_iter()
-        .map(|slot| {
+        .map(move |slot| {
             slot_job(
                 site,
                 slot,
@@ -1775,7 +1780,6 @@ fn paged<T>(
                 &mut make,
             )
         })
-        .collect()
 }
 
 /// One page of a list as [`paged`] makes it.
@@ -1836,6 +1840,7 @@ fn index_page<'a>(
             json!({ "heading": heading, "links": links, "pager": pager })
         },
     )
+    .collect()
 }
 
 fn facet_pages(
@@ -1971,10 +1976,12 @@ fn facet_page(
     })
 }
 
-fn people_pages(site: &Site) -> Vec<Job> {
+/// The people pages. Each person's pages are rendered as soon as they are made, in parallel: their lists
+/// together link every item naming anyone, too much page data to hold at once in a large catalog.
+fn people_pages(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
-    let mut jobs = index_page(
+    let index = index_page(
         site,
         "people",
         "People",
@@ -1984,8 +1991,9 @@ fn people_pages(site: &Site) -> Vec<Job> {
             (&p.slug, p.name.clone(), count.to_string())
         }),
     );
+    index.into_par_iter().try_for_each(|job| out.page(job))?;
     let config = &archive.catalog.config;
-    for person in &archive.people {
+    archive.people.par_iter().try_for_each(|person| {
         // Items naming the person, then works they wrote, as one list: (is a work, link).
         let mut links: Vec<(bool, Link)> = person
             .items
@@ -2004,11 +2012,12 @@ fn people_pages(site: &Site) -> Vec<Job> {
                 .iter()
                 .map(|key| (true, site.source_link("", key, None))),
         );
-        jobs.extend(paged(
+        let description = format!("{} in the archive.", person.name);
+        let mut jobs = paged(
             site,
             &format!("people/{}", person.slug),
             &person.name,
-            &format!("{} in the archive.", person.name),
+            &description,
             "people",
             "entries",
             paginate::split(links, sizes.links),
@@ -2030,9 +2039,9 @@ fn people_pages(site: &Site) -> Vec<Job> {
                     "pager": pager,
                 })
             },
-        ));
-    }
-    jobs
+        );
+        jobs.try_for_each(|job| out.page(job))
+    })
 }
 
 /// Every source's pages: a source cited by thousands of items has pages of their links. Keyed like the other
@@ -2084,7 +2093,7 @@ fn one_source_pages(
                 .rules
                 .iter()
                 .flat_map(|r| &r.rulesets)
-                .find(|r| Some(r.title.as_str()) == c.ruleset)
+                .find(|r| Some(&*r.title) == c.ruleset)
                 .map(|r| anchor(&r.name))
                 .unwrap_or_default();
             let note = c.pages.map(cite::pages);
@@ -2508,7 +2517,7 @@ fn item_page<'a>(
                         &**d,
                         Link {
                             href: format!("#{id}"),
-                            text: r.title.clone(),
+                            text: r.title.to_string(),
                             note: None,
                             lang: None,
                         },
@@ -2538,12 +2547,12 @@ fn item_page<'a>(
                     &format!("{}, {}: the board at the start", entry.title, r.title),
                     &rules.sides,
                 );
-                first_svg = Some((svg, r.name.clone()));
+                first_svg = Some((svg, r.name.to_string()));
             }
             let boards: Vec<Link> = entry
                 .boards
                 .iter()
-                .filter(|(_, rs)| rs.as_deref().is_none_or(|n| n == r.name))
+                .filter(|(_, rs)| rs.as_deref().is_none_or(|n| n == &*r.name))
                 .map(|(b, _)| site.item_link(&root, *b, None))
                 .collect();
             rulesets.push(json!({
@@ -2578,7 +2587,7 @@ fn item_page<'a>(
             rules
                 .rulesets
                 .iter()
-                .find(|r| rs.as_deref().is_none_or(|n| n == r.name))
+                .find(|r| rs.as_deref().is_none_or(|n| n == &*r.name))
                 .map(|r| (rules, r))
         });
         let note = ruleset.map(|(_, r)| format!("ruleset: {}", r.title));
@@ -2591,7 +2600,7 @@ fn item_page<'a>(
             && let Some((rules, r)) = ruleset
             && let Some(d) = &r.diagram
         {
-            board_ruleset = Some(r.name.clone());
+            board_ruleset = Some(r.name.to_string());
             board_svg = Some(board::svg(
                 d,
                 "board-played",

@@ -30,7 +30,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
         .rulesets
         .iter()
         .filter(|r| r.diagram.is_some())
-        .map(|r| r.name.as_str())
+        .map(|r| &*r.name)
         .collect();
     let first = match ruleset {
         Some(r) if playable.contains(&r.as_str()) => r,

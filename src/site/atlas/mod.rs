@@ -250,7 +250,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
             })
         },
     );
-    (jobs, files)
+    (jobs.collect(), files)
 }
 
 /// The places of the markers that stand for several, for the map page's script to list a marker's places when
