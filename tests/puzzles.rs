@@ -66,11 +66,15 @@ fn catalog_puzzles() -> Vec<Puzzle> {
                 ruleset: tag("Ruleset"),
                 question: tag("Question").expect("a puzzle has a question"),
                 intro: record.intro.clone(),
-                moves: record.moves.iter().map(|m| m.text.clone()).collect(),
+                moves: record
+                    .moves
+                    .iter()
+                    .map(|m| record.text_of(m).to_string())
+                    .collect(),
                 comments: record
                     .moves
                     .iter()
-                    .filter_map(|m| m.comment.clone())
+                    .filter_map(|m| m.comment.as_deref().map(str::to_string))
                     .collect(),
             });
         }

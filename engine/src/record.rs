@@ -43,14 +43,14 @@ pub struct Tag {
 /// One move as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrittenMove {
-    /// The move without its annotation.
-    pub text: String,
-    /// `!`, `?`, `!?`, `?!`, `!!`, `??` or empty.
-    pub annotation: String,
+    /// Where the move is in the record's [`Record::move_texts`]: its start, the end of the move proper and the
+    /// end of its annotation ([`Record::text_of`], [`Record::annotation_of`]). A long record holds thousands of
+    /// moves, and two strings each were most of the time it took to read one.
+    text: (u32, u32, u32),
     /// The move number written before it, if any.
     pub number: Option<u32>,
     /// The comment written after it, if any.
-    pub comment: Option<String>,
+    pub comment: Option<Box<str>>,
     pub line: u32,
     pub column: u32,
 }
@@ -61,6 +61,8 @@ pub struct Record {
     /// A comment before the first move.
     pub intro: Option<String>,
     pub moves: Vec<WrittenMove>,
+    /// The texts of the moves, one after the other.
+    pub move_texts: String,
     /// `1-0` (the first side wins), `0-1`, `1/2-1/2` or `*`, when written after the moves.
     pub result: Option<String>,
 }
@@ -164,6 +166,71 @@ impl<'a> Cursor<'a> {
         self.i += c.len_utf8();
     }
 
+    /// Pass over white space. A byte at a time where it is ASCII, as between the moves it nearly always is.
+    fn skip_space(&mut self) {
+        let bytes = self.src.as_bytes();
+        while let Some(&b) = bytes.get(self.i) {
+            match b {
+                b'\n' => {
+                    self.line += 1;
+                    self.col = 1;
+                }
+                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => self.col += 1,
+                _ if b.is_ascii() => return,
+                _ => match self.peek() {
+                    Some(c) if c.is_whitespace() => {
+                        self.col += 1;
+                        self.i += c.len_utf8();
+                        continue;
+                    }
+                    _ => return,
+                },
+            }
+            self.i += 1;
+        }
+    }
+
+    /// Pass over a word: up to white space or the `{` of a comment. ASCII bytes are taken without decoding.
+    fn take_word(&mut self) -> &'a str {
+        let start = self.i;
+        let bytes = self.src.as_bytes();
+        while let Some(&b) = bytes.get(self.i) {
+            if b.is_ascii() {
+                if b.is_ascii_whitespace() || b == b'{' || b == b'\x0b' {
+                    break;
+                }
+                self.col += 1;
+                self.i += 1;
+            } else {
+                match self.peek() {
+                    Some(c) if !c.is_whitespace() => {
+                        self.col += 1;
+                        self.i += c.len_utf8();
+                    }
+                    _ => break,
+                }
+            }
+        }
+        &self.src[start..self.i]
+    }
+
+    /// Pass over everything up to the next `stop` (an ASCII byte) or the end, found with one scan of the bytes.
+    fn take_until(&mut self, stop: u8) -> &'a str {
+        let start = self.i;
+        let rest = &self.src.as_bytes()[start..];
+        let len = rest.iter().position(|&b| b == stop).unwrap_or(rest.len());
+        let taken = &self.src[start..start + len];
+        match taken.rfind('\n') {
+            Some(last) => {
+                self.line += taken.bytes().filter(|&b| b == b'\n').count() as u32;
+                self.col = 1 + taken[last + 1..].chars().count() as u32;
+            }
+            None => self.col += taken.chars().count() as u32,
+        }
+        self.i += len;
+        taken
+    }
+
     /// Pass over the characters for which `keep` holds, and return them as one slice of the text.
     fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
         let start = self.i;
@@ -178,6 +245,40 @@ impl<'a> Cursor<'a> {
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// A text's words, one space between each: how a comment is kept, and how the site puts a value on one line.
+pub fn words_of(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    if text.is_ascii() {
+        // Byte by byte, without decoding: comments and descriptions are mostly ASCII prose.
+        let bytes = text.as_bytes();
+        let space = |b: u8| b.is_ascii_whitespace() || b == b'\x0b';
+        let mut i = 0;
+        while i < bytes.len() {
+            while i < bytes.len() && space(bytes[i]) {
+                i += 1;
+            }
+            let start = i;
+            while i < bytes.len() && !space(bytes[i]) {
+                i += 1;
+            }
+            if start < i {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&text[start..i]);
+            }
+        }
+        return out;
+    }
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
 
 /// The most moves one record may hold. A long recorded match runs to a few hundred; the cap keeps a hostile
 /// record (a 4 MiB file of one-letter moves) from making the checker hold, replay and render hundreds of
@@ -194,6 +295,16 @@ impl Record {
 
     fn tag_at(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name == name)
+    }
+
+    /// A move as written, without its annotation.
+    pub fn text_of(&self, m: &WrittenMove) -> &str {
+        &self.move_texts[m.text.0 as usize..m.text.1 as usize]
+    }
+
+    /// A move's annotation: `!`, `?`, `!?`, `?!`, `!!`, `??` or empty.
+    pub fn annotation_of(&self, m: &WrittenMove) -> &str {
+        &self.move_texts[m.text.1 as usize..m.text.2 as usize]
     }
 
     pub fn kind(&self) -> Option<RecordKind> {
@@ -231,16 +342,17 @@ impl Record {
         };
         let mut tags: Vec<Tag> = Vec::new();
         let mut moves: Vec<WrittenMove> = Vec::new();
+        let mut move_texts = String::new();
         let mut intro = None;
         let mut result = None;
         let mut number = None;
         let mut in_tags = true;
         let mut count = 0;
-        while let Some(c) = at.peek() {
-            if c.is_whitespace() {
-                at.bump();
-                continue;
-            }
+        loop {
+            at.skip_space();
+            let Some(c) = at.peek() else {
+                break;
+            };
             if c == '[' {
                 if !in_tags {
                     return Err(err(
@@ -331,20 +443,20 @@ impl Record {
             if c == '{' {
                 let (cl, cc) = (at.line, at.col);
                 at.bump();
-                let text = at.take_while(|c| c != '}');
+                let text = at.take_until(b'}');
                 if at.peek().is_none() {
                     return Err(err(cl, cc, "this comment is not closed", "end it with `}`"));
                 }
                 at.bump();
                 if count == 0 {
-                    intro = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                    intro = Some(words_of(text));
                 } else if let Some(m) = moves.last_mut() {
-                    m.comment = Some(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                    m.comment = Some(words_of(text).into_boxed_str());
                 }
                 continue;
             }
             let (wl, wc) = (at.line, at.col);
-            let word = at.take_while(|c| !c.is_whitespace() && c != '{');
+            let word = at.take_word();
             if result.is_some() {
                 return Err(err(
                     wl,
@@ -358,7 +470,7 @@ impl Record {
                 continue;
             }
             // A move number: `12.` or `12...`, possibly glued to its move (`12.c2-c3`).
-            let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let digits = word.bytes().take_while(u8::is_ascii_digit).count();
             let mut rest = word;
             let mut offset = 0u32;
             if digits > 0 && word[digits..].starts_with('.') {
@@ -371,7 +483,12 @@ impl Record {
                     continue;
                 }
             }
-            let body = rest.trim_end_matches(['!', '?']);
+            let body = &rest[..rest.len()
+                - rest
+                    .bytes()
+                    .rev()
+                    .take_while(|&b| b == b'!' || b == b'?')
+                    .count()];
             if body.is_empty() {
                 return Err(err(
                     wl,
@@ -391,9 +508,11 @@ impl Record {
             count += 1;
             let number = number.take();
             if keep_moves {
+                let start = move_texts.len() as u32;
+                move_texts.push_str(rest);
+                let end = move_texts.len() as u32;
                 moves.push(WrittenMove {
-                    text: body.to_string(),
-                    annotation: rest[body.len()..].to_string(),
+                    text: (start, start + body.len() as u32, end),
                     number,
                     comment: None,
                     line: wl,
@@ -405,6 +524,7 @@ impl Record {
             tags,
             intro,
             moves,
+            move_texts,
             result,
         };
         Ok((record, count))
@@ -541,13 +661,13 @@ fn play_through<G: Game>(
                 m.column,
                 format!(
                     "`{}` is played after the game has ended ({})",
-                    m.text,
+                    record.text_of(m),
                     result_of(Some(outcome))
                 ),
                 "remove the moves after the end of the game",
             ));
         }
-        let mv = match game.parse_move(&pos, &m.text) {
+        let mv = match game.parse_move(&pos, record.text_of(m)) {
             Ok(mv) => mv,
             Err(e) => {
                 let (message, help) = match e {
@@ -631,8 +751,8 @@ mod tests {
             .iter()
             .map(|m| {
                 (
-                    m.text.as_str(),
-                    m.annotation.as_str(),
+                    record.text_of(m),
+                    record.annotation_of(m),
                     m.number,
                     m.line,
                     m.column,
@@ -653,6 +773,40 @@ mod tests {
         assert_eq!((unclosed.line, unclosed.column), (1, 8));
         let glued = Record::parse_moves("ā {x} [Kind \"y\"]").expect_err("a tag after the moves");
         assert_eq!((glued.line, glued.column), (1, 7));
+    }
+
+    #[test]
+    fn moves_comments_and_annotations_read_across_every_kind_of_space() {
+        let src = "1.\u{0b}a1-a2??\r\n{ one\t two  \u{0c}three }\u{2003}b1-b2 {Nāga  words} c3!";
+        let record = Record::parse_moves(src).expect("the fixture parses");
+        let read: Vec<(&str, &str, Option<&str>, u32, u32)> = record
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    record.text_of(m),
+                    record.annotation_of(m),
+                    m.comment.as_deref(),
+                    m.line,
+                    m.column,
+                )
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("a1-a2", "??", Some("one two three"), 1, 4),
+                ("b1-b2", "", Some("Nāga words"), 2, 22),
+                ("c3", "!", None, 2, 42),
+            ]
+        );
+        assert_eq!(record.move_texts, "a1-a2??b1-b2c3!");
+        assert_eq!(
+            Record::parse_counting("[Event \"e\"]\n[Kind \"demonstration\"]\n1. a b\u{0b}c")
+                .unwrap()
+                .1,
+            3
+        );
     }
 
     #[test]

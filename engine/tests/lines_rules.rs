@@ -767,7 +767,7 @@ fn records_report_illegal_moves_with_position_and_legal_moves() {
     let ok =
         Record::parse("[Event \"T\"]\n[Kind \"demonstration\"]\n1. @c3! a1-b2? 2. @b3 b2xb4 *\n")
             .unwrap();
-    assert_eq!(ok.moves[0].annotation, "!");
+    assert_eq!(ok.annotation_of(&ok.moves[0]), "!");
     assert_eq!(replay(&g, &ok).unwrap().moves.len(), 4);
     let bad = Record::parse("[Event \"T\"]\n[Kind \"lecture\"]\n").unwrap_err();
     assert_eq!((bad.line, bad.column), (2, 8));

@@ -74,7 +74,7 @@ fn the_article_problems_are_puzzles_solved_by_its_own_lines() {
         let written: Vec<String> = record
             .moves
             .iter()
-            .map(|m| format!("{}{}", m.text, m.annotation))
+            .map(|m| format!("{}{}", record.text_of(m), record.annotation_of(m)))
             .collect();
         assert_eq!(written, moves_of(correct), "{id}");
         let replayed = replay(&g, &record).expect("the article's line is legal here");

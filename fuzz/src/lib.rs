@@ -293,7 +293,7 @@ pub fn game_record(data: &[u8]) {
                     .moves
                     .iter()
                     .find(|m| m.line == err.line && m.column == err.column)
-                    .map_or(1, |m| m.text.chars().count().max(1));
+                    .map_or(1, |m| record.text_of(m).chars().count().max(1));
                 let code = if err.legal.is_empty() { "E105" } else { "E103" };
                 report_at(
                     &files,

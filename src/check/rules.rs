@@ -599,7 +599,7 @@ pub fn record_diagnostic(
         .moves
         .iter()
         .find(|m| m.line == err.line && m.column == err.column)
-        .map_or(1, |m| m.text.chars().count().max(1));
+        .map_or(1, |m| record.text_of(m).chars().count().max(1));
     let mut d = Diagnostic::error(
         if illegal { "E103" } else { "E105" },
         if illegal {

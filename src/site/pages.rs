@@ -605,9 +605,9 @@ impl Renderer<'_> {
             // serde writes a few bytes at a time; the hash is many times faster fed in large blocks.
             let mut buffered = std::io::BufWriter::with_capacity(16 * 1024, &mut hasher);
             serde_json::to_writer(&mut buffered, &job.layout).map_err(|e| e.to_string())?;
-            serde_json::to_writer(&mut buffered, &job.page).map_err(|e| e.to_string())?;
             std::io::Write::flush(&mut buffered).map_err(|e| e.to_string())?;
         }
+        crate::fingerprint::json_value(&mut hasher, &job.page);
         Ok(*hasher.finalize().as_bytes())
     }
 }
@@ -828,26 +828,37 @@ type RowFacets = Vec<(&'static str, Vec<String>)>;
 
 /// Facet values of an entry, for browse filters: (facet key, values).
 fn entry_facets(archive: &Archive, entry: &Entry) -> RowFacets {
-    let mut mechanics = Vec::new();
-    let mut players = Vec::new();
-    let mut size = Vec::new();
+    // The distinct values are found before any is written out: a game of twenty rulesets has a few.
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut counts: Vec<u8> = Vec::new();
+    let mut points: Vec<usize> = Vec::new();
     let mut family = Vec::new();
+    let mut word = "";
     if let Some(rules) = &entry.rules {
         if let Some(f) = rules.family {
             family.push(family_name(f).to_string());
         }
+        word = point_word(rules.family);
         for r in &rules.rulesets {
             if let Some(facts) = &r.facts {
-                mechanics.extend(facts.move_kinds.iter().cloned());
-                players.push(facts.players.to_string());
-                size.push(format!("{} {}", facts.points, point_word(rules.family)));
+                kinds.extend(facts.move_kinds.iter().map(String::as_str));
+                counts.push(facts.players);
+                points.push(facts.points);
             }
         }
     }
-    for v in [&mut mechanics, &mut players, &mut size] {
-        v.sort();
-        v.dedup();
-    }
+    kinds.sort_unstable();
+    kinds.dedup();
+    counts.sort_unstable();
+    counts.dedup();
+    points.sort_unstable();
+    points.dedup();
+    let mechanics: Vec<String> = kinds.into_iter().map(str::to_string).collect();
+    // Sorted as the texts they are shown as, as the filters list them.
+    let mut players: Vec<String> = counts.iter().map(u8::to_string).collect();
+    players.sort_unstable();
+    let mut size: Vec<String> = points.iter().map(|p| format!("{p} {word}")).collect();
+    size.sort_unstable();
     vec![
         ("kind", vec![entry.kind.as_str().to_string()]),
         (

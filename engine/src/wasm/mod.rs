@@ -209,8 +209,8 @@ impl Session {
             j.open_obj();
             j.key("n")
                 .str(&self.game.format_move(&replay.positions[i], mv));
-            j.key("w").str(&written.text);
-            j.key("a").str(&written.annotation);
+            j.key("w").str(rec.text_of(written));
+            j.key("a").str(rec.annotation_of(written));
             j.key("c").opt_str(written.comment.as_deref());
             j.close_obj();
         }
