@@ -810,6 +810,12 @@ mod tests {
     }
 
     #[test]
+    fn a_written_move_stays_small() {
+        // Long records hold thousands of moves, all held while a record replays.
+        assert!(std::mem::size_of::<WrittenMove>() <= 48);
+    }
+
+    #[test]
     fn counting_every_catalogued_record_agrees_with_parsing_it() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../catalog");
         let mut seen = 0;
