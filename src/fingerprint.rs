@@ -107,10 +107,10 @@ pub fn from_hex(text: &str) -> Option<Hash> {
 /// Feeds a JSON value to `hasher` as a stream that no other value gives: every node opens with its kind, and
 /// every text, list and object with its length.
 ///
-/// A page's data was hashed as its JSON text before; this walks the tree instead. A game page carries its rules
-/// file and every game record as texts (a tenth of a megabyte for the largest), which JSON would scan for
-/// characters to escape and copy before the hash saw them; here they go to the hash as they are. Small pieces
-/// are gathered into blocks first, since BLAKE3 is many times faster fed large inputs.
+/// Walked rather than written out as JSON: a game page carries its rules file and every game record as texts
+/// (a tenth of a megabyte for the largest), which JSON would scan for characters to escape and copy before the
+/// hash saw them; here they go to the hash as they are. Small pieces are gathered into blocks first, since
+/// BLAKE3 is many times faster fed large inputs.
 pub fn json_value(hasher: &mut blake3::Hasher, value: &serde_json::Value) {
     let mut feed = Feed {
         hasher,
