@@ -175,7 +175,7 @@ impl<'a> Cursor<'a> {
                     self.line += 1;
                     self.col = 1;
                 }
-                b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => self.col += 1,
+                _ if ascii_space(b) => self.col += 1,
                 _ if b.is_ascii() => return,
                 _ => match self.peek() {
                     Some(c) if c.is_whitespace() => {
@@ -196,7 +196,7 @@ impl<'a> Cursor<'a> {
         let bytes = self.src.as_bytes();
         while let Some(&b) = bytes.get(self.i) {
             if b.is_ascii() {
-                if b.is_ascii_whitespace() || b == b'{' || b == b'\x0b' {
+                if ascii_space(b) || b == b'{' {
                     break;
                 }
                 self.col += 1;
@@ -246,20 +246,25 @@ impl<'a> Cursor<'a> {
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// Whether an ASCII byte is white space as `char::is_whitespace` sees it: `u8::is_ascii_whitespace` leaves out
+/// the vertical tab.
+fn ascii_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == b'\x0b'
+}
+
 /// A text's words, one space between each: how a comment is kept, and how the site puts a value on one line.
 pub fn words_of(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     if text.is_ascii() {
         // Byte by byte, without decoding: comments and descriptions are mostly ASCII prose.
         let bytes = text.as_bytes();
-        let space = |b: u8| b.is_ascii_whitespace() || b == b'\x0b';
         let mut i = 0;
         while i < bytes.len() {
-            while i < bytes.len() && space(bytes[i]) {
+            while i < bytes.len() && ascii_space(bytes[i]) {
                 i += 1;
             }
             let start = i;
-            while i < bytes.len() && !space(bytes[i]) {
+            while i < bytes.len() && !ascii_space(bytes[i]) {
                 i += 1;
             }
             if start < i {

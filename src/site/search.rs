@@ -289,9 +289,9 @@ impl Posting {
 
 /// One word's postings in document order, held compactly until the index is written: each as the gap from
 /// the document before it (the first from 0) and its place, `gap << 2 | place`, in seven-bit groups, low
-/// first, the high bit set on all but the last. The index holds every word's postings at once while the pages are made, at the
-/// build's peak of memory: most gaps are small, so a posting takes one or two bytes instead of four, and about
-/// a quarter less again without the room a growing list of 32-bit numbers leaves.
+/// first, the high bit set on all but the last. The index holds every word's postings at once while the pages
+/// are made, at the build's peak of memory: most gaps are small, so a posting takes one or two bytes instead of
+/// four, and about a quarter less again without the room a growing list of 32-bit numbers leaves.
 #[derive(Debug, Default)]
 struct Postings {
     bytes: Vec<u8>,
