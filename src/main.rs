@@ -429,6 +429,10 @@ fn build(args: BuildArgs) -> ExitCode {
                 }
                 let (taken, games) = built.games_taken;
                 println!("   games {taken} of {games} taken as the previous build checked them");
+                let (taken, pictures) = built.pictures_taken;
+                println!(
+                    "pictures {taken} of {pictures} taken as the previous build examined them"
+                );
                 let (text, held) = built.text_held;
                 println!(
                     "   texts {} KB held in {} KB{}",
@@ -438,11 +442,11 @@ fn build(args: BuildArgs) -> ExitCode {
                 );
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);
-                // Each item has a part in each of the three data files.
+                // Each item has a part in each of the three data files and in the search index's parts.
                 println!(
                     "    data {} of {} items' parts taken from the previous site",
                     built.parts_taken,
-                    3 * built.items
+                    site::reuse::Export::ALL.len() * built.items
                 );
             }
             if !args.quiet {

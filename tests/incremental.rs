@@ -179,6 +179,8 @@ fn games_taken(catalog: &Path, out: &Path) -> (usize, usize) {
 
 #[test]
 fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
+    // An item has a part in catalog.json, catalog.csv, oai-pmh.xml and the search index's parts.
+    const KINDS: usize = 4;
     let scratch = Scratch::new("parts");
     let catalog = scratch.0.join("catalog");
     copy_tree(Path::new(CATALOG), &catalog);
@@ -199,10 +201,15 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
     fs::write(&record, edited).unwrap();
     let (taken, again) = parts_taken(&catalog, &out);
     assert_eq!(again, all);
-    assert!(taken < all && taken + 3 * 8 >= all, "{taken} of {all}");
+    assert!(taken < all && taken + KINDS * 8 >= all, "{taken} of {all}");
     let fresh = scratch.0.join("fresh");
     build(&catalog, &fresh, &[]);
-    for file in ["catalog.json", "catalog.csv", "oai-pmh.xml"] {
+    for file in [
+        "catalog.json",
+        "catalog.csv",
+        "oai-pmh.xml",
+        ".ludotheca-search",
+    ] {
         assert!(
             fs::read(out.join(file)).unwrap() == fs::read(fresh.join(file)).unwrap(),
             "{file} as a fresh build makes it"
@@ -226,9 +233,9 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
     )
     .unwrap();
     let (taken_after_cut, _) = parts_taken(&catalog, &out);
-    let csv_rows = all / 3;
+    let csv_rows = all / KINDS;
     assert!(
-        taken_after_cut + csv_rows / 2 + 3 * 8 >= all && taken_after_cut + csv_rows / 3 <= all,
+        taken_after_cut + csv_rows / 2 + KINDS * 8 >= all && taken_after_cut + csv_rows / 3 <= all,
         "{taken_after_cut} of {all}"
     );
     let fresh = scratch.0.join("fresh-again");
@@ -239,6 +246,43 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
             "{file} as a fresh build makes it, after the previous one was cut short"
         );
     }
+}
+
+/// A picture found good is not decoded again by the next build, in a new process too: the site keeps its
+/// examination by the picture's bytes and name. A changed picture is examined again (a damaged one stops the
+/// build), and a damaged file of examinations is not believed.
+#[test]
+fn a_rebuild_takes_the_pictures_the_previous_build_examined() {
+    let scratch = Scratch::new("pictures");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let pictures = |said: &str| taken_in(said, "pictures ");
+    assert_eq!(pictures(&run(&catalog, &out, &["--timings"], &[])), (0, 1));
+    assert_eq!(pictures(&run(&catalog, &out, &["--timings"], &[])), (1, 1));
+
+    // The picture damaged: examined again, refused, and the site left as it was.
+    let picture = catalog.join("boards/kherjarala-rock-board/images/board-shape.png");
+    let good = fs::read(&picture).unwrap();
+    fs::write(&picture, &good[..good.len() / 2]).unwrap();
+    let said = refused(&catalog, &out);
+    assert!(said.contains("E047"), "{said}");
+
+    // Mended: the examination the site kept is taken again, as its bytes are the same.
+    fs::write(&picture, &good).unwrap();
+    assert_eq!(pictures(&run(&catalog, &out, &["--timings"], &[])), (1, 1));
+
+    // The file of examinations changed by hand: nothing in it is believed, and the site is a fresh build's.
+    let file = out.join(".ludotheca-images");
+    let mut bytes = fs::read(&file).unwrap();
+    let at = bytes.iter().position(|&b| b == b'\n').unwrap() + 70;
+    bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
+    fs::remove_file(&file).unwrap();
+    fs::write(&file, &bytes).unwrap();
+    assert_eq!(pictures(&run(&catalog, &out, &["--timings"], &[])), (0, 1));
+    let fresh = scratch.0.join("fresh");
+    build(&catalog, &fresh, &[]);
+    assert_same_site(&out, &fresh, "after the file of examinations was damaged");
 }
 
 /// A build in a new process takes the games the previous build checked without a diagnostic from the output

@@ -170,7 +170,14 @@ mod tests {
         let mut diagnostics = Diagnostics::new();
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
         let catalog = crate::catalog::load(&root, &mut diagnostics).unwrap();
-        let checked = check_with(catalog, &mut diagnostics, &HashSet::new(), games, None);
+        let checked = check_with(
+            catalog,
+            &mut diagnostics,
+            &HashSet::new(),
+            games,
+            &mut crate::check::ImageCache::default(),
+            None,
+        );
         assert!(!diagnostics.has_errors());
         checked
     }

@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Cursor;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -137,22 +138,123 @@ type ItemImages = (
     Vec<((Hash, String), Examined)>,
 );
 
-/// What a long-running process (the preview server) keeps of each check for the next: every picture's
-/// examination, by its name and a hash of its bytes, so that an edit elsewhere decodes no picture again. Only
-/// what the last check used is kept.
+/// Every picture's examination, by its name and a hash of its bytes, kept from one check for the next (by the
+/// preview server in memory, and by a build in the site it writes), so that an edit elsewhere decodes no picture
+/// again: decoding a photograph takes tens of milliseconds, and an archive may show hundreds. Only what the last
+/// check used is kept.
 #[derive(Default)]
 pub struct ImageCache {
     examined: HashMap<(Hash, String), Examined>,
+    /// The last check's pictures taken as examined before, and all its pictures.
+    taken: (usize, usize),
+}
+
+/// The first line of an [`ImageCache`] as a file, before the program that wrote it.
+const CACHE_HEADER: &str = "ludotheca-images 1";
+
+impl ImageCache {
+    pub fn is_empty(&self) -> bool {
+        self.examined.is_empty()
+    }
+
+    /// How many of the last check's pictures were taken as examined before, and how many it had.
+    pub fn taken(&self) -> (usize, usize) {
+        self.taken
+    }
+
+    /// The examinations that passed, as a file: a header naming the program (another version decodes and
+    /// judges anew), one line per picture (`hash format width height alpha name`, sorted), and a last line
+    /// with the hash of all before it, so that a damaged file is not believed.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut lines: Vec<String> = self
+            .examined
+            .iter()
+            .filter_map(|((hash, name), examined)| {
+                let (format, width, height, alpha) = examined.as_ref().ok()?;
+                // A name with a line break in it could not be read back as one line: it is examined again.
+                (!name.contains(['\n', '\r'])).then(|| {
+                    format!(
+                        "{} {} {width} {height} {} {name}",
+                        crate::fingerprint::to_hex(hash),
+                        format.extensions()[0],
+                        u8::from(*alpha)
+                    )
+                })
+            })
+            .collect();
+        lines.sort();
+        let mut text = format!(
+            "{CACHE_HEADER} {}\n",
+            crate::fingerprint::to_hex(&crate::fingerprint::program())
+        );
+        for line in lines {
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let sum = crate::fingerprint::to_hex(blake3::hash(text.as_bytes()).as_bytes());
+        text.push_str(&sum);
+        text.push('\n');
+        text.into_bytes()
+    }
+
+    /// The examinations a file of [`ImageCache::to_bytes`] holds: none when another program wrote it, or it
+    /// is damaged in any way.
+    pub fn from_bytes(bytes: &[u8]) -> ImageCache {
+        Self::read(bytes, &crate::fingerprint::program()).unwrap_or_default()
+    }
+
+    fn read(bytes: &[u8], program: &Hash) -> Option<ImageCache> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let body_end = text.strip_suffix('\n')?.rfind('\n')? + 1;
+        let (body, sum) = text.split_at(body_end);
+        let sum = crate::fingerprint::from_hex(sum.trim_end())?;
+        if blake3::hash(body.as_bytes()).as_bytes() != &sum {
+            return None;
+        }
+        let mut lines = body.lines();
+        let header = lines
+            .next()?
+            .strip_prefix(CACHE_HEADER)?
+            .strip_prefix(' ')?;
+        if crate::fingerprint::from_hex(header)? != *program {
+            return None;
+        }
+        let mut examined = HashMap::new();
+        for line in lines {
+            let mut fields = line.splitn(6, ' ');
+            let hash = crate::fingerprint::from_hex(fields.next()?)?;
+            let ext = fields.next()?;
+            let format = [Format::Png, Format::Jpeg, Format::WebP]
+                .into_iter()
+                .find(|f| f.extensions()[0] == ext)?;
+            let width: u32 = fields.next()?.parse().ok()?;
+            let height: u32 = fields.next()?.parse().ok()?;
+            let alpha = match fields.next()? {
+                "0" => false,
+                "1" => true,
+                _ => return None,
+            };
+            let name = fields.next()?.to_string();
+            examined.insert((hash, name), Ok((format, width, height, alpha)));
+        }
+        Some(ImageCache {
+            examined,
+            taken: (0, 0),
+        })
+    }
 }
 
 /// Check every item's pictures, in parallel; one list per item of `catalog.items` (same index), holding the
-/// pictures that passed, in record order. `cache` gives the pictures examined by the previous run.
+/// pictures that passed, in record order. `cache` gives the pictures examined by the previous run, and is left
+/// holding this run's.
 pub fn check_images(
     catalog: &Catalog,
     diagnostics: &mut Diagnostics,
-    cache: Option<&mut ImageCache>,
+    cache: &mut ImageCache,
 ) -> Vec<Vec<CheckedImage>> {
-    let known = cache.as_deref().map(|c| &c.examined);
+    let known = Some(&cache.examined);
+    // Pictures taken as examined before, and pictures looked at (one shown twice counts twice).
+    let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
     let each: Vec<ItemImages> = catalog
         .items
         .par_iter()
@@ -162,7 +264,7 @@ pub fn check_images(
             let images = if item.images.is_empty() {
                 Vec::new()
             } else {
-                check_item(catalog, item, &mut own, known, &mut used)
+                check_item(catalog, item, &mut own, known, &mut used, &counts)
             };
             (images, own, used)
         })
@@ -178,9 +280,9 @@ pub fn check_images(
             images
         })
         .collect();
-    if let Some(cache) = cache {
-        cache.examined = kept;
-    }
+    let [taken, all] = counts;
+    cache.taken = (taken.into_inner(), all.into_inner());
+    cache.examined = kept;
     images
 }
 
@@ -190,6 +292,7 @@ fn check_item(
     diagnostics: &mut Diagnostics,
     known: Option<&HashMap<(Hash, String), Examined>>,
     used: &mut Vec<((Hash, String), Examined)>,
+    counts: &[AtomicUsize; 2],
 ) -> Vec<CheckedImage> {
     let at = |d: Diagnostic, span| d.at(&catalog.files, item.file, span);
     let mut seen = HashSet::new();
@@ -250,8 +353,12 @@ fn check_item(
         };
         let hash = *blake3::hash(bytes).as_bytes();
         let key = (hash, name.to_string());
+        counts[1].fetch_add(1, Ordering::Relaxed);
         let examined = match known.and_then(|k| k.get(&key)) {
-            Some(examined) => examined.clone(),
+            Some(examined) => {
+                counts[0].fetch_add(1, Ordering::Relaxed);
+                examined.clone()
+            }
             None => examine(name, bytes),
         };
         used.push((key, examined.clone()));
@@ -421,6 +528,75 @@ fn examine(name: &str, bytes: &[u8]) -> Examined {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Examinations of three good pictures, one refused, and one whose name could not be one line of a file.
+    fn examined() -> ImageCache {
+        let good = |n: u8, format, w, h, alpha| {
+            (([n; 32], format!("pic {n}.x")), Ok((format, w, h, alpha)))
+        };
+        let mut examined: HashMap<(Hash, String), Examined> = HashMap::from([
+            good(1, Format::Png, 640, 480, true),
+            good(2, Format::Jpeg, 4000, 3000, false),
+            good(3, Format::WebP, 1, 12_000, false),
+        ]);
+        examined.insert(
+            ([4; 32], "broken.png".to_string()),
+            Err(Box::new(Diagnostic::error("E047", "damaged"))),
+        );
+        examined.insert(
+            ([5; 32], "two\nlines.png".to_string()),
+            Ok((Format::Png, 2, 2, false)),
+        );
+        ImageCache {
+            examined,
+            taken: (0, 0),
+        }
+    }
+
+    #[test]
+    fn examined_pictures_read_back_as_written_and_only_from_an_intact_file_of_this_program() {
+        let cache = examined();
+        let bytes = cache.to_bytes();
+        assert_eq!(
+            bytes,
+            examined().to_bytes(),
+            "the same examinations, the same bytes"
+        );
+        let read = ImageCache::from_bytes(&bytes);
+        let mut expected: Vec<_> = cache
+            .examined
+            .iter()
+            .filter(|((hash, _), e)| e.is_ok() && hash[0] != 5)
+            .map(|(k, e)| (k.clone(), e.as_ref().ok().copied()))
+            .collect();
+        let mut got: Vec<_> = read
+            .examined
+            .iter()
+            .map(|(k, e)| (k.clone(), e.as_ref().ok().copied()))
+            .collect();
+        expected.sort_by(|a, b| a.0.cmp(&b.0));
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(got, expected, "the good pictures, each as examined");
+        assert_eq!(got.len(), 3);
+
+        // Any byte changed, the file cut short or lengthened, or another program's: nothing is believed.
+        for at in [0, bytes.len() / 3, bytes.len() / 2, bytes.len() - 2] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x01;
+            assert!(
+                ImageCache::from_bytes(&damaged).is_empty(),
+                "byte {at} changed"
+            );
+        }
+        assert!(ImageCache::from_bytes(&bytes[..bytes.len() - 1]).is_empty());
+        assert!(ImageCache::from_bytes(&[&bytes[..], b"\n"].concat()).is_empty());
+        assert!(ImageCache::from_bytes(b"").is_empty());
+        assert!(
+            ImageCache::read(&bytes, &[9; 32]).is_none(),
+            "another program's"
+        );
+        assert!(ImageCache::read(&bytes, &crate::fingerprint::program()).is_some());
+    }
 
     #[test]
     fn names_are_suggested_from_what_was_written() {

@@ -28,6 +28,7 @@ use crate::catalog::Catalog;
 use crate::diagnostic::Diagnostics;
 use crate::fingerprint::Hash;
 use crate::site::theme::Theme;
+pub use media::ImageCache;
 pub use rules::GameCache;
 
 /// The catalog as checked: what every later step (resolve, render, the preview server) takes, so that nothing
@@ -43,15 +44,14 @@ pub struct Checked {
     pub theme: Option<Arc<Theme>>,
 }
 
-/// What a long-running process (the preview server) keeps of each check for the next one: every game as
-/// checked and the theme as compiled, each by what it was made from, so that an edit of one record compiles
-/// and replays nothing else.
+/// What a long-running process (the preview server) keeps of each check for the next one: the theme as
+/// compiled, each record's diagnostics and placeholders, each by what it was made from, so that an edit of one
+/// record checks nothing else. (The games and pictures a build also keeps in the site it writes are passed on
+/// their own: see [`check_with`].)
 #[derive(Default)]
 pub struct CheckCache {
     /// The theme's templates and static files, hashed, and the theme they compiled to without a diagnostic.
     theme: Option<(Hash, Arc<Theme>)>,
-    /// Every picture as examined, by its name and bytes.
-    images: media::ImageCache,
     /// Each record's own diagnostics, by its files and what else its checks read (see [`records_context`]).
     records: std::collections::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>,
     /// The placeholders left in each item's files, by the files' hash.
@@ -154,6 +154,7 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
         diagnostics,
         &HashSet::new(),
         &mut GameCache::default(),
+        &mut ImageCache::default(),
         None,
     )
 }
@@ -242,13 +243,14 @@ fn check_records_with(
 ///
 /// `games` gives the games that did not change since the previous run (kept in memory by a long-running
 /// process, or read from the previous build's output) without checking them again, and is left holding this
-/// run's. `cache`, kept by a long-running process between runs, does the same for the records, pictures and
-/// theme.
+/// run's; `images` does the same for the pictures' examinations. `cache`, kept by a long-running process
+/// between runs, does the same for the records and theme.
 pub fn check_with(
     catalog: Catalog,
     diagnostics: &mut Diagnostics,
     replayed: &HashSet<Hash>,
     games: &mut GameCache,
+    images: &mut ImageCache,
     mut cache: Option<&mut CheckCache>,
 ) -> Checked {
     check_records_with(
@@ -266,11 +268,7 @@ pub fn check_with(
     let rules = rules::check_rules(&catalog, replayed, games, diagnostics);
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
-    let images = media::check_images(
-        &catalog,
-        diagnostics,
-        cache.as_deref_mut().map(|c| &mut c.images),
-    );
+    let images = media::check_images(&catalog, diagnostics, images);
     let theme = match cache.as_deref_mut() {
         Some(cache) => {
             let key = theme::theme_key(&catalog);

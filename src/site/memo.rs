@@ -18,7 +18,7 @@ use super::reuse::{Check, Counted, Export, Previous, Recorder, check_of};
 use crate::fingerprint::{self, Hash};
 
 /// What the index of parts keeps of a part: the key it was made from, and the hash of its bytes.
-type Indexed = (Hash, Check);
+pub type Indexed = (Hash, Check);
 
 /// Parts of one kind, by key: those the previous build made, and those this build used.
 pub struct Memo<V> {
@@ -69,8 +69,8 @@ pub struct Parts {
     pub csv: Memo<Arc<str>>,
     /// An item's record in oai-pmh.xml.
     pub oai: Memo<Arc<str>>,
-    /// An item's words in the search index, each with the best place it has.
-    pub words: Memo<Arc<[(String, usize)]>>,
+    /// An item's summary, alternative titles and words, as the search index takes them.
+    pub search: Memo<Arc<str>>,
 }
 
 impl Parts {
@@ -79,6 +79,7 @@ impl Parts {
             Export::Json => &self.json,
             Export::Csv => &self.csv,
             Export::Oai => &self.oai,
+            Export::Search => &self.search,
         }
     }
 
@@ -87,7 +88,7 @@ impl Parts {
         self.json.settle();
         self.csv.settle();
         self.oai.settle();
-        self.words.settle();
+        self.search.settle();
     }
 }
 
@@ -128,7 +129,7 @@ impl<'a> Items<'a> {
 
     /// Item `index`'s part of `export`, made from its page key and `extra`, and what the index of parts keeps
     /// of it (the key and the hash of its bytes) when there is an index.
-    fn text(
+    pub fn text(
         &self,
         export: Export,
         index: usize,
@@ -193,15 +194,20 @@ impl<'a> Items<'a> {
         Ok(())
     }
 
-    /// Item `index`'s words in the search index.
-    pub fn words(
+    /// Write one part into `sink`, noting where it lies when there is an index of parts: for a file that writes
+    /// its parts in an order of its own (the search index's, by title), having found each by [`Items::text`].
+    pub fn write_part(
         &self,
-        index: usize,
-        make: impl FnOnce() -> Vec<(String, usize)>,
-    ) -> Arc<[(String, usize)]> {
-        match (self.parts, self.keys.get(index)) {
-            (Some(parts), Some(key)) => parts.words.get_or(*key, || make().into()),
-            _ => make().into(),
-        }
+        sink: &mut Counted,
+        export: Export,
+        kept: Option<&Indexed>,
+        part: &str,
+    ) -> std::io::Result<()> {
+        sink.part(
+            export,
+            kept.map(|(key, check)| (key, check)),
+            part,
+            self.recorder,
+        )
     }
 }

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use crate::archive::Archive;
 use crate::catalog::{LoadCache, LoadError};
-use crate::check::{CheckCache, GameCache};
+use crate::check::{CheckCache, GameCache, ImageCache};
 use crate::diagnostic::Diagnostics;
 
 /// What `build` is asked to do.
@@ -108,6 +108,8 @@ pub struct Built {
     pub parts_taken: usize,
     /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
     pub games_taken: (usize, usize),
+    /// The pictures taken as the previous build examined them (not decoded again), and the pictures.
+    pub pictures_taken: (usize, usize),
     /// The bytes of the catalog's files' text, and the bytes held for them (fewer where a large catalog's
     /// texts are packed).
     pub text_held: (usize, usize),
@@ -151,6 +153,7 @@ impl std::error::Error for BuildError {}
 pub struct Kept {
     load: LoadCache,
     games: GameCache,
+    images: ImageCache,
     check: CheckCache,
     parts: memo::Parts,
     manifests: output::Manifests,
@@ -218,17 +221,19 @@ pub fn build_scoped(
     // So are the manifests of the previous site and of the standby (30,000 lines each at 10,000 items): staging
     // after check finds them parsed instead of parsing them while every other core waits.
     let games_in_memory = kept.as_deref().is_some_and(|k| !k.games.is_empty());
+    let images_in_memory = kept.as_deref().is_some_and(|k| !k.images.is_empty());
     let mut fresh_manifests = output::Manifests::default();
     let (load_cache, manifests) = match kept.as_deref_mut() {
         Some(kept) => (Some(&mut kept.load), &mut kept.manifests),
         None => (None, &mut fresh_manifests),
     };
-    let (loaded, (replayed, games_read)) = rayon::join(
+    let (loaded, (replayed, games_read, images_read)) = rayon::join(
         || crate::catalog::load_with(&options.catalog, &mut diagnostics, load_cache),
         || {
             let games = (!games_in_memory).then(|| target.checked_games());
+            let images = (!images_in_memory).then(|| target.examined_images());
             target.read_manifests(manifests);
-            (target.replayed(), games)
+            (target.replayed(), games, images)
         },
     );
     let catalog = loaded.map_err(BuildError::Load)?;
@@ -238,18 +243,29 @@ pub fn build_scoped(
 
     let started = Instant::now();
     let mut read_games = GameCache::default();
-    let (games, check_cache) = match kept.as_deref_mut() {
-        Some(kept) => (&mut kept.games, Some(&mut kept.check)),
-        None => (&mut read_games, None),
+    let mut read_images = ImageCache::default();
+    let (games, images, check_cache) = match kept.as_deref_mut() {
+        Some(kept) => (&mut kept.games, &mut kept.images, Some(&mut kept.check)),
+        None => (&mut read_games, &mut read_images, None),
     };
     if let Some(read) = games_read {
         *games = read;
     }
+    if let Some(read) = images_read {
+        *images = read;
+    }
     // The previous file may be kept as it is only if it was whole: read back here, or written by this process.
     let games_file_whole = !games.is_empty();
-    let checked =
-        crate::check::check_with(catalog, &mut diagnostics, &replayed, games, check_cache);
+    let checked = crate::check::check_with(
+        catalog,
+        &mut diagnostics,
+        &replayed,
+        games,
+        images,
+        check_cache,
+    );
     let games_taken = games.taken();
+    let pictures_taken = images.taken();
     crate::resident::hand_back_freed();
     step("check", started);
     if diagnostics.has_errors() {
@@ -329,6 +345,10 @@ pub fn build_scoped(
     staging
         .put(output::REPLAYED, replayed.join("\n").as_bytes(), None)
         .map_err(BuildError::Output)?;
+    let images = kept.as_deref().map_or(&read_images, |k| &k.images);
+    staging
+        .put(output::IMAGES, &images.to_bytes(), None)
+        .map_err(BuildError::Output)?;
     if scope == Scope::Items {
         staging.carry_rest().map_err(BuildError::Output)?;
     }
@@ -357,6 +377,7 @@ pub fn build_scoped(
         images: rendered.images,
         parts_taken: rendered.parts_taken,
         games_taken,
+        pictures_taken,
         text_held,
         base_url,
     })

@@ -15,8 +15,9 @@
 //!   files instead of making and later deleting a link for every file of the site;
 //! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
 //!   was rendered from, which is how the next build knows what it can keep; and the list of games whose records
-//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, and the games that checked
-//!   without a diagnostic as checked ([`GAMES`]), which the next build need not compile or read again;
+//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, the games that checked
+//!   without a diagnostic as checked ([`GAMES`]), which the next build need not compile or read again, and the
+//!   pictures found good ([`IMAGES`]), which the next build need not decode again;
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
 //!   ([`MARKER`]); a folder without it holds someone else's files and is refused unless `--force`;
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
@@ -42,6 +43,9 @@ pub const REPLAYED: &str = ".ludotheca-replayed";
 
 /// The games that checked without a diagnostic, as checked (see `crate::check::kept`).
 pub const GAMES: &str = ".ludotheca-games";
+
+/// The pictures' examinations that passed (see `crate::check::ImageCache`).
+pub const IMAGES: &str = ".ludotheca-images";
 
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
@@ -192,11 +196,23 @@ impl Target {
     /// The games the previous site's build checked without a diagnostic ([`GAMES`]): none when there is no
     /// previous site of ours, or its file was written by another program or is damaged.
     pub fn checked_games(&self) -> crate::check::GameCache {
+        self.read_own(GAMES, crate::check::GameCache::from_bytes)
+    }
+
+    /// The pictures the previous site's build examined and found good ([`IMAGES`]): none when there is no
+    /// previous site of ours, or its file was written by another program or is damaged.
+    pub fn examined_images(&self) -> crate::check::ImageCache {
+        self.read_own(IMAGES, crate::check::ImageCache::from_bytes)
+    }
+
+    /// One of the previous build's own files, as `parse` reads it: nothing when there is no previous site of
+    /// ours or no such file.
+    fn read_own<T: Default>(&self, name: &str, parse: fn(&[u8]) -> T) -> T {
         if !self.exists || !self.ours {
-            return crate::check::GameCache::default();
+            return T::default();
         }
-        fs::read(self.out.join(GAMES))
-            .map(|bytes| crate::check::GameCache::from_bytes(&bytes))
+        fs::read(self.out.join(name))
+            .map(|bytes| parse(&bytes))
             .unwrap_or_default()
     }
 

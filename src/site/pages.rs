@@ -411,7 +411,19 @@ pub fn render_site(
             .try_for_each(|(path, write)| staging.put_with(path, None, write))?;
         // After the three files, not beside them: the index holds every word's postings while it is made, and
         // the two together would raise the build's peak memory.
-        for (path, contents) in search::index_files(archive, &items) {
+        // The index's files are small and many; the items' parts beside them are one file, written as made.
+        let index = Mutex::new(Vec::new());
+        staging.put_with(reuse::Export::Search.path(), None, &|w| {
+            let files = search::index_files(archive, &items, &mut reuse::Counted::new(w))?;
+            *index
+                .lock()
+                .expect("no thread panics while holding the index") = files;
+            Ok(())
+        })?;
+        for (path, contents) in index
+            .into_inner()
+            .expect("no thread panics while holding the index")
+        {
             staging.put(&path, contents.as_bytes(), None)?;
         }
         for (name, bytes) in &theme.statics {

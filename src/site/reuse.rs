@@ -1,5 +1,6 @@
-//! The previous site's data files as a store of parts. `catalog.json`, `catalog.csv` and `oai-pmh.xml` hold one
-//! part per item, each made from the item's page key (see `super::memo`). A build records where each part lies
+//! The previous site's data files as a store of parts. `catalog.json`, `catalog.csv`, `oai-pmh.xml` and the
+//! search index's own file of items' words ([`Export::Search`]) hold one part per item, each made from the
+//! item's page key (see `super::memo`). A build records where each part lies
 //! in its file ([`INDEX`]), so the next build, even in a new process, reads an unchanged item's part from the
 //! previous site's file instead of making it again: after one edit, the three files are mostly copied.
 //!
@@ -32,10 +33,16 @@ pub enum Export {
     Json,
     Csv,
     Oai,
+    /// Each item's summary, alternative titles and folded words, as the search index takes them: not a file of
+    /// the published site's, but where the next build finds them instead of reading every description again.
+    Search,
 }
 
+/// How many kinds of part there are.
+const KINDS: usize = 4;
+
 impl Export {
-    pub const ALL: [Export; 3] = [Export::Json, Export::Csv, Export::Oai];
+    pub const ALL: [Export; KINDS] = [Export::Json, Export::Csv, Export::Oai, Export::Search];
 
     /// The file's path in the site.
     pub fn path(self) -> &'static str {
@@ -43,6 +50,7 @@ impl Export {
             Export::Json => "catalog.json",
             Export::Csv => "catalog.csv",
             Export::Oai => "oai-pmh.xml",
+            Export::Search => ".ludotheca-search",
         }
     }
 
@@ -70,7 +78,7 @@ pub fn check_of(bytes: &[u8]) -> Check {
 /// The parts the previous site's data files hold, by key.
 #[derive(Default)]
 pub struct Previous {
-    files: [Option<(fs::File, HashMap<Hash, Span>)>; 3],
+    files: [Option<(fs::File, HashMap<Hash, Span>)>; KINDS],
     /// Parts read intact, for the build's report.
     taken: AtomicUsize,
 }
@@ -86,7 +94,7 @@ impl Previous {
         if entries.len() % ENTRY != 0 {
             return previous;
         }
-        let mut spans: [HashMap<Hash, Span>; 3] = Default::default();
+        let mut spans: [HashMap<Hash, Span>; KINDS] = Default::default();
         for entry in entries.chunks_exact(ENTRY) {
             let Some(&export) = Export::ALL.get(usize::from(entry[0])) else {
                 return previous;
@@ -150,7 +158,7 @@ fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
 /// thread runs first.
 #[derive(Default)]
 pub struct Recorder {
-    entries: [Mutex<Vec<u8>>; 3],
+    entries: [Mutex<Vec<u8>>; KINDS],
 }
 
 impl Recorder {

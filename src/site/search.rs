@@ -30,12 +30,15 @@
 //! Every word is folded (lowercase, no diacritics) here, and the search script folds the query the same way.
 
 use std::borrow::Cow;
+use std::io::Write;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::memo::Items;
+use super::memo::{Indexed, Items};
 use super::meta::script_json;
+use super::reuse::{Counted, Export};
 use crate::archive::text::{self, one_line};
 use crate::archive::{Archive, Target};
 
@@ -82,34 +85,120 @@ const NAME: usize = 1;
 const TITLE: usize = 2;
 
 /// Every file of the search index, by path relative to the site's root, in a stable order.
-pub fn index_files(archive: &Archive, items: &Items) -> Vec<(String, String)> {
+/// Every file of the search index, by path relative to the site's root. Each item's part of the index (its
+/// summary, alternative titles and folded words) is found through `items` and written to `parts`, the file the
+/// next build takes unchanged items' parts from ([`Export::Search`]).
+pub fn index_files(
+    archive: &Archive,
+    items: &Items,
+    parts: &mut Counted,
+) -> std::io::Result<Vec<(String, String)>> {
     let citations: Vec<String> = archive
         .sources
         .iter()
         .map(|source| super::cite::full(source.entry))
         .collect();
-    shard(documents(archive, &citations), SHARD_BYTES, items)
+    let made = Made {
+        archive,
+        citations: &citations,
+        items,
+    };
+    shard(
+        documents(archive, &citations),
+        SHARD_BYTES,
+        Some((&made, parts)),
+    )
 }
 
+/// Every document, an item's with its title, page and kind only: the rest of it is its part ([`Found`]).
 fn documents<'a>(archive: &'a Archive, citations: &'a [String]) -> Vec<Doc<'a>> {
-    // Items in parallel (each one's summary reads its description as Markdown), gathered in order.
     let mut docs: Vec<Doc> = archive
         .entries
-        .par_iter()
+        .iter()
         .enumerate()
-        .map(|(index, entry)| item_document(archive, citations, index, entry))
+        .map(|(index, entry)| Doc {
+            title: entry.title.as_str().into(),
+            url: entry.url.as_str().into(),
+            kind: entry.kind.as_str(),
+            item: true,
+            names: Vec::new(),
+            other: Vec::new(),
+            summary: String::new(),
+            alternatives: Vec::new(),
+            entry: Some(index),
+        })
         .collect();
     facet_documents(archive, citations, &mut docs);
     docs
 }
 
-/// The document of the archive's entry `index`; `citations` are the sources' full citations, by source.
-fn item_document<'a>(
-    archive: &'a Archive,
+/// An item's part as found (kept or made now), with what the index of parts keeps of it.
+type Kept = (Option<Indexed>, Arc<str>);
+
+/// A document's folded words, each with the best place it has there.
+type Words = Vec<(String, usize)>;
+
+/// How an item's part of the index is made, or found already made.
+struct Made<'a> {
+    archive: &'a Archive<'a>,
+    /// The sources' full citations, by source.
     citations: &'a [String],
-    index: usize,
-    entry: &'a crate::archive::Entry,
-) -> Doc<'a> {
+    items: &'a Items<'a>,
+}
+
+/// An item's part of the index: what its document shows besides its title, and its words.
+#[derive(Debug, PartialEq)]
+struct Found {
+    summary: String,
+    alternatives: Vec<String>,
+    /// Each folded word with the best place it has, sorted by word.
+    words: Vec<(String, usize)>,
+}
+
+impl Found {
+    /// The part as kept: the summary and alternative titles as JSON (which leaves no tab or line break bare),
+    /// a tab, then each word after the digit of its place, a space between two. Folded words hold neither.
+    fn encode(&self) -> String {
+        let meta =
+            serde_json::to_string(&(&self.summary, &self.alternatives)).expect("strings serialise");
+        let mut part = String::with_capacity(meta.len() + 1 + self.words.len() * 8);
+        part.push_str(&meta);
+        part.push('\t');
+        for (n, (word, at)) in self.words.iter().enumerate() {
+            if n > 0 {
+                part.push(' ');
+            }
+            part.push(char::from(b'0' + *at as u8));
+            part.push_str(word);
+        }
+        part
+    }
+
+    /// A part [`Found::encode`] wrote; `None` for anything else.
+    fn decode(part: &str) -> Option<Found> {
+        let (meta, words) = part.split_once('\t')?;
+        let (summary, alternatives): (String, Vec<String>) = serde_json::from_str(meta).ok()?;
+        let words = words
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let at = usize::from(w.as_bytes()[0].checked_sub(b'0')?);
+                (at <= TITLE && w.len() > 1).then(|| (w[1..].to_string(), at))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Found {
+            summary,
+            alternatives,
+            words,
+        })
+    }
+}
+
+/// The part of the archive's entry `index`, made from the item's values and the archive's names for its tags,
+/// places, people and sources.
+fn item_part(made: &Made, index: usize) -> Found {
+    let (archive, citations) = (made.archive, made.citations);
+    let entry = &archive.entries[index];
     let item = entry.item;
     let alternatives: Vec<String> = item
         .values_of("alternative")
@@ -160,17 +249,13 @@ fn item_document<'a>(
     other.push(description);
     let mut names: Vec<Cow<str>> = Vec::with_capacity(1 + alternatives.len());
     names.push(entry.title.as_str().into());
-    names.extend(alternatives.iter().map(|a| Cow::Owned(a.clone())));
-    Doc {
-        title: entry.title.as_str().into(),
-        url: entry.url.as_str().into(),
-        kind: entry.kind.as_str(),
-        item: true,
-        names,
-        other,
+    names.extend(alternatives.iter().map(|a| Cow::Borrowed(a.as_str())));
+    let mut words = places(&entry.title, &names, &other);
+    words.sort_unstable();
+    Found {
         summary,
         alternatives,
-        entry: Some(index),
+        words,
     }
 }
 
@@ -238,13 +323,14 @@ fn order(docs: Vec<Doc>) -> Vec<Doc> {
     keyed.into_iter().map(|(_, d)| d).collect()
 }
 
-/// Where each word of a document is: the best place it has there.
-fn places(doc: &Doc) -> Vec<(String, usize)> {
+/// Where each word of a document is: the best place it has there, from its title, its names (the title and
+/// alternative titles) and its other texts.
+fn places(title: &str, names: &[Cow<str>], other: &[Cow<str>]) -> Vec<(String, usize)> {
     // Words are looked up as slices of the folded texts and copied once each: a description says most of
     // its words many times.
-    let other: Vec<String> = doc.other.iter().map(|t| text::fold(t)).collect();
-    let names: Vec<String> = doc.names.iter().map(|t| text::fold(t)).collect();
-    let title = text::fold(&doc.title);
+    let other: Vec<String> = other.iter().map(|t| text::fold(t)).collect();
+    let names: Vec<String> = names.iter().map(|t| text::fold(t)).collect();
+    let title = text::fold(title);
     fn add<'a>(found: &mut foldhash::HashMap<&'a str, usize>, word: &'a str, at: usize) {
         let best = found.entry(word).or_insert(at);
         *best = (*best).max(at);
@@ -265,6 +351,11 @@ fn places(doc: &Doc) -> Vec<(String, usize)> {
         .into_iter()
         .map(|(word, at)| (word.to_string(), at))
         .collect()
+}
+
+/// The words of a document that carries its texts (a tag's, a source's, or one made up by a test).
+fn doc_places(doc: &Doc) -> Vec<(String, usize)> {
+    places(&doc.title, &doc.names, &doc.other)
 }
 
 /// A document's number and the best place a word has in it (`TITLE`, `NAME` or `OTHER`), in 32 bits: the
@@ -340,7 +431,16 @@ impl Postings {
 }
 
 /// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
-fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Postings)> {
+/// An item's document gets its part from `made` (kept or made now, then written to the sink in the documents'
+/// order); any other document carries its texts.
+fn postings(
+    docs: &mut [Doc],
+    made: Option<(&Made, &mut Counted)>,
+) -> std::io::Result<Vec<(String, Postings)>> {
+    let (made, mut sink) = match made {
+        Some((made, sink)) => (Some(made), Some(sink)),
+        None => (None, None),
+    };
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
     // time: every document's words at once would be tens of megabytes at 10,000 items. The index is made
     // while the pages are, at the build's peak of memory, so a block is kept small; 256 documents are still
@@ -348,11 +448,27 @@ fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Postings)> {
     const BLOCK: usize = 256;
     let mut index: foldhash::HashMap<String, Postings> = foldhash::HashMap::default();
     for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
-        let per_doc: Vec<std::sync::Arc<[(String, usize)]>> = chunk
-            .par_iter()
-            .map(|doc| match doc.entry {
-                Some(entry) => items.words(entry, || places(doc)),
-                None => places(doc).into(),
+        let per_doc: Vec<(Words, Option<Kept>)> = chunk
+            .par_iter_mut()
+            .map(|doc| match (doc.entry, made) {
+                (Some(entry), Some(made)) => {
+                    let mut fresh = None;
+                    let (kept, part) = made.items.text(Export::Search, entry, b"", || {
+                        let found = item_part(made, entry);
+                        let part = found.encode();
+                        fresh = Some(found);
+                        part
+                    });
+                    // A part is decoded only when it was kept, and a kept part is one this program wrote
+                    // (its key covers the program), so decoding fails only on a bug: the part is then made.
+                    let found = fresh
+                        .or_else(|| Found::decode(&part))
+                        .unwrap_or_else(|| item_part(made, entry));
+                    doc.summary = found.summary;
+                    doc.alternatives = found.alternatives;
+                    (found.words, Some((kept, part)))
+                }
+                _ => (doc_places(doc), None),
             })
             .collect();
         // A document's texts are not needed once folded (the shards show its title, summary and alternative
@@ -361,16 +477,21 @@ fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Postings)> {
             doc.names = Vec::new();
             doc.other = Vec::new();
         }
-        for (i, words) in per_doc.into_iter().enumerate() {
+        for (i, (words, part)) in per_doc.into_iter().enumerate() {
+            if let (Some(made), Some(sink), Some((kept, part))) = (made, sink.as_mut(), part) {
+                made.items
+                    .write_part(sink, Export::Search, kept.as_ref(), &part)?;
+                sink.write_all(b"\n")?;
+            }
             let id = (block * BLOCK + i) as u32;
-            for (word, at) in words.iter() {
-                let posting = Posting::new(id, *at);
+            for (word, at) in words {
+                let posting = Posting::new(id, at);
                 match index.get_mut(word.as_str()) {
                     Some(postings) => postings.push(posting),
                     None => {
                         let mut postings = Postings::default();
                         postings.push(posting);
-                        index.insert(word.clone(), postings);
+                        index.insert(word, postings);
                     }
                 }
             }
@@ -384,7 +505,7 @@ fn postings(docs: &mut [Doc], items: &Items) -> Vec<(String, Postings)> {
         })
         .collect();
     sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    sorted
+    Ok(sorted)
 }
 
 /// Sorted document numbers as a string: gaps, or a bitmap when that is shorter.
@@ -557,10 +678,14 @@ fn children(prefix: &str, words: &[Word]) -> Vec<(String, std::ops::Range<usize>
     out
 }
 
-/// The index of these documents, with word shards of about `limit` bytes.
-fn shard(docs: Vec<Doc>, limit: usize, items: &Items) -> Vec<(String, String)> {
+/// The index of these documents, with word shards of about `limit` bytes; items' parts as [`postings`] finds them.
+fn shard(
+    docs: Vec<Doc>,
+    limit: usize,
+    made: Option<(&Made, &mut Counted)>,
+) -> std::io::Result<Vec<(String, String)>> {
     let mut docs = order(docs);
-    let words: Vec<Word> = postings(&mut docs, items)
+    let words: Vec<Word> = postings(&mut docs, made)?
         .into_par_iter()
         .map(|(word, postings)| {
             let mut entry = vec![word.clone()];
@@ -608,7 +733,7 @@ fn shard(docs: Vec<Doc>, limit: usize, items: &Items) -> Vec<(String, String)> {
             shard_script(&stem, &json!(data)),
         ));
     }
-    files
+    Ok(files)
 }
 
 #[cfg(test)]
@@ -844,6 +969,43 @@ mod tests {
     }
 
     #[test]
+    fn an_items_part_reads_back_as_written() {
+        let found = Found {
+            summary: "Tabs\tand\nbreaks, \"quotes\", बाघचाल and a \\ stay text".to_string(),
+            alternatives: vec![
+                "Bagh\tChal".to_string(),
+                String::new(),
+                "बाघचाल".to_string(),
+            ],
+            words: vec![
+                ("1921".to_string(), OTHER),
+                ("bagh".to_string(), TITLE),
+                ("बाघचाल".to_string(), NAME),
+            ],
+        };
+        let part = found.encode();
+        assert!(!part.contains('\n'), "one part, one line: {part}");
+        assert_eq!(part.matches('\t').count(), 1, "{part}");
+        assert_eq!(Found::decode(&part), Some(found));
+        let bare = Found {
+            summary: String::new(),
+            alternatives: Vec::new(),
+            words: Vec::new(),
+        };
+        assert_eq!(Found::decode(&bare.encode()), Some(bare));
+        for broken in [
+            "",
+            "[\"\",[]]",
+            "[\"\",[]]\t3word",
+            "[\"\",[]]\t1",
+            "[\"\"]\t1word",
+            "{}\t1word",
+        ] {
+            assert_eq!(Found::decode(broken), None, "{broken:?}");
+        }
+    }
+
+    #[test]
     fn a_words_postings_read_back_as_added() {
         let added: Vec<Posting> = [
             (0, OTHER),
@@ -888,7 +1050,7 @@ mod tests {
     #[test]
     fn every_word_and_prefix_finds_exactly_its_documents() {
         let docs = synthetic(700);
-        let index = Index::new(shard(docs.clone(), 1024, &Items::fresh()));
+        let index = Index::new(shard(docs.clone(), 1024, None).unwrap());
         assert!(
             index.manifest["prefixes"].as_array().unwrap().len() > 5,
             "small shards split"
@@ -933,7 +1095,7 @@ mod tests {
     #[test]
     fn documents_are_numbered_items_first_by_title() {
         let docs = synthetic(300);
-        let index = Index::new(shard(docs.clone(), 1024, &Items::fresh()));
+        let index = Index::new(shard(docs.clone(), 1024, None).unwrap());
         let items = index.manifest["items"].as_u64().unwrap() as u32;
         assert_eq!(items as usize, docs.iter().filter(|d| d.item).count());
         let shown: Vec<Value> = (0..docs.len() as u32).map(|id| index.doc(id)).collect();
@@ -950,17 +1112,17 @@ mod tests {
     #[test]
     fn the_same_documents_give_the_same_bytes_in_any_order() {
         let docs = synthetic(400);
-        let once = shard(docs.clone(), 2048, &Items::fresh());
-        assert_eq!(once, shard(docs.clone(), 2048, &Items::fresh()));
+        let once = shard(docs.clone(), 2048, None).unwrap();
+        assert_eq!(once, shard(docs.clone(), 2048, None).unwrap());
         let mut reversed = docs;
         reversed.reverse();
-        assert_eq!(once, shard(reversed, 2048, &Items::fresh()));
+        assert_eq!(once, shard(reversed, 2048, None).unwrap());
     }
 
     #[test]
     fn shards_stay_within_their_size_and_have_safe_names() {
         let limit = 2048;
-        let files = shard(synthetic(1500), limit, &Items::fresh());
+        let files = shard(synthetic(1500), limit, None).unwrap();
         let index = Index::new(files.clone());
         let mut seen = BTreeSet::new();
         for (path, script) in &files {
@@ -1016,7 +1178,7 @@ mod tests {
             alternatives: vec!["Terhüchü".into()],
             entry: None,
         });
-        let index = Index::new(shard(docs, SHARD_BYTES, &Items::fresh()));
+        let index = Index::new(shard(docs, SHARD_BYTES, None).unwrap());
         let (ranked, files) = index.search("terh");
         let starts: Vec<bool> = ranked
             .iter()
@@ -1054,7 +1216,8 @@ mod tests {
         let archive = Archive::resolve(&checked);
         let loaded = started.elapsed();
         let started = std::time::Instant::now();
-        let files = index_files(&archive, &Items::fresh());
+        let mut parts = Vec::new();
+        let files = index_files(&archive, &Items::fresh(), &mut Counted::new(&mut parts)).unwrap();
         let built = started.elapsed();
         // With LUDOTHECA_SEARCH_OUT, the index is also written there, to try in a browser beside a built site.
         if let Some(out) = std::env::var_os("LUDOTHECA_SEARCH_OUT") {
