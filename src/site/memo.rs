@@ -20,6 +20,9 @@ use crate::fingerprint::{self, Hash};
 /// What the index of parts keeps of a part: the key it was made from, and the hash of its bytes.
 pub type Indexed = (Hash, Check);
 
+/// A part's text, with the hash the index of parts keeps of it.
+pub type Part = (Arc<str>, Check);
+
 /// Parts of one kind, by key: those the previous build made, and those this build used.
 pub struct Memo<V> {
     previous: HashMap<Hash, V>,
@@ -64,17 +67,17 @@ impl<V: Clone> Memo<V> {
 #[derive(Default)]
 pub struct Parts {
     /// An item's object in catalog.json.
-    pub json: Memo<Arc<str>>,
+    pub json: Memo<Part>,
     /// An item's row in catalog.csv.
-    pub csv: Memo<Arc<str>>,
+    pub csv: Memo<Part>,
     /// An item's record in oai-pmh.xml.
-    pub oai: Memo<Arc<str>>,
+    pub oai: Memo<Part>,
     /// An item's summary, alternative titles and words, as the search index takes them.
-    pub search: Memo<Arc<str>>,
+    pub search: Memo<Part>,
 }
 
 impl Parts {
-    fn memo(&self, export: Export) -> &Memo<Arc<str>> {
+    fn memo(&self, export: Export) -> &Memo<Part> {
         match export {
             Export::Json => &self.json,
             Export::Csv => &self.csv,
@@ -140,26 +143,24 @@ impl<'a> Items<'a> {
             return (None, make().into());
         };
         let key = fingerprint::bytes(key, [extra]);
-        // A part read back from the previous site comes with its hash, checked as it was read.
-        let mut known = None;
+        // A part read back from the previous site comes with its hash, checked as it was read; a part made
+        // now is hashed once, and a long-running process keeps the hash with the part.
         let stored = || match self
             .previous
             .and_then(|previous| previous.get(export, &key))
         {
-            Some((part, check)) => {
-                known = Some(check);
-                part.into()
+            Some((part, check)) => (part.into(), check),
+            None => {
+                let part: Arc<str> = make().into();
+                let check = check_of(part.as_bytes());
+                (part, check)
             }
-            None => make().into(),
         };
-        let part: Arc<str> = match self.parts {
+        let (part, check) = match self.parts {
             Some(parts) => parts.memo(export).get_or(key, stored),
             None => stored(),
         };
-        let kept = self
-            .recorder
-            .map(|_| (key, known.unwrap_or_else(|| check_of(part.as_bytes()))));
-        (kept, part)
+        (self.recorder.map(|_| (key, check)), part)
     }
 
     /// Every item's part of `export`, written to `sink` in the items' order (`separator` between two), each

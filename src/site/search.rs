@@ -175,23 +175,44 @@ impl Found {
     }
 
     /// A part [`Found::encode`] wrote; `None` for anything else.
+    #[cfg(test)]
     fn decode(part: &str) -> Option<Found> {
-        let (meta, words) = part.split_once('\t')?;
-        let (summary, alternatives): (String, Vec<String>) = serde_json::from_str(meta).ok()?;
-        let words = words
-            .split(' ')
-            .filter(|w| !w.is_empty())
-            .map(|w| {
-                let at = usize::from(w.as_bytes()[0].checked_sub(b'0')?);
-                (at <= TITLE && w.len() > 1).then(|| (w[1..].to_string(), at))
-            })
-            .collect::<Option<Vec<_>>>()?;
+        let (summary, alternatives, words) = Found::shown(part)?;
         Some(Found {
             summary,
             alternatives,
-            words,
+            words: Found::words(words)
+                .map(|(w, at)| (w.to_string(), at))
+                .collect(),
         })
     }
+
+    /// What a part [`Found::encode`] wrote shows (its summary and alternative titles), and its words as
+    /// written, which [`Found::words`] reads without a copy of each; `None` for anything else.
+    fn shown(part: &str) -> Option<(String, Vec<String>, &str)> {
+        let (meta, words) = part.split_once('\t')?;
+        let (summary, alternatives): (String, Vec<String>) = serde_json::from_str(meta).ok()?;
+        let well_formed = words.is_empty()
+            || words.split(' ').all(|w| {
+                w.len() > 1 && matches!(w.as_bytes()[0], b'0'..=b'2') && w.is_char_boundary(1)
+            });
+        well_formed.then_some((summary, alternatives, words))
+    }
+
+    /// The words of a part's words as written, which [`Found::shown`] found well formed.
+    fn words(written: &str) -> impl Iterator<Item = (&str, usize)> {
+        written
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| (&w[1..], usize::from(w.as_bytes()[0] - b'0')))
+    }
+}
+
+/// A document's words as [`postings`] reads them: made now, or as a kept part writes them.
+enum DocWords {
+    Made(Words),
+    /// A kept part, and where its words start in it.
+    Kept(Arc<str>, usize),
 }
 
 /// The part of the archive's entry `index`, made from the item's values and the archive's names for its tags,
@@ -448,7 +469,7 @@ fn postings(
     const BLOCK: usize = 256;
     let mut index: foldhash::HashMap<String, Postings> = foldhash::HashMap::default();
     for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
-        let per_doc: Vec<(Words, Option<Kept>)> = chunk
+        let per_doc: Vec<(DocWords, Option<Kept>)> = chunk
             .par_iter_mut()
             .map(|doc| match (doc.entry, made) {
                 (Some(entry), Some(made)) => {
@@ -459,16 +480,32 @@ fn postings(
                         fresh = Some(found);
                         part
                     });
-                    // A part is decoded only when it was kept, and a kept part is one this program wrote
-                    // (its key covers the program), so decoding fails only on a bug: the part is then made.
-                    let found = fresh
-                        .or_else(|| Found::decode(&part))
-                        .unwrap_or_else(|| item_part(made, entry));
-                    doc.summary = found.summary;
-                    doc.alternatives = found.alternatives;
-                    (found.words, Some((kept, part)))
+                    let words = match fresh {
+                        Some(found) => {
+                            doc.summary = found.summary;
+                            doc.alternatives = found.alternatives;
+                            DocWords::Made(found.words)
+                        }
+                        // A kept part is one this program wrote (its key covers the program), so it reads
+                        // back but for a bug; the part is then made again, and this one left as it is.
+                        None => match Found::shown(&part) {
+                            Some((summary, alternatives, words)) => {
+                                doc.summary = summary;
+                                doc.alternatives = alternatives;
+                                let start = part.len() - words.len();
+                                DocWords::Kept(Arc::clone(&part), start)
+                            }
+                            None => {
+                                let found = item_part(made, entry);
+                                doc.summary = found.summary;
+                                doc.alternatives = found.alternatives;
+                                DocWords::Made(found.words)
+                            }
+                        },
+                    };
+                    (words, Some((kept, part)))
                 }
-                _ => (doc_places(doc), None),
+                _ => (DocWords::Made(doc_places(doc)), None),
             })
             .collect();
         // A document's texts are not needed once folded (the shards show its title, summary and alternative
@@ -484,15 +521,21 @@ fn postings(
                 sink.write_all(b"\n")?;
             }
             let id = (block * BLOCK + i) as u32;
-            for (word, at) in words {
+            let mut add = |word: &str, at: usize| {
                 let posting = Posting::new(id, at);
-                match index.get_mut(word.as_str()) {
+                match index.get_mut(word) {
                     Some(postings) => postings.push(posting),
                     None => {
                         let mut postings = Postings::default();
                         postings.push(posting);
-                        index.insert(word, postings);
+                        index.insert(word.to_string(), postings);
                     }
+                }
+            };
+            match words {
+                DocWords::Made(words) => words.iter().for_each(|(w, at)| add(w, *at)),
+                DocWords::Kept(part, start) => {
+                    Found::words(&part[start..]).for_each(|(w, at)| add(w, at));
                 }
             }
         }
