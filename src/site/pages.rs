@@ -375,7 +375,8 @@ pub fn render_site(
         }
         None => reuse::Previous::default(),
     };
-    let recorder = reuse::Recorder::default();
+    // Only a whole build writes the index of parts.
+    let recorder = reuse::Recorder::for_items(if whole { archive.entries.len() } else { 0 });
     let items = Items::new(keys, parts, Some(&previous), Some(&recorder));
     let progress = Progress::new(archive.entries.len(), options.progress);
     let out = Out {
