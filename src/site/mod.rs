@@ -104,7 +104,7 @@ pub struct Built {
     pub items: usize,
     /// The pictures whose copies were scaled, and those kept from the previous site.
     pub images: media::Counts,
-    /// Items' parts of catalog.json, catalog.csv and oai-pmh.xml read from the previous site's files.
+    /// Items' parts of catalog.json, catalog.csv, oai-pmh.xml and the search index read from the previous site.
     pub parts_taken: usize,
     /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
     pub games_taken: (usize, usize),

@@ -84,10 +84,9 @@ const OTHER: usize = 0;
 const NAME: usize = 1;
 const TITLE: usize = 2;
 
-/// Every file of the search index, by path relative to the site's root, in a stable order.
-/// Every file of the search index, by path relative to the site's root. Each item's part of the index (its
-/// summary, alternative titles and folded words) is found through `items` and written to `parts`, the file the
-/// next build takes unchanged items' parts from ([`Export::Search`]).
+/// Every file of the search index, by path relative to the site's root, in a stable order. Each item's part of
+/// the index (its summary, alternative titles and folded words) is found through `items` and written to
+/// `parts`, the file the next build takes unchanged items' parts from ([`Export::Search`]).
 pub fn index_files(
     archive: &Archive,
     items: &Items,
