@@ -69,6 +69,35 @@ impl<W: std::io::Write> std::io::Write for Hashing<W> {
     }
 }
 
+/// A file of the build's own for the next build, sealed: `format`, the program that wrote it, `body`, and the
+/// hash of all before it. The next build believes only a file [`unseal`] opens: written by the same program,
+/// and whole. (The checked games are written the same way, streaming.)
+pub fn seal(format: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut sealed = Vec::with_capacity(format.len() + 32 + body.len() + 32);
+    sealed.extend_from_slice(format);
+    sealed.extend_from_slice(&program());
+    sealed.extend_from_slice(body);
+    let sum = blake3::hash(&sealed);
+    sealed.extend_from_slice(sum.as_bytes());
+    sealed
+}
+
+/// The body of a file [`seal`] wrote in `format`: `None` when it is damaged, of another format, or another
+/// program's.
+pub fn unseal<'a>(format: &[u8], bytes: &'a [u8]) -> Option<&'a [u8]> {
+    unseal_for(format, &program(), bytes)
+}
+
+/// [`unseal`], for a file written by `program`.
+pub fn unseal_for<'a>(format: &[u8], program: &Hash, bytes: &'a [u8]) -> Option<&'a [u8]> {
+    let (body, sum) = bytes.split_at(bytes.len().checked_sub(32)?);
+    if blake3::hash(body).as_bytes()[..] != sum[..] {
+        return None;
+    }
+    let rest = body.strip_prefix(format)?;
+    rest.strip_prefix(&program[..])
+}
+
 pub fn to_hex(hash: &Hash) -> String {
     let mut s = String::with_capacity(64);
     push_hex(&mut s, hash);

@@ -103,7 +103,7 @@ pub mod maybe_shared {
 }
 
 /// Writes `games`, which draw `diagrams` (each once), every diagram they hold named by its number there
-/// (`numbers`, by address). The caller gives the games in a fixed order, so the same games give the same bytes.
+/// (`numbers`, by address), sealed as `fingerprint::seal` seals a file but streaming: the file is large. The caller gives the games in a fixed order, so the same games give the same bytes.
 pub fn write<T: Serialize>(
     out: &mut dyn Write,
     diagrams: &[&Diagram],
@@ -131,20 +131,10 @@ pub fn write<T: Serialize>(
 
 /// The games `bytes` holds; none when they were written by another program or are damaged.
 pub fn read<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Vec<T> {
-    let Some(split) = bytes.len().checked_sub(32) else {
+    let Some(rest) = fingerprint::unseal(FORMAT, bytes) else {
         return Vec::new();
     };
-    let (body, sum) = bytes.split_at(split);
-    if blake3::hash(body).as_bytes()[..] != sum[..] {
-        return Vec::new();
-    }
-    let Some(rest) = body.strip_prefix(FORMAT) else {
-        return Vec::new();
-    };
-    if rest.len() < 32 || rest[..32] != fingerprint::program() {
-        return Vec::new();
-    }
-    let Ok((diagrams, games)) = postcard::take_from_bytes::<Vec<Diagram>>(&rest[32..]) else {
+    let Ok((diagrams, games)) = postcard::take_from_bytes::<Vec<Diagram>>(rest) else {
         return Vec::new();
     };
     let _using = Using::table(Table::Reading(diagrams.into_iter().map(Arc::new).collect()));

@@ -149,8 +149,8 @@ pub struct ImageCache {
     taken: (usize, usize),
 }
 
-/// The first line of an [`ImageCache`] as a file, before the program that wrote it.
-const CACHE_HEADER: &str = "ludotheca-images 1";
+/// What an [`ImageCache`] as a file starts with (see `fingerprint::seal`).
+const CACHE_FORMAT: &[u8] = b"ludotheca pictures 1\n";
 
 impl ImageCache {
     pub fn is_empty(&self) -> bool {
@@ -162,9 +162,8 @@ impl ImageCache {
         self.taken
     }
 
-    /// The examinations that passed, as a file: a header naming the program (another version decodes and
-    /// judges anew), one line per picture (`hash format width height alpha name`, sorted), and a last line
-    /// with the hash of all before it, so that a damaged file is not believed.
+    /// The examinations that passed, as a sealed file (another program decodes and judges anew, and a damaged
+    /// file is not believed): one line per picture, `hash format width height alpha name`, sorted.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut lines: Vec<String> = self
             .examined
@@ -174,7 +173,7 @@ impl ImageCache {
                 // A name with a line break in it could not be read back as one line: it is examined again.
                 (!name.contains(['\n', '\r'])).then(|| {
                     format!(
-                        "{} {} {width} {height} {} {name}",
+                        "{} {} {width} {height} {} {name}\n",
                         crate::fingerprint::to_hex(hash),
                         format.extensions()[0],
                         u8::from(*alpha)
@@ -183,18 +182,7 @@ impl ImageCache {
             })
             .collect();
         lines.sort();
-        let mut text = format!(
-            "{CACHE_HEADER} {}\n",
-            crate::fingerprint::to_hex(&crate::fingerprint::program())
-        );
-        for line in lines {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        let sum = crate::fingerprint::to_hex(blake3::hash(text.as_bytes()).as_bytes());
-        text.push_str(&sum);
-        text.push('\n');
-        text.into_bytes()
+        crate::fingerprint::seal(CACHE_FORMAT, lines.concat().as_bytes())
     }
 
     /// The examinations a file of [`ImageCache::to_bytes`] holds: none when another program wrote it, or it
@@ -204,23 +192,9 @@ impl ImageCache {
     }
 
     fn read(bytes: &[u8], program: &Hash) -> Option<ImageCache> {
-        let text = std::str::from_utf8(bytes).ok()?;
-        let body_end = text.strip_suffix('\n')?.rfind('\n')? + 1;
-        let (body, sum) = text.split_at(body_end);
-        let sum = crate::fingerprint::from_hex(sum.trim_end())?;
-        if blake3::hash(body.as_bytes()).as_bytes() != &sum {
-            return None;
-        }
-        let mut lines = body.lines();
-        let header = lines
-            .next()?
-            .strip_prefix(CACHE_HEADER)?
-            .strip_prefix(' ')?;
-        if crate::fingerprint::from_hex(header)? != *program {
-            return None;
-        }
+        let body = crate::fingerprint::unseal_for(CACHE_FORMAT, program, bytes)?;
         let mut examined = HashMap::new();
-        for line in lines {
+        for line in std::str::from_utf8(body).ok()?.lines() {
             let mut fields = line.splitn(6, ' ');
             let hash = crate::fingerprint::from_hex(fields.next()?)?;
             let ext = fields.next()?;
@@ -252,7 +226,7 @@ pub fn check_images(
     diagnostics: &mut Diagnostics,
     cache: &mut ImageCache,
 ) -> Vec<Vec<CheckedImage>> {
-    let known = Some(&cache.examined);
+    let known = &cache.examined;
     // Pictures taken as examined before, and pictures looked at (one shown twice counts twice).
     let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
     let each: Vec<ItemImages> = catalog
@@ -290,7 +264,7 @@ fn check_item(
     catalog: &Catalog,
     item: &Item,
     diagnostics: &mut Diagnostics,
-    known: Option<&HashMap<(Hash, String), Examined>>,
+    known: &HashMap<(Hash, String), Examined>,
     used: &mut Vec<((Hash, String), Examined)>,
     counts: &[AtomicUsize; 2],
 ) -> Vec<CheckedImage> {
@@ -354,7 +328,7 @@ fn check_item(
         let hash = *blake3::hash(bytes).as_bytes();
         let key = (hash, name.to_string());
         counts[1].fetch_add(1, Ordering::Relaxed);
-        let examined = match known.and_then(|k| k.get(&key)) {
+        let examined = match known.get(&key) {
             Some(examined) => {
                 counts[0].fetch_add(1, Ordering::Relaxed);
                 examined.clone()

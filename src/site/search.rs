@@ -479,28 +479,21 @@ fn postings(
                         fresh = Some(found);
                         part
                     });
-                    let words = match fresh {
-                        Some(found) => {
+                    // A kept part is one this program wrote (its key covers the program), so it reads back
+                    // but for a bug; the part is then made again, and this one left as it is.
+                    let shown = fresh.is_none().then(|| Found::shown(&part)).flatten();
+                    let words = match shown {
+                        Some((summary, alternatives, words)) => {
+                            doc.summary = summary;
+                            doc.alternatives = alternatives;
+                            DocWords::Kept(Arc::clone(&part), part.len() - words.len())
+                        }
+                        None => {
+                            let found = fresh.unwrap_or_else(|| item_part(made, entry));
                             doc.summary = found.summary;
                             doc.alternatives = found.alternatives;
                             DocWords::Made(found.words)
                         }
-                        // A kept part is one this program wrote (its key covers the program), so it reads
-                        // back but for a bug; the part is then made again, and this one left as it is.
-                        None => match Found::shown(&part) {
-                            Some((summary, alternatives, words)) => {
-                                doc.summary = summary;
-                                doc.alternatives = alternatives;
-                                let start = part.len() - words.len();
-                                DocWords::Kept(Arc::clone(&part), start)
-                            }
-                            None => {
-                                let found = item_part(made, entry);
-                                doc.summary = found.summary;
-                                doc.alternatives = found.alternatives;
-                                DocWords::Made(found.words)
-                            }
-                        },
                     };
                     (words, Some((kept, part)))
                 }
