@@ -30,8 +30,9 @@ pub struct SourceFile {
 #[derive(Clone, Debug)]
 enum Stored {
     /// Shared: a long-running process keeps each file as read between builds, and a build's copy of an
-    /// unchanged file is the same text, not another.
-    Plain(Arc<str>),
+    /// unchanged file is the same text, not another. A `String` behind the `Arc` rather than a `str` in it:
+    /// the text is the very buffer the file was read into, where an `Arc<str>` would copy every file once.
+    Plain(Arc<String>),
     /// Bytes `range` of the pack's texts.
     Packed { pack: Arc<Pack>, range: Range<u32> },
 }
@@ -55,7 +56,7 @@ pub struct Pack {
 /// to `str`.
 #[derive(Clone, Debug)]
 pub struct Text {
-    whole: Arc<str>,
+    whole: Arc<String>,
     range: Range<usize>,
 }
 
@@ -90,7 +91,7 @@ thread_local! {
     static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
         const { std::cell::RefCell::new(None) };
     /// The pack this thread unpacked last, by its id.
-    static UNPACKED: std::cell::RefCell<Option<(u64, Arc<str>)>> = const { std::cell::RefCell::new(None) };
+    static UNPACKED: std::cell::RefCell<Option<(u64, Arc<String>)>> = const { std::cell::RefCell::new(None) };
 }
 
 static NEXT_PACK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -116,7 +117,7 @@ impl Pack {
         }
     }
 
-    fn unpack(&self) -> Arc<str> {
+    fn unpack(&self) -> Arc<String> {
         if let Some(text) = UNPACKED.with_borrow(|last| {
             last.as_ref()
                 .filter(|(id, _)| *id == self.id)
@@ -134,9 +135,9 @@ impl Pack {
                 .decompress(&self.compressed, self.len)
                 .expect("a pack this process made unpacks")
         });
-        let text: Arc<str> = String::from_utf8(bytes)
-            .expect("a pack holds the UTF-8 texts it was made from")
-            .into();
+        let text = Arc::new(
+            String::from_utf8(bytes).expect("a pack holds the UTF-8 texts it was made from"),
+        );
         UNPACKED.with_borrow_mut(|last| *last = Some((self.id, Arc::clone(&text))));
         text
     }
@@ -158,7 +159,7 @@ impl SourceFile {
     pub fn new(path: PathBuf, text: String) -> Self {
         SourceFile {
             path: path.into_boxed_path(),
-            stored: Stored::Plain(text.into()),
+            stored: Stored::Plain(Arc::new(text)),
             line_starts: OnceLock::new(),
         }
     }

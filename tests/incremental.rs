@@ -450,6 +450,30 @@ fn an_items_folder_is_one_download() {
         rules,
         fs::read_to_string(Path::new(CATALOG).join("games/terhuchu/rules.txt")).unwrap()
     );
+    // Every file comes back as the catalog has it: the short ones stored, the others deflated.
+    let mut methods = std::collections::BTreeSet::new();
+    for name in &names {
+        let mut file = zip.by_name(name).unwrap();
+        let mut text = String::new();
+        file.read_to_string(&mut text).unwrap();
+        let relative = name.strip_prefix("terhuchu/").unwrap();
+        let original =
+            fs::read_to_string(Path::new(CATALOG).join("games/terhuchu").join(relative)).unwrap();
+        assert_eq!(text, original, "{name}");
+        let expected = if original.len() < 1024 {
+            zip::CompressionMethod::Stored
+        } else {
+            zip::CompressionMethod::Deflated
+        };
+        assert_eq!(
+            file.compression(),
+            expected,
+            "{name}: {} bytes",
+            original.len()
+        );
+        methods.insert(format!("{:?}", file.compression()));
+    }
+    assert_eq!(methods.len(), 2, "both ways are tried: {methods:?}");
     // Few files per item: the page, the record and the folder's archive.
     let files = fs::read_dir(out.join("games/terhuchu")).unwrap().count();
     assert_eq!(files, 3);

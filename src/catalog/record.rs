@@ -5,6 +5,8 @@
 //! it hands back are slices of that text, and their offsets are exact. Entities are never expanded: only the
 //! five XML ones and numeric character references are understood, anything else is reported.
 
+use std::borrow::Cow;
+
 use quick_xml::NsReader;
 use quick_xml::events::attributes::AttrError;
 use quick_xml::events::{BytesStart, Event};
@@ -203,16 +205,20 @@ impl<'a> Parser<'a> {
                 Event::Text(t) => {
                     let raw = t.as_ref();
                     let span = self.span_of(raw, &(start..end));
-                    // XML reads CR LF as LF in content.
-                    let content = String::from_utf8_lossy(raw).replace("\r\n", "\n");
-                    self.text_content(&content, span);
+                    let content = String::from_utf8_lossy(raw);
+                    // XML reads CR LF as LF in content. Most records have none: their text is not copied.
+                    if content.contains('\r') {
+                        self.text_content(&content.replace("\r\n", "\n"), span);
+                    } else {
+                        self.text_content(&content, span);
+                    }
                 }
                 Event::CData(c) => {
-                    let content = String::from_utf8_lossy(c.as_ref()).into_owned();
+                    let content = String::from_utf8_lossy(c.as_ref());
                     self.text_content(&content, start..end);
                 }
                 Event::GeneralRef(r) => {
-                    let name = String::from_utf8_lossy(r.as_ref()).into_owned();
+                    let name = String::from_utf8_lossy(r.as_ref());
                     match resolve_reference(&name) {
                         Ok(c) => self.text_content(&c.to_string(), start..end),
                         Err(message) => {
@@ -298,19 +304,19 @@ impl<'a> Parser<'a> {
         let qname = e.name();
         let name_span = self.span_of(qname.as_ref(), &tag);
         let (resolved, local) = reader.resolver().resolve_element(qname);
-        let local = String::from_utf8_lossy(local.as_ref()).into_owned();
+        // Names and namespaces are slices of the record's text (UTF-8 already): borrowed, not copied, as a
+        // record's thousands of elements are read.
+        let local = String::from_utf8_lossy(local.into_inner());
         let (ns, undeclared) = match resolved {
-            ResolveResult::Bound(ns) => (
-                Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
-                false,
-            ),
+            ResolveResult::Bound(ns) => (Some(namespace(ns.into_inner())), false),
             ResolveResult::Unbound => (None, false),
             ResolveResult::Unknown(_) => (None, true),
         };
         let attributes = self.attributes(reader, e, &tag);
-        let unknown = Unknown {
-            ns: ns.clone(),
-            name: self.text[name_span.clone()].to_string(),
+        // Made only for an element that is not known.
+        let unknown = |text: &str| Unknown {
+            ns: ns.as_deref().map(str::to_string),
+            name: text[name_span.clone()].to_string(),
             undeclared_prefix: undeclared,
             span: name_span.clone(),
         };
@@ -332,11 +338,11 @@ impl<'a> Parser<'a> {
                             Open::Value(Box::new(value), String::new(), content_start)
                         }
                         None => {
-                            self.item.unknown_elements.push(unknown);
+                            self.item.unknown_elements.push(unknown(self.text));
                             Open::Skipped
                         }
                     },
-                    (None, Some(RECORD_NS)) => match local.as_str() {
+                    (None, Some(RECORD_NS)) => match &*local {
                         "playedWith" | "attests" => {
                             let link = self.game_link(name_span, attributes);
                             if local == "playedWith" {
@@ -355,12 +361,12 @@ impl<'a> Parser<'a> {
                             Open::Image(Box::new(image), String::new(), content_start)
                         }
                         _ => {
-                            self.item.unknown_elements.push(unknown);
+                            self.item.unknown_elements.push(unknown(self.text));
                             Open::Skipped
                         }
                     },
                     _ => {
-                        self.item.unknown_elements.push(unknown);
+                        self.item.unknown_elements.push(unknown(self.text));
                         Open::Skipped
                     }
                 });
@@ -388,7 +394,7 @@ impl<'a> Parser<'a> {
             } else if attr.ns.as_deref() == Some(XSI_NS) && attr.local == "schemaLocation" {
                 // Editors add it to validate records against a schema; it changes nothing here.
             } else {
-                self.item.unknown_attributes.push(attr.unknown());
+                self.item.unknown_attributes.push(attr.unknown(self.text));
             }
         }
     }
@@ -404,14 +410,14 @@ impl<'a> Parser<'a> {
         let mut value = Value::new(term, ns, name_span, content_start);
         let mut known = Vec::new();
         for attr in attributes {
-            let name = match (attr.ns.as_deref(), attr.local.as_str()) {
+            let name = match (attr.ns.as_deref(), &*attr.local) {
                 (Some(XML_NS), "lang") => Attribute::Lang,
                 (Some(XSI_NS), "type") => Attribute::Scheme,
                 (None, "ref") => Attribute::Ref,
                 (None, "cite") => Attribute::Cite,
                 (None, "pages") => Attribute::Pages,
                 _ => {
-                    self.item.unknown_attributes.push(attr.unknown());
+                    self.item.unknown_attributes.push(attr.unknown(self.text));
                     continue;
                 }
             };
@@ -430,10 +436,10 @@ impl<'a> Parser<'a> {
             span,
         };
         for attr in attributes {
-            match (attr.ns.as_deref(), attr.local.as_str()) {
+            match (attr.ns.as_deref(), &*attr.local) {
                 (None, "game") => link.game = Some(attr.value),
                 (None, "ruleset") => link.ruleset = Some(attr.value),
-                _ => self.item.unknown_attributes.push(attr.unknown()),
+                _ => self.item.unknown_attributes.push(attr.unknown(self.text)),
             }
         }
         link
@@ -449,10 +455,10 @@ impl<'a> Parser<'a> {
             found: ImageFile::Unread,
         };
         for attr in attributes {
-            match (attr.ns.as_deref(), attr.local.as_str()) {
+            match (attr.ns.as_deref(), &*attr.local) {
                 (None, "file") => image.file = Some(attr.value),
                 (None, "alt") => image.alt = Some(attr.value),
-                _ => self.item.unknown_attributes.push(attr.unknown()),
+                _ => self.item.unknown_attributes.push(attr.unknown(self.text)),
             }
         }
         image
@@ -460,8 +466,8 @@ impl<'a> Parser<'a> {
 
     fn unknown_attributes(&mut self, attributes: Vec<Attr>, known: &[&str]) {
         for attr in attributes {
-            if attr.ns.is_some() || !known.contains(&attr.local.as_str()) {
-                self.item.unknown_attributes.push(attr.unknown());
+            if attr.ns.is_some() || !known.contains(&&*attr.local) {
+                self.item.unknown_attributes.push(attr.unknown(self.text));
             }
         }
     }
@@ -499,12 +505,12 @@ impl<'a> Parser<'a> {
 
     /// The attributes of a start tag, namespace-resolved and unescaped, with spans; `xmlns` declarations are
     /// left out.
-    fn attributes(
+    fn attributes<'e>(
         &mut self,
         reader: &NsReader<&[u8]>,
-        e: &BytesStart<'_>,
+        e: &'e BytesStart<'_>,
         tag: &Span,
-    ) -> Vec<Attr> {
+    ) -> Vec<Attr<'e>> {
         let mut out = Vec::new();
         for attr in e.attributes() {
             let attr = match attr {
@@ -525,14 +531,11 @@ impl<'a> Parser<'a> {
             let value_span = self.span_of(attr.value.as_ref(), tag);
             let (resolved, local) = reader.resolver().resolve_attribute(attr.key);
             let (ns, undeclared_prefix) = match resolved {
-                ResolveResult::Bound(ns) => (
-                    Some(String::from_utf8_lossy(ns.as_ref()).into_owned()),
-                    false,
-                ),
+                ResolveResult::Bound(ns) => (Some(namespace(ns.into_inner())), false),
                 ResolveResult::Unbound => (None, false),
                 ResolveResult::Unknown(_) => (None, true),
             };
-            let raw = String::from_utf8_lossy(attr.value.as_ref()).into_owned();
+            let raw = String::from_utf8_lossy(attr.value.as_ref());
             let value = match unescape_attribute(&raw) {
                 Ok(value) => value,
                 Err((offset, len, name, message)) => {
@@ -546,8 +549,7 @@ impl<'a> Parser<'a> {
             out.push(Attr {
                 ns,
                 undeclared_prefix,
-                local: String::from_utf8_lossy(local.as_ref()).into_owned(),
-                name: self.text[key_span.clone()].to_string(),
+                local: String::from_utf8_lossy(local.into_inner()),
                 key_span,
                 value: Spanned::new(value, value_span),
             });
@@ -557,24 +559,37 @@ impl<'a> Parser<'a> {
 }
 
 /// An attribute as read: its namespace, local name, name as written, and value.
-struct Attr {
-    ns: Option<String>,
+/// Its names borrow the record's text.
+struct Attr<'t> {
+    ns: Option<Cow<'static, str>>,
     undeclared_prefix: bool,
-    local: String,
-    name: String,
+    local: Cow<'t, str>,
+    /// The name as written, with its prefix.
     key_span: Span,
     value: Spanned<String>,
 }
 
-impl Attr {
-    fn unknown(self) -> Unknown {
+impl Attr<'_> {
+    /// The attribute as one not known, its name as written in `text` (the record).
+    fn unknown(self, text: &str) -> Unknown {
         Unknown {
-            ns: self.ns,
-            name: self.name,
+            ns: self.ns.map(Cow::into_owned),
+            name: text[self.key_span.clone()].to_string(),
             undeclared_prefix: self.undeclared_prefix,
             span: self.key_span,
         }
     }
+}
+
+/// A namespace URI: one the reader knows without a copy, any other copied.
+fn namespace(uri: &[u8]) -> Cow<'static, str> {
+    [DC_NS, DCTERMS_NS, RECORD_NS, XML_NS, XSI_NS]
+        .into_iter()
+        .find(|known| known.as_bytes() == uri)
+        .map_or_else(
+            || Cow::Owned(String::from_utf8_lossy(uri).into_owned()),
+            Cow::Borrowed,
+        )
 }
 
 /// Where in the tag an attribute error is, and what it is, in words that do not repeat the position.
