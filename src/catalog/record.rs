@@ -740,6 +740,46 @@ mod tests {
     }
 
     #[test]
+    fn line_ends_in_a_value_and_names_not_known() {
+        // A value over several lines written with CR LF reads with LF; elements and attributes the reader does
+        // not know keep their namespace and their names as written, prefix and all.
+        let text = "<record xmlns=\"urn:ludotheca:record:1\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
+                    xmlns:x=\"urn:example:other\" kind=\"game\" x:note=\"n\">\r\n\
+                    <dc:description>first line\r\nsecond line</dc:description>\r\n\
+                    <dc:title x:style=\"bold\" colour=\"red\">T</dc:title><x:extra>e</x:extra><dc:nonsense/>\r\n\
+                    </record>";
+        let (item, _, _) = parse_text(text);
+        assert!(item.well_formed && item.root_ok);
+        assert_eq!(&*item.values[0].text, "first line\nsecond line");
+        assert_eq!(&*item.values[1].text, "T");
+        let elements: Vec<(Option<&str>, &str)> = item
+            .unknown_elements
+            .iter()
+            .map(|u| (u.ns.as_deref(), u.name.as_str()))
+            .collect();
+        assert_eq!(
+            elements,
+            [
+                (Some("urn:example:other"), "x:extra"),
+                (Some(DC_NS), "dc:nonsense")
+            ]
+        );
+        let attributes: Vec<(Option<&str>, &str, &str)> = item
+            .unknown_attributes
+            .iter()
+            .map(|u| (u.ns.as_deref(), u.name.as_str(), &text[u.span.clone()]))
+            .collect();
+        assert_eq!(
+            attributes,
+            [
+                (Some("urn:example:other"), "x:note", "x:note"),
+                (Some("urn:example:other"), "x:style", "x:style"),
+                (None, "colour", "colour")
+            ]
+        );
+    }
+
+    #[test]
     fn a_bare_less_than_is_malformed() {
         let (item, diagnostics, _) = parse_text(
             "<record xmlns=\"urn:ludotheca:record:1\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
