@@ -637,6 +637,30 @@ fn a_rebuild_gives_the_same_site_as_a_fresh_build() {
     }
 }
 
+#[test]
+fn a_kept_pages_downloads_are_made_again_when_the_previous_site_lost_them() {
+    // A kept page keeps its downloads as the previous site has them; one removed from it by hand is made again,
+    // whether the texts are held as read or packed.
+    for (name, env) in [
+        ("lost-plain", &[][..]),
+        ("lost-packed", &[("LUDOTHECA_PACK_ABOVE", "0")][..]),
+    ] {
+        let scratch = Scratch::new(name);
+        let out = scratch.0.join("site");
+        let catalog = Path::new(CATALOG);
+        build(catalog, &out, env);
+        let first = snapshot(&out);
+        let lost = ["games/terhuchu/record.xml", "games/terhuchu/terhuchu.zip"];
+        for file in lost {
+            fs::remove_file(out.join(file)).unwrap();
+        }
+        let (rendered, written, _, removed) = build(catalog, &out, env);
+        assert_eq!((rendered, written, removed), (0, 2, 0), "{name}");
+        assert_eq!(snapshot(&out), first, "{name}: the same site again");
+        assert_whole(&out);
+    }
+}
+
 /// Every file of `out` but the build's own bookkeeping is the same bytes as in `fresh`, and neither has a file
 /// the other lacks.
 fn assert_same_site(out: &Path, fresh: &Path, after: &str) {

@@ -13,12 +13,10 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::catalog::{Catalog, Item, Spanned};
+use crate::catalog::{Catalog, Item, PLACEHOLDER as MARK, Spanned};
 use crate::diagnostic::Diagnostics;
 use crate::fingerprint::Hash;
 use crate::source::{FileId, Span};
-
-const MARK: &str = "TODO";
 
 /// A placeholder found: its file and span, what holds it (for the message), and what to write there.
 type Found = Vec<(FileId, Span, String, &'static str)>;
@@ -49,6 +47,9 @@ pub struct PlaceholderCache(HashMap<Hash, ItemFound>);
 fn item_placeholders(catalog: &Catalog, item: &Item) -> ItemFound {
     let mut found = Vec::new();
     record_placeholders(item, &mut found);
+    if item.files_without_placeholder {
+        return found;
+    }
     if let Some(file) = item.rules_file {
         rules_placeholders(&catalog.files.get(file).text(), &mut found);
     }

@@ -397,22 +397,34 @@ impl Staging {
     /// returns false (and does nothing) when it was not, or is gone, so the caller renders it.
     pub fn keep_if_unchanged(&self, path: &str, inputs: Hash) -> Result<bool, String> {
         match self.previous(path) {
-            Some(recorded) if recorded.inputs == Some(inputs) => {
-                if self.already_staged(path, &recorded) {
-                    self.linked.fetch_add(1, Ordering::Relaxed);
-                    self.record(path, recorded);
-                    return Ok(true);
-                }
-                let dest = self.destination(path)?;
-                if self.link_previous(path, &dest) {
-                    self.linked.fetch_add(1, Ordering::Relaxed);
-                    self.record(path, recorded);
-                    Ok(true)
-                } else {
-                    Ok(false)
-                }
-            }
+            Some(recorded) if recorded.inputs == Some(inputs) => self.keep(path, recorded),
             _ => Ok(false),
+        }
+    }
+
+    /// Keep the previous site's `path` as it was, whatever it was made from: for a file the caller knows
+    /// unchanged by another file's key that covers all it is made from. False when the previous site has no
+    /// such file, or it cannot be kept.
+    pub fn keep_as_it_was(&self, path: &str) -> Result<bool, String> {
+        match self.previous(path) {
+            Some(recorded) => self.keep(path, recorded),
+            None => Ok(false),
+        }
+    }
+
+    fn keep(&self, path: &str, recorded: Recorded) -> Result<bool, String> {
+        if self.already_staged(path, &recorded) {
+            self.linked.fetch_add(1, Ordering::Relaxed);
+            self.record(path, recorded);
+            return Ok(true);
+        }
+        let dest = self.destination(path)?;
+        if self.link_previous(path, &dest) {
+            self.linked.fetch_add(1, Ordering::Relaxed);
+            self.record(path, recorded);
+            Ok(true)
+        } else {
+            Ok(false)
         }
     }
 

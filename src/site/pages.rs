@@ -465,7 +465,16 @@ pub fn render_site(
                 out.listed(&entry.url);
                 let files = if staging.keep_if_unchanged(&entry.url, key)? {
                     renderer.kept.fetch_add(1, Ordering::Relaxed);
-                    item_files(&site, entry)
+                    // The page's key covers the item's files and the program, all that its downloads are made
+                    // from: the previous site's copies are kept without making their own keys again (or
+                    // unpacking the item's texts). Only one the previous site lacks is made.
+                    let mut missing = Vec::new();
+                    for file in item_files(entry) {
+                        if !staging.keep_as_it_was(file.path())? {
+                            missing.push(file);
+                        }
+                    }
+                    missing
                 } else {
                     let (job, files) = item_page(&site, i, entry)?;
                     renderer.render_as(job, key)?;
@@ -473,12 +482,13 @@ pub fn render_site(
                 };
                 for file in files {
                     match file {
-                        Download::Text(path, text) => {
+                        Download::Text(path, file) => {
                             // The text is one of the item's files, so their hash stands for its bytes: an
                             // unchanged record is kept without hashing 10,000 records' bytes again.
                             let inputs =
                                 crate::fingerprint::bytes(&entry.files_hash, [path.as_bytes()]);
                             if !staging.keep_if_unchanged(&path, inputs)? {
+                                let text = archive.catalog.files.get(file).text();
                                 staging.put(&path, text.as_bytes(), Some(inputs))?;
                             }
                         }
@@ -526,9 +536,18 @@ pub fn render_site(
 /// A file beside an item's page.
 enum Download<'a> {
     /// One of the item's catalog files published as it was read (the record).
-    Text(String, crate::source::Text),
+    Text(String, crate::source::FileId),
     /// The item's catalog folder as one archive.
     Folder(String, &'a crate::catalog::Item),
+}
+
+impl Download<'_> {
+    /// Where it goes in the site.
+    fn path(&self) -> &str {
+        match self {
+            Download::Text(path, _) | Download::Folder(path, _) => path,
+        }
+    }
 }
 
 /// Where pages go: each rendered and written as soon as it is made, so that memory holds a few pages' data at
@@ -2523,7 +2542,7 @@ fn item_page<'a>(
     dedup_links(&mut versions);
     dedup_links(&mut related);
 
-    let files = item_files(site, entry);
+    let files = item_files(entry);
     let mut downloads = vec![Link {
         href: "record.xml".into(),
         text: "record.xml".into(),
@@ -2831,12 +2850,11 @@ fn has_folder(entry: &Entry) -> bool {
 /// The files beside an item's page: the record, and when the item has more, the whole catalog folder as one
 /// archive (record, rules, every game record, the pictures), so that an item costs a handful of files however
 /// many records it has.
-fn item_files<'a>(site: &Site<'a, '_>, entry: &Entry<'a>) -> Vec<Download<'a>> {
-    let catalog = site.archive.catalog;
+fn item_files<'a>(entry: &Entry<'a>) -> Vec<Download<'a>> {
     let item = entry.item;
     let mut files = vec![Download::Text(
         format!("{}record.xml", entry.dir),
-        catalog.files.get(item.file).text(),
+        item.file,
     )];
     if has_folder(entry) {
         files.push(Download::Folder(
