@@ -558,8 +558,8 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// An attribute as read: its namespace, local name, name as written, and value.
-/// Its names borrow the record's text.
+/// An attribute as read: its namespace, its local name (borrowed from the record's text), where its name is
+/// written, and its value.
 struct Attr<'t> {
     ns: Option<Cow<'static, str>>,
     undeclared_prefix: bool,
