@@ -379,6 +379,8 @@ impl Item {
     /// Hash the item's files as read (record, rules, game records: paths within the catalog folder `root`, and
     /// texts) into `files_hash`. The paths are taken within the folder so that naming the same catalog another
     /// way (`./catalog`, or from another directory) keeps everything the previous build checked and wrote.
+    /// While the texts are at hand, notes whether any but the record holds a placeholder
+    /// (`files_without_placeholder`).
     fn hash_files(&mut self, files: &SourceMap, root: &Path) {
         let read: Vec<_> = std::iter::once(self.file)
             .chain(self.rules_file)

@@ -103,7 +103,8 @@ pub mod maybe_shared {
 }
 
 /// Writes `games`, which draw `diagrams` (each once), every diagram they hold named by its number there
-/// (`numbers`, by address), sealed as `fingerprint::seal` seals a file but streaming: the file is large. The caller gives the games in a fixed order, so the same games give the same bytes.
+/// (`numbers`, by address), sealed as `fingerprint::seal` seals a file, but streaming: the file is large. The
+/// caller gives the games in a fixed order, so the same games give the same bytes.
 pub fn write<T: Serialize>(
     out: &mut dyn Write,
     diagrams: &[&Diagram],
