@@ -433,12 +433,16 @@ fn build(args: BuildArgs) -> ExitCode {
                 println!(
                     "pictures {taken} of {pictures} taken as the previous build examined them"
                 );
-                let (text, held) = built.text_held;
+                let held = built.text_held;
+                let packed = match held.dictionaries {
+                    _ if held.held >= held.text => String::new(),
+                    0 => " (packed)".to_string(),
+                    bytes => format!(" (packed, with a dictionary of {} KB)", bytes >> 10),
+                };
                 println!(
-                    "   texts {} KB held in {} KB{}",
-                    text >> 10,
-                    held >> 10,
-                    if held < text { " (packed)" } else { "" }
+                    "   texts {} KB held in {} KB{packed}",
+                    held.text >> 10,
+                    held.held >> 10
                 );
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use walkdir::{DirEntry, WalkDir};
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::source::{FileId, SourceMap, Span};
+use crate::source::{Dictionary, FileId, SourceMap, Span};
 
 pub use bibtex::{BibEntry, Bibliography};
 pub use config::{Config, Label};
@@ -888,35 +888,92 @@ fn load_items(
     // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
     // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
     type Fresh = Option<(Item, SourceMap, Diagnostics)>;
+    let is_known = |folder: &PathBuf| known.is_some_and(|k| k.contains_key(folder));
+    let read_one = |(id, folder): &(String, PathBuf)| -> Result<Fresh, LoadError> {
+        if is_known(folder) {
+            return Ok(None);
+        }
+        let mut own_files = SourceMap::default();
+        let mut own_diagnostics = Diagnostics::new();
+        let item = load_item(
+            reader,
+            id.clone(),
+            folder,
+            &mut own_files,
+            &mut own_diagnostics,
+        )?;
+        Ok(Some((item, own_files, own_diagnostics)))
+    };
+    fn own_files(read: &Result<Fresh, LoadError>) -> Option<&SourceMap> {
+        match read {
+            Ok(Some((_, own_files, _))) => Some(own_files),
+            _ => None,
+        }
+    }
+
+    // A sample of the items, at even steps through the catalog, is read first. From it the load tells whether
+    // the catalog's text will pass the mark above which it is held packed, and if so learns the dictionary
+    // every item is then packed against as it is read: nothing is held as read, or compressed twice.
     let pack_above = pack_above();
-    let text_read = AtomicUsize::new(0);
-    let mut read: Vec<Result<Fresh, LoadError>> = folders
+    let step = folders.len().div_ceil(SAMPLE_ITEMS).max(1);
+    let mut sampled: Vec<Result<Fresh, LoadError>> =
+        folders.par_iter().step_by(step).map(read_one).collect();
+    let sample: Vec<&SourceMap> = sampled.iter().filter_map(own_files).collect();
+    let sample_text: usize = sample.iter().map(|files| files.text_len()).sum();
+    let fresh = folders.iter().filter(|(_, f)| !is_known(f)).count();
+    let expected = (sample_text as u128 * fresh as u128)
+        .checked_div(sample.len() as u128)
+        .unwrap_or(0);
+    let dictionary = (expected > pack_above as u128).then(|| learn_dictionary(&sample));
+    drop(sample);
+    if let Some(dictionary) = &dictionary {
+        sampled.par_iter_mut().for_each(|r| {
+            if let Ok(Some((_, own_files, _))) = r {
+                own_files.pack_with(dictionary.as_ref());
+            }
+        });
+    }
+
+    // Should the sample have promised less text than the catalog holds, each item past the mark is packed
+    // alone as it is read, and all are packed against a dictionary at the end.
+    let text_read = AtomicUsize::new(sample_text);
+    let rest: Vec<Result<Fresh, LoadError>> = folders
         .par_iter()
-        .map(|(id, folder)| {
-            if known.is_some_and(|k| k.contains_key(folder)) {
-                return Ok(None);
+        .enumerate()
+        .filter(|(n, _)| n % step != 0)
+        .map(|(_, folder)| {
+            let mut read = read_one(folder)?;
+            if let Some((_, own_files, _)) = &mut read {
+                match &dictionary {
+                    Some(dictionary) => own_files.pack_with(dictionary.as_ref()),
+                    None => {
+                        let size = own_files.text_len();
+                        if text_read.fetch_add(size, Ordering::Relaxed) + size > pack_above {
+                            own_files.pack();
+                        }
+                    }
+                }
             }
-            let mut own_files = SourceMap::default();
-            let mut own_diagnostics = Diagnostics::new();
-            let item = load_item(
-                reader,
-                id.clone(),
-                folder,
-                &mut own_files,
-                &mut own_diagnostics,
-            )?;
-            let size = own_files.text_len();
-            if text_read.fetch_add(size, Ordering::Relaxed) + size > pack_above {
-                own_files.pack();
-            }
-            Ok(Some((item, own_files, own_diagnostics)))
+            Ok(read)
         })
         .collect();
-    if text_read.into_inner() > pack_above {
-        // The items read before the total passed the mark.
+    let (mut sampled, mut rest) = (sampled.into_iter(), rest.into_iter());
+    let mut read: Vec<Result<Fresh, LoadError>> = (0..folders.len())
+        .map(|n| {
+            let next = if n % step == 0 {
+                sampled.next()
+            } else {
+                rest.next()
+            };
+            next.expect("every folder was read, in the sample or after it")
+        })
+        .collect();
+    if dictionary.is_none() && text_read.into_inner() > pack_above {
+        let maps: Vec<&SourceMap> = read.iter().filter_map(own_files).collect();
+        let dictionary = learn_dictionary(&maps);
         read.par_iter_mut().for_each(|r| {
             if let Ok(Some((_, own_files, _))) = r {
-                own_files.pack();
+                own_files.pack_with(dictionary.as_ref());
             }
         });
     }
@@ -996,6 +1053,33 @@ fn load_items(
         cache.folders.retain(|folder, _| present.contains(folder));
     }
     Ok(items)
+}
+
+/// The sample the load reads first, and a dictionary is learnt from: at most this many items, taken at even
+/// steps through the catalog (so that an archive ordered by kind of item lends it every kind), and of their
+/// text at most this much, over which zstd takes a few tenths of a second.
+const SAMPLE_ITEMS: usize = 400;
+const SAMPLE_BYTES: usize = 6 << 20;
+
+/// A dictionary for packing the texts of the items whose files are `maps` (see [`Dictionary`]); none for a
+/// catalog too small to learn one from.
+fn learn_dictionary(maps: &[&SourceMap]) -> Option<std::sync::Arc<Dictionary>> {
+    let step = maps.len().div_ceil(SAMPLE_ITEMS).max(1);
+    let texts: Vec<String> = maps
+        .par_iter()
+        .step_by(step)
+        .map(|files| files.texts())
+        .collect();
+    let mut samples = Vec::with_capacity(texts.len());
+    let mut total = 0;
+    for text in &texts {
+        if total >= SAMPLE_BYTES {
+            break;
+        }
+        total += text.len();
+        samples.push(text.as_bytes());
+    }
+    Dictionary::learn(&samples)
 }
 
 /// Above this many bytes of item files' text a catalog's items hold their text packed (see

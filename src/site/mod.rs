@@ -112,7 +112,7 @@ pub struct Built {
     pub pictures_taken: (usize, usize),
     /// The bytes of the catalog's files' text, and the bytes held for them (fewer where a large catalog's
     /// texts are packed).
-    pub text_held: (usize, usize),
+    pub text_held: crate::source::Held,
     /// The address the site was built for (the command line's, else the configuration's), if any.
     pub base_url: Option<String>,
 }
