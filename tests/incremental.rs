@@ -833,6 +833,55 @@ fn checked(catalog: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
 }
 
 #[test]
+fn a_catalog_whose_sample_promised_too_little_text_is_still_packed_against_a_dictionary() {
+    // The load reads a sample of at most 400 items first and packs everything against a dictionary when the
+    // sample promises text past the mark. Here it promises too little: 800 copies of the evidence item are
+    // added, and of each three the one the sample takes (every third folder in the catalog's order) is
+    // short while the other two carry a long description. The mark lies between the text the sample
+    // promises (about 3 MB) and the text there is (about 14 MB), so the load finds out only as it reads;
+    // it must still end with every item packed against a dictionary and a site equal to an unpacked build's.
+    let scratch = Scratch::new("sample-short");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let evidence = catalog.join("evidence/hutton-1921-sema-hunt");
+    let record = fs::read_to_string(evidence.join("record.xml")).unwrap();
+    let long: String = (0..400)
+        .map(|n| format!("Line {n} of a long transcription, as an archive's evidence may hold. "))
+        .collect();
+    for k in 0..800 {
+        let copy = catalog.join(format!("evidence/copies/e-{k:03}"));
+        fs::create_dir_all(&copy).unwrap();
+        let mut text = replace_first(&record, "dcterms:identifier", &format!("COPY.{k}")).unwrap();
+        // The folders in order: the board first, then these copies; the sample takes every third.
+        if (k + 1) % 3 != 0 {
+            text = replace_first(&text, "dcterms:description", &long).unwrap();
+        }
+        fs::write(copy.join("record.xml"), text).unwrap();
+    }
+    const MARK: [(&str, &str); 1] = [("LUDOTHECA_PACK_ABOVE", "6000000")];
+    let (plain, packed) = (scratch.0.join("plain"), scratch.0.join("packed"));
+    let said = run(&catalog, &plain, &["--timings"], &[]);
+    assert!(!said.contains("(packed"), "{said}");
+    let said = run(&catalog, &packed, &["--timings"], &MARK);
+    let texts = said.lines().find(|l| l.trim_start().starts_with("texts "));
+    let held: Vec<usize> = texts
+        .unwrap_or_default()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(
+        texts.is_some_and(|l| l.contains("(packed, with a dictionary of ")),
+        "{said}"
+    );
+    // Past the mark, as the test means it to be, and held in much less.
+    assert!(
+        held[0] * 1024 > 6_000_000 && held[1] * 4 < held[0],
+        "{said}"
+    );
+    assert_same_site(&packed, &plain, "a build packed after a short sample");
+}
+
+#[test]
 fn a_catalog_held_packed_gives_the_same_site_and_the_same_diagnostics() {
     // A catalog under the size at which texts are packed, packed anyway: every page, download and data file
     // must be the bytes of a build that held the texts as read, fresh and after an edit.
