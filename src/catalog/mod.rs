@@ -1061,14 +1061,23 @@ fn load_items(
 const SAMPLE_ITEMS: usize = 400;
 const SAMPLE_BYTES: usize = 6 << 20;
 
+/// Of each sampled item, the dictionary learns from this much text at most: the start of an item, where its
+/// record and rules lie, is what items have in common, and an item of thousands of game records must not
+/// take the whole sample (or hold hundreds of megabytes while it is made).
+const SAMPLE_ITEM_BYTES: usize = 128 << 10;
+
 /// A dictionary for packing the texts of the items whose files are `maps` (see [`Dictionary`]); none for a
 /// catalog too small to learn one from.
 fn learn_dictionary(maps: &[&SourceMap]) -> Option<std::sync::Arc<Dictionary>> {
     let step = maps.len().div_ceil(SAMPLE_ITEMS).max(1);
-    let texts: Vec<String> = maps
+    let texts: Vec<Vec<u8>> = maps
         .par_iter()
         .step_by(step)
-        .map(|files| files.texts())
+        .map(|files| {
+            let mut text = files.texts().into_bytes();
+            text.truncate(SAMPLE_ITEM_BYTES);
+            text
+        })
         .collect();
     let mut samples = Vec::with_capacity(texts.len());
     let mut total = 0;
@@ -1077,7 +1086,7 @@ fn learn_dictionary(maps: &[&SourceMap]) -> Option<std::sync::Arc<Dictionary>> {
             break;
         }
         total += text.len();
-        samples.push(text.as_bytes());
+        samples.push(&text[..]);
     }
     Dictionary::learn(&samples)
 }
