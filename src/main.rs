@@ -434,10 +434,10 @@ fn build(args: BuildArgs) -> ExitCode {
                     "pictures {taken} of {pictures} taken as the previous build examined them"
                 );
                 let held = built.text_held;
-                let packed = match held.dictionaries {
-                    _ if held.held >= held.text => String::new(),
-                    0 => " (packed)".to_string(),
-                    bytes => format!(" (packed, with a dictionary of {} KB)", bytes >> 10),
+                let packed = match (held.packed, held.dictionaries) {
+                    (false, _) => String::new(),
+                    (true, 0) => " (packed)".to_string(),
+                    (true, bytes) => format!(" (packed, with a dictionary of {} KB)", bytes >> 10),
                 };
                 println!(
                     "   texts {} KB held in {} KB{packed}",

@@ -362,6 +362,8 @@ pub struct Held {
     pub held: usize,
     /// The dictionaries' part of `held`.
     pub dictionaries: usize,
+    /// Whether any of the texts is held packed.
+    pub packed: bool,
 }
 
 /// Every file read while loading a catalog.
@@ -423,6 +425,7 @@ impl SourceMap {
                 // A pack's files are next to one another in the map: each pack is counted once.
                 Stored::Packed { pack, .. } if last != Some(pack.id) => {
                     last = Some(pack.id);
+                    held.packed = true;
                     held.held += pack.size();
                     if let Some(dictionary) = &pack.dictionary
                         && !dictionaries.contains(&dictionary.id)
@@ -588,13 +591,14 @@ mod tests {
             assert_eq!(p.path, q.path);
         }
         assert_eq!(packed.text_len(), total);
-        let held = |text, held| Held {
+        let held = |text, held, packed| Held {
             text,
             held,
             dictionaries: 0,
+            packed,
         };
-        assert_eq!(plain.held(), held(total, total));
-        assert_eq!(packed.held(), held(total, pack.size()));
+        assert_eq!(plain.held(), held(total, total, false));
+        assert_eq!(packed.held(), held(total, pack.size(), true));
         // Diagnostics find the same lines and columns in a packed file.
         let (p, q) = (plain.get(FileId(0)), packed.get(FileId(0)));
         let at = "<record>\n  <title>Bā".len();
