@@ -146,6 +146,17 @@ static NEXT_PACK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::n
 /// From 1: 0 stands for no dictionary.
 static NEXT_DICTIONARY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
+/// The thread's compressor or decompressor in `slot`, set up anew by `make` unless it is already set up for
+/// the dictionary `wanted`.
+fn set_up<T>(slot: &mut Option<(u64, T)>, wanted: u64, make: impl FnOnce() -> T) -> &mut T {
+    if slot.as_ref().is_none_or(|(id, _)| *id != wanted) {
+        // The old one goes first: a context holds its dictionary's tables.
+        *slot = None;
+        *slot = Some((wanted, make()));
+    }
+    &mut slot.as_mut().expect("set up above").1
+}
+
 /// The dictionary's id and bytes (0 and none without one).
 fn dictionary_of(dictionary: Option<&Arc<Dictionary>>) -> (u64, &[u8]) {
     dictionary.map_or((0, &[][..]), |d| (d.id, &d.bytes[..]))
@@ -160,13 +171,10 @@ impl Pack {
             PACK_LEVEL
         };
         let compressed = COMPRESSOR.with_borrow_mut(|slot| {
-            if slot.as_ref().is_none_or(|(id, _)| *id != wanted) {
-                *slot = None;
-                let compressor = zstd::bulk::Compressor::with_dictionary(level, bytes)
-                    .expect("zstd sets up a compressor with a dictionary it made");
-                *slot = Some((wanted, compressor));
-            }
-            let (_, compressor) = slot.as_mut().expect("set up above");
+            let compressor = set_up(slot, wanted, || {
+                zstd::bulk::Compressor::with_dictionary(level, bytes)
+                    .expect("zstd sets up a compressor with a dictionary it made")
+            });
             // Compressing into memory fails only when memory does.
             compressor
                 .compress(texts.as_bytes())
@@ -190,16 +198,12 @@ impl Pack {
         }
         let (wanted, dictionary) = dictionary_of(self.dictionary.as_ref());
         let bytes = DECOMPRESSOR.with_borrow_mut(|slot| {
-            if slot.as_ref().is_none_or(|(id, _)| *id != wanted) {
-                *slot = None;
-                let decompressor = zstd::bulk::Decompressor::with_dictionary(dictionary)
-                    .expect("zstd sets up a decompressor with a dictionary it made");
-                *slot = Some((wanted, decompressor));
-            }
-            let (_, decompressor) = slot.as_mut().expect("set up above");
-            decompressor
-                .decompress(&self.compressed, self.len)
-                .expect("a pack this process made unpacks")
+            set_up(slot, wanted, || {
+                zstd::bulk::Decompressor::with_dictionary(dictionary)
+                    .expect("zstd sets up a decompressor with a dictionary it made")
+            })
+            .decompress(&self.compressed, self.len)
+            .expect("a pack this process made unpacks")
         });
         let text = Arc::new(
             String::from_utf8(bytes).expect("a pack holds the UTF-8 texts it was made from"),

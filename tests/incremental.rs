@@ -838,7 +838,7 @@ fn a_catalog_whose_sample_promised_too_little_text_is_still_packed_against_a_dic
     // sample promises text past the mark. Here it promises too little: 800 copies of the evidence item are
     // added, and of each three the one the sample takes (every third folder in the catalog's order) is
     // short while the other two carry a long description. The mark lies between the text the sample
-    // promises (about 3 MB) and the text there is (about 14 MB), so the load finds out only as it reads;
+    // promises (about 3 MB) and the text there is (16 MB), so the load finds out only as it reads;
     // it must still end with every item packed against a dictionary and a site equal to an unpacked build's.
     let scratch = Scratch::new("sample-short");
     let catalog = scratch.0.join("catalog");
