@@ -439,8 +439,15 @@ fn build(args: BuildArgs) -> ExitCode {
                     (true, 0) => " (packed)".to_string(),
                     (true, bytes) => format!(" (packed, with a dictionary of {} KB)", bytes >> 10),
                 };
+                let unread = match held.unread {
+                    0 => String::new(),
+                    bytes => format!(
+                        ", {} KB of it not read (unchanged since the previous build)",
+                        bytes >> 10
+                    ),
+                };
                 println!(
-                    "   texts {} KB held in {} KB{packed}",
+                    "   texts {} KB held in {} KB{packed}{unread}",
                     held.text >> 10,
                     held.held >> 10
                 );

@@ -5,7 +5,9 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::fingerprint::Hash;
 
 /// A byte range inside one file.
 pub type Span = Range<usize>;
@@ -35,6 +37,66 @@ enum Stored {
     Plain(Arc<String>),
     /// Bytes `range` of the pack's texts.
     Packed { pack: Arc<Pack>, range: Range<u32> },
+    /// Not read by the load (see [`Unread`]).
+    Unread(Arc<Unread>),
+}
+
+/// A file the load did not read: the previous build read it, and it still has the size, times and inode it had
+/// then, so it holds the bytes whose hash that build kept. A rebuild after an edit needs few such texts (the
+/// pages it renders again, a game it replays again): each is read when first asked for, and checked against
+/// the hash.
+#[derive(Debug)]
+pub struct Unread {
+    len: usize,
+    hash: Hash,
+    text: OnceLock<Arc<String>>,
+    read: ReadFile,
+    /// Where a file found changed since the load is told, so that the build stops before it replaces the site.
+    changed: Arc<Changed>,
+}
+
+/// How an unread file is read when its text is asked for: its bytes, if it is still a regular file of that
+/// size (the catalog's reader, which knows what a catalog file may be).
+pub type ReadFile = fn(&Path, usize) -> std::io::Result<Vec<u8>>;
+
+/// The files found changed between the load, which took them as unchanged without reading them, and the moment
+/// their text was asked for: what the build made of them is not to be trusted.
+#[derive(Debug, Default)]
+pub struct Changed(Mutex<Vec<PathBuf>>);
+
+impl Changed {
+    /// The files found changed, in the order they were found.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.0.lock().map(|paths| paths.clone()).unwrap_or_default()
+    }
+
+    fn note(&self, path: &Path) {
+        if let Ok(mut paths) = self.0.lock() {
+            paths.push(path.to_path_buf());
+        }
+    }
+}
+
+impl Unread {
+    /// The file's text, read now and checked against the hash; when it no longer matches, the file is noted
+    /// changed and its text is what was found, decoded lossily (the build will not be kept).
+    fn read(&self, path: &Path) -> String {
+        match (self.read)(path, self.len) {
+            Ok(bytes) if *blake3::hash(&bytes).as_bytes() == self.hash => String::from_utf8(bytes)
+                .unwrap_or_else(|err| {
+                    self.changed.note(path);
+                    String::from_utf8_lossy(err.as_bytes()).into_owned()
+                }),
+            Ok(bytes) => {
+                self.changed.note(path);
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+            Err(_) => {
+                self.changed.note(path);
+                String::new()
+            }
+        }
+    }
 }
 
 /// The texts of one item's files (its record, rules and game records), one after another, compressed as one.
@@ -245,6 +307,36 @@ impl SourceFile {
                 whole: pack.unpack(),
                 range: range.start as usize..range.end as usize,
             },
+            Stored::Unread(unread) => {
+                let text = unread
+                    .text
+                    .get_or_init(|| Arc::new(unread.read(&self.path)));
+                Text {
+                    whole: Arc::clone(text),
+                    range: 0..text.len(),
+                }
+            }
+        }
+    }
+
+    /// Whether the load read the file's text (held as read or packed), rather than leaving it unread.
+    fn is_held(&self) -> bool {
+        !matches!(self.stored, Stored::Unread(_))
+    }
+
+    /// The hash of the file's bytes, where the load took it as unchanged without reading it.
+    pub fn unread_hash(&self) -> Option<Hash> {
+        match &self.stored {
+            Stored::Unread(unread) => Some(unread.hash),
+            _ => None,
+        }
+    }
+
+    /// The bytes of text held in memory for this file: none for a file not read (or not yet).
+    fn held_len(&self) -> usize {
+        match &self.stored {
+            Stored::Unread(unread) => unread.text.get().map_or(0, |text| text.len()),
+            _ => self.len(),
         }
     }
 
@@ -253,6 +345,7 @@ impl SourceFile {
         match &self.stored {
             Stored::Plain(text) => text.len(),
             Stored::Packed { range, .. } => (range.end - range.start) as usize,
+            Stored::Unread(unread) => unread.len,
         }
     }
 
@@ -368,6 +461,9 @@ pub struct Held {
     pub dictionaries: usize,
     /// Whether any of the texts is held packed.
     pub packed: bool,
+    /// The part of `text` in files the load took as unchanged since the previous build and did not read (nor
+    /// anything after it).
+    pub unread: usize,
 }
 
 /// Every file read while loading a catalog.
@@ -380,6 +476,30 @@ impl SourceMap {
     pub fn add(&mut self, path: PathBuf, text: String) -> FileId {
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceFile::new(path, text));
+        id
+    }
+
+    /// Add a file without its text (see [`Unread`]): `len` bytes whose hash is `hash`, read by `read` when
+    /// first asked for; a file found changed then is told to `changed`.
+    pub fn add_unread(
+        &mut self,
+        path: PathBuf,
+        (len, hash): (usize, Hash),
+        read: ReadFile,
+        changed: &Arc<Changed>,
+    ) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile {
+            path: path.into_boxed_path(),
+            stored: Stored::Unread(Arc::new(Unread {
+                len,
+                hash,
+                text: OnceLock::new(),
+                read,
+                changed: Arc::clone(changed),
+            })),
+            line_starts: OnceLock::new(),
+        });
         id
     }
 
@@ -409,9 +529,9 @@ impl SourceMap {
         move |id| FileId(id.0 + offset)
     }
 
-    /// The bytes of text the map holds.
+    /// The bytes of text the map holds in memory (not those of files left unread).
     pub fn text_len(&self) -> usize {
-        self.files.iter().map(SourceFile::len).sum()
+        self.files.iter().map(SourceFile::held_len).sum()
     }
 
     /// The bytes of text the map holds, the bytes it takes to hold them (less where the texts are packed), and
@@ -420,12 +540,16 @@ impl SourceMap {
         let mut last = None;
         let mut dictionaries = Vec::new();
         let mut held = Held {
-            text: self.text_len(),
+            text: self.files.iter().map(SourceFile::len).sum(),
             ..Held::default()
         };
         for file in &self.files {
             match &file.stored {
                 Stored::Plain(text) => held.held += text.len(),
+                Stored::Unread(unread) => match unread.text.get() {
+                    Some(text) => held.held += text.len(),
+                    None => held.unread += unread.len,
+                },
                 // A pack's files are next to one another in the map: each pack is counted once.
                 Stored::Packed { pack, .. } if last != Some(pack.id) => {
                     last = Some(pack.id);
@@ -445,11 +569,11 @@ impl SourceMap {
         held
     }
 
-    /// The texts of every file of this map, one after another, as a pack holds them (and as a [`Dictionary`]
-    /// learns from them).
+    /// The texts of every file of this map that the load read, one after another, as a pack holds them (and
+    /// as a [`Dictionary`] learns from them).
     pub fn texts(&self) -> String {
         let mut texts = String::with_capacity(self.text_len());
-        for file in &self.files {
+        for file in self.files.iter().filter(|f| f.is_held()) {
             texts.push_str(&file.text());
         }
         texts
@@ -477,7 +601,7 @@ impl SourceMap {
         }
         let pack = Arc::new(Pack::new(&texts, dictionary.cloned()));
         let mut start = 0;
-        for file in &mut self.files {
+        for file in self.files.iter_mut().filter(|f| f.is_held()) {
             let end = start + file.len();
             file.stored = Stored::Packed {
                 pack: Arc::clone(&pack),
@@ -495,6 +619,7 @@ impl SourceMap {
             match &file.stored {
                 Stored::Plain(_) => return None,
                 Stored::Packed { pack, .. } => with = Some(pack.dictionary.as_ref().map(|d| d.id)),
+                Stored::Unread(_) => {}
             }
         }
         with
@@ -520,6 +645,38 @@ impl SourceMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unread_file_is_read_when_asked_for_and_one_changed_since_is_noted() {
+        let dir = std::env::temp_dir().join(format!("ludotheca-unread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (same, edited) = (dir.join("same.game"), dir.join("edited.game"));
+        std::fs::write(&same, "1. a1-b2").unwrap();
+        std::fs::write(&edited, "1. a1-b3").unwrap();
+        let hash = *blake3::hash(b"1. a1-b2").as_bytes();
+        let read: ReadFile = |path, _| std::fs::read(path);
+        let changed = Arc::new(Changed::default());
+        let mut map = SourceMap::default();
+        map.add("record.xml".into(), "<record/>".to_string());
+        let a = map.add_unread(same.clone(), (8, hash), read, &changed);
+        let b = map.add_unread(edited.clone(), (8, hash), read, &changed);
+        // Packing takes the texts read, and leaves the others unread.
+        map.pack();
+        assert_eq!(map.text_len(), 9);
+        let held = map.held();
+        assert_eq!((held.text, held.unread), (25, 16));
+        assert_eq!(map.get(a).unread_hash(), Some(hash));
+
+        assert_eq!(&*map.get(a).text(), "1. a1-b2");
+        assert!(changed.paths().is_empty());
+        assert_eq!(map.held().unread, 8);
+        // The same size and another text: what is found is given, and the file noted changed.
+        assert_eq!(&*map.get(b).text(), "1. a1-b3");
+        assert_eq!(changed.paths(), vec![edited.clone()]);
+        assert_eq!(map.held().unread, 0);
+        assert_eq!(&*map.get(FileId(0)).text(), "<record/>");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// A large catalog holds 840,000 of them at 100,000 items.
     #[test]
@@ -600,6 +757,7 @@ mod tests {
             held,
             dictionaries: 0,
             packed,
+            unread: 0,
         };
         assert_eq!(plain.held(), held(total, total, false));
         assert_eq!(packed.held(), held(total, pack.size(), true));

@@ -671,7 +671,11 @@ fn assert_same_site(out: &Path, fresh: &Path, after: &str) {
         "{after}"
     );
     for (path, bytes) in &clean {
-        if path == ".ludotheca-manifest" || path == ".ludotheca-replayed" {
+        // The build's own records of what it did and read, not the site.
+        if path == ".ludotheca-manifest"
+            || path == ".ludotheca-replayed"
+            || path == ".ludotheca-stamps"
+        {
             continue;
         }
         assert!(
@@ -931,4 +935,92 @@ fn a_catalog_held_packed_gives_the_same_site_and_the_same_diagnostics() {
     assert!(as_read.contains("d3-d1"), "{as_read}");
     assert!(as_read.contains("somewhen"), "{as_read}");
     assert_eq!(checked(&catalog, &PACKED), (status, as_read));
+}
+
+/// The kilobytes of text a build took unread, from its `--timings` (0 when it says nothing of them).
+fn unread_kb(said: &str) -> usize {
+    said.lines()
+        .find(|l| l.trim_start().starts_with("texts "))
+        .and_then(|l| l.split(", ").nth(1))
+        .filter(|part| part.contains("not read"))
+        .and_then(|part| part.split(' ').next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit() {
+    let scratch = Scratch::new("stamps");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    // A file's stamp vouches for it only once it has settled (three seconds after its last change).
+    std::thread::sleep(std::time::Duration::from_millis(3_300));
+    let out = scratch.0.join("site");
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(unread_kb(&said), 0, "nothing to go by yet: {said}");
+
+    // Every rules file and game record is taken unread.
+    let mut bytes = 0;
+    for entry in walkdir::WalkDir::new(&catalog) {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy();
+        if name == "rules.txt" || name.ends_with(".game") {
+            bytes += entry.metadata().unwrap().len() as usize;
+        }
+    }
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(unread_kb(&said), bytes >> 10, "{said}");
+    assert!(said.contains("0 pages rendered, 0 files written"), "{said}");
+
+    // A game record edited in place, to the same size, within the same second as the build before it.
+    let game = catalog.join("games/bagh-chal/games/demo-blocking.game");
+    let text = fs::read_to_string(&game).unwrap();
+    let edited = text.replacen("tiger", "TIGER", 1);
+    assert_eq!(edited.len(), text.len());
+    fs::write(&game, &edited).unwrap();
+    // A rules file replaced by another file of the same bytes but one, the same size and the same time of
+    // change of its bytes, renamed over it (as a restore from a backup might do).
+    let rules = catalog.join("games/tchouba/rules.txt");
+    let text = fs::read_to_string(&rules).unwrap();
+    // A comment's word: the rules are the same, the file's bytes are not.
+    let restored = text.replacen("four-row", "four row", 1);
+    assert_eq!(restored.len(), text.len());
+    let modified = fs::metadata(&rules).unwrap().modified().unwrap();
+    let spare = catalog.join("games/tchouba/rules.txt.new");
+    fs::write(&spare, &restored).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&spare)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    fs::rename(&spare, &rules).unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert!(said.contains("games 6 of 8 taken"), "{said}");
+    let page = fs::read_to_string(out.join("games/bagh-chal/index.html")).unwrap();
+    assert!(
+        page.contains("leaving a TIGER no move"),
+        "the page shows the edit"
+    );
+    let fresh = scratch.0.join("fresh");
+    run(&catalog, &fresh, &[], &[]);
+    assert_same_site(
+        &out,
+        &fresh,
+        "a game record and a rules file changed under the same size",
+    );
+
+    // The two changed files are read again until they have settled; the others stay unread.
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    let changed = fs::metadata(&game).unwrap().len() + fs::metadata(&rules).unwrap().len();
+    assert_eq!(unread_kb(&said), (bytes - changed as usize) >> 10, "{said}");
+
+    // Stamps from another program, or damaged, vouch for nothing.
+    fs::write(
+        out.join(".ludotheca-stamps"),
+        b"ludotheca-stamps 1\n\xff\xff",
+    )
+    .unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(unread_kb(&said), 0, "{said}");
+    assert_same_site(&out, &fresh, "a build after damaged stamps");
 }

@@ -6,6 +6,7 @@ pub mod bibtex;
 pub mod config;
 pub mod read;
 pub mod record;
+pub mod stamps;
 pub mod terms;
 
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 use walkdir::{DirEntry, WalkDir};
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::source::{Dictionary, FileId, SourceMap, Span};
+use crate::source::{Changed, Dictionary, FileId, SourceMap, Span};
 
 pub use bibtex::{BibEntry, Bibliography};
 pub use config::{Config, Label};
@@ -376,45 +377,54 @@ impl Item {
         }
     }
 
-    /// Hash the item's files as read (record, rules, game records: paths within the catalog folder `root`, and
-    /// texts) into `files_hash`. The paths are taken within the folder so that naming the same catalog another
-    /// way (`./catalog`, or from another directory) keeps everything the previous build checked and wrote.
-    /// While the texts are at hand, notes whether any but the record holds a placeholder
-    /// (`files_without_placeholder`).
-    fn hash_files(&mut self, files: &SourceMap, root: &Path) {
-        let read: Vec<_> = std::iter::once(self.file)
-            .chain(self.rules_file)
+    /// Hash the item's files (record, rules, game records: paths within the catalog folder `root`, and the
+    /// record's text and the other files' hashes) into `files_hash`. The paths are taken within the folder so
+    /// that naming the same catalog another way (`./catalog`, or from another directory) keeps everything the
+    /// previous build checked and wrote. A file the load took unread (see [`stamps`]) stands in by the hash
+    /// `taken` holds for it, which is the hash of its bytes as the previous build read them. Notes whether any
+    /// but the record holds a placeholder (`files_without_placeholder`), and gives, for the rules file and
+    /// each game record, its hash and whether it holds one.
+    fn hash_files(
+        &mut self,
+        files: &SourceMap,
+        root: &Path,
+        taken: &HashMap<FileId, stamps::Known>,
+    ) -> Vec<(FileId, crate::fingerprint::Hash, bool)> {
+        let others: Vec<(FileId, crate::fingerprint::Hash, bool)> = self
+            .rules_file
+            .into_iter()
             .chain(self.game_records.iter().copied())
-            .map(|f| {
-                let path = &files.get(f).path;
-                let within = within(path, root);
-                (within.to_string_lossy(), files.get(f).text())
+            .map(|f| match taken.get(&f) {
+                Some(known) => (f, known.hash, known.placeholder),
+                None => {
+                    let text = files.get(f).text();
+                    let hash = *blake3::hash(text.as_bytes()).as_bytes();
+                    (f, hash, text.contains(PLACEHOLDER))
+                }
             })
             .collect();
-        // The record's placeholders are in its values, read already; the other files are looked through here,
-        // while they are at hand.
-        self.files_without_placeholder = read[1..]
-            .iter()
-            .all(|(_, text)| !text.contains(PLACEHOLDER));
-        let mut parts = Vec::new();
-        for (path, text) in &read {
-            parts.push(std::borrow::Cow::Borrowed(path.as_ref()));
-            parts.push(std::borrow::Cow::Borrowed(&**text));
+        // The record's placeholders are in its values, read already.
+        self.files_without_placeholder = others.iter().all(|(_, _, marked)| !marked);
+        let path = |f: FileId| within(files.path(f), root).as_os_str().as_encoded_bytes();
+        let record = files.get(self.file).text();
+        let mut parts: Vec<&[u8]> = vec![path(self.file), record.as_bytes()];
+        for (f, hash, _) in &others {
+            parts.push(path(*f));
+            parts.push(hash);
         }
         // Images stand in by the hash of their bytes: a page shows an image's size, so a new picture under the
         // same name must change the page's key.
-        let mut images = Vec::new();
-        for image in &self.images {
-            if let ImageFile::Read(bytes) = &image.found {
-                images.push(crate::fingerprint::to_hex(blake3::hash(bytes).as_bytes()));
-            }
-        }
-        parts.extend(
-            images
-                .iter()
-                .map(|h| std::borrow::Cow::Borrowed(h.as_str())),
-        );
-        self.files_hash = crate::fingerprint::texts(&[0; 32], parts.iter().map(|p| p.as_ref()));
+        let images: Vec<blake3::Hash> = self
+            .images
+            .iter()
+            .filter_map(|image| match &image.found {
+                ImageFile::Read(bytes) => Some(blake3::hash(bytes)),
+                _ => None,
+            })
+            .collect();
+        parts.extend(images.iter().map(|h| &h.as_bytes()[..]));
+        self.files_hash = crate::fingerprint::bytes(&[0; 32], parts);
+        others
     }
 
     /// Values of one term (by local name, whichever namespace).
@@ -466,6 +476,12 @@ pub struct Catalog {
     pub theme: ThemeFiles,
     /// Identifier to the index of its first item.
     index: HashMap<String, usize>,
+    /// The rules files and game records read with a stamp that the next build may take them by (see
+    /// [`stamps`]), and those taken so.
+    pub stamps: Vec<(FileId, stamps::Known)>,
+    /// Files that the load took as unchanged without reading them, and that were found changed when their text
+    /// was asked for later: what was made from them is not to be kept.
+    pub changed: std::sync::Arc<Changed>,
 }
 
 impl Catalog {
@@ -483,6 +499,8 @@ impl Catalog {
             about: None,
             theme: ThemeFiles::default(),
             index: HashMap::new(),
+            stamps: Vec::new(),
+            changed: std::sync::Arc::default(),
         }
     }
 
@@ -528,7 +546,13 @@ pub struct ThemeTemplate {
 #[derive(Debug)]
 pub enum LoadError {
     NotADirectory(PathBuf),
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// Files the load took as unchanged by their stamps were found changed when read later in the build
+    /// (written to while it ran).
+    Changed(Vec<PathBuf>),
 }
 
 impl fmt::Display for LoadError {
@@ -544,6 +568,19 @@ impl fmt::Display for LoadError {
             LoadError::Io { path, source } => {
                 write!(f, "cannot read `{}`: {source}", path.display())
             }
+            LoadError::Changed(paths) => {
+                let first = paths
+                    .first()
+                    .map_or(String::new(), |p| p.display().to_string());
+                write!(
+                    f,
+                    "`{first}` changed while the site was being built{}; nothing was replaced: build again",
+                    match paths.len() {
+                        0 | 1 => String::new(),
+                        n => format!(" (and {} other file(s))", n - 1),
+                    }
+                )
+            }
         }
     }
 }
@@ -551,7 +588,7 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            LoadError::NotADirectory(_) => None,
+            LoadError::NotADirectory(_) | LoadError::Changed(_) => None,
             LoadError::Io { source, .. } => Some(source),
         }
     }
@@ -661,14 +698,29 @@ struct LoadedItem {
     offset: u32,
     files: SourceMap,
     diagnostics: Diagnostics,
+    /// The stamps of the item's files, numbered like `files`.
+    stamps: Vec<(FileId, stamps::Known)>,
 }
 
 /// [`load`], reading again only the item folders `cache` does not know, and leaving in it every folder read.
 pub fn load_with(
     root: &Path,
     diagnostics: &mut Diagnostics,
-    mut cache: Option<&mut LoadCache>,
+    cache: Option<&mut LoadCache>,
 ) -> Result<Catalog, LoadError> {
+    load_known(root, diagnostics, cache, None)
+}
+
+/// [`load_with`], taking the rules files and game records that `known` (the previous build's stamps) vouches
+/// for without reading them. Not with a `cache`, which holds every file it read and needs no stamps.
+pub fn load_known(
+    root: &Path,
+    diagnostics: &mut Diagnostics,
+    mut cache: Option<&mut LoadCache>,
+    known: Option<&stamps::Stamps>,
+) -> Result<Catalog, LoadError> {
+    // Taken before any file is looked at: a file changed after this is never vouched for by its stamp.
+    let began = std::time::SystemTime::now();
     if !root.is_dir() {
         return Err(LoadError::NotADirectory(root.to_path_buf()));
     }
@@ -756,9 +808,18 @@ pub fn load_with(
         }
         None => find_items(root, diagnostics)?,
     };
-    let items = load_items(&reader, folders, &mut files, diagnostics, cache)?;
+    let changed = std::sync::Arc::new(Changed::default());
+    let unchanged = Unchanged {
+        known: known.filter(|_| cache.is_none()),
+        began,
+        changed: &changed,
+        root: reader.named_root(),
+    };
+    let (items, stamps) = load_items(&reader, folders, &mut files, diagnostics, cache, &unchanged)?;
 
     let mut catalog = Catalog::new(root.to_path_buf(), files);
+    catalog.stamps = stamps;
+    catalog.changed = changed;
     catalog.config = config;
     catalog.config_file = config_file;
     catalog.sources = sources;
@@ -880,14 +941,15 @@ fn load_items(
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
     mut cache: Option<&mut LoadCache>,
-) -> Result<Vec<std::sync::Arc<Item>>, LoadError> {
+    unchanged: &Unchanged,
+) -> Result<ItemsLoaded, LoadError> {
     let known = cache
         .as_deref()
         .map(|c| &c.folders)
         .filter(|known| !known.is_empty());
     // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
     // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
-    type Fresh = Option<(Item, SourceMap, Diagnostics)>;
+    type Fresh = Option<(Item, SourceMap, Diagnostics, ItemStamps)>;
     let is_known = |folder: &PathBuf| known.is_some_and(|k| k.contains_key(folder));
     let read_one = |(id, folder): &(String, PathBuf)| -> Result<Fresh, LoadError> {
         if is_known(folder) {
@@ -895,18 +957,19 @@ fn load_items(
         }
         let mut own_files = SourceMap::default();
         let mut own_diagnostics = Diagnostics::new();
-        let item = load_item(
+        let (item, own_stamps) = load_item(
             reader,
             id.clone(),
             folder,
             &mut own_files,
             &mut own_diagnostics,
+            unchanged,
         )?;
-        Ok(Some((item, own_files, own_diagnostics)))
+        Ok(Some((item, own_files, own_diagnostics, own_stamps)))
     };
     fn own_files(read: &Result<Fresh, LoadError>) -> Option<&SourceMap> {
         match read {
-            Ok(Some((_, own_files, _))) => Some(own_files),
+            Ok(Some((_, own_files, _, _))) => Some(own_files),
             _ => None,
         }
     }
@@ -928,7 +991,7 @@ fn load_items(
     drop(sample);
     if let Some(dictionary) = &dictionary {
         sampled.par_iter_mut().for_each(|r| {
-            if let Ok(Some((_, own_files, _))) = r {
+            if let Ok(Some((_, own_files, _, _))) = r {
                 own_files.pack_with(dictionary.as_ref());
             }
         });
@@ -943,7 +1006,7 @@ fn load_items(
         .filter(|(n, _)| n % step != 0)
         .map(|(_, folder)| {
             let mut read = read_one(folder)?;
-            if let Some((_, own_files, _)) = &mut read {
+            if let Some((_, own_files, _, _)) = &mut read {
                 match &dictionary {
                     Some(dictionary) => own_files.pack_with(dictionary.as_ref()),
                     None => {
@@ -972,17 +1035,18 @@ fn load_items(
         let maps: Vec<&SourceMap> = read.iter().filter_map(own_files).collect();
         let dictionary = learn_dictionary(&maps);
         read.par_iter_mut().for_each(|r| {
-            if let Ok(Some((_, own_files, _))) = r {
+            if let Ok(Some((_, own_files, _, _))) = r {
                 own_files.pack_with(dictionary.as_ref());
             }
         });
     }
+    let mut stamps = Vec::new();
     let mut items = Vec::with_capacity(read.len());
     // Room for every file read at once: at 100,000 items the map grows to 840,000 files.
     files.reserve(
         read.iter()
             .map(|r| match r {
-                Ok(Some((_, own, _))) => own.len(),
+                Ok(Some((_, own, _, _))) => own.len(),
                 _ => 0,
             })
             .sum(),
@@ -991,7 +1055,12 @@ fn load_items(
     for ((_, folder), result) in folders.into_iter().zip(read) {
         let offset = files.len() as u32;
         match result? {
-            Some((mut item, own_files, own_diagnostics)) => {
+            Some((mut item, own_files, own_diagnostics, own_stamps)) => {
+                stamps.extend(
+                    own_stamps
+                        .iter()
+                        .map(|(file, known)| (FileId(file.0 + offset), *known)),
+                );
                 // A file reached through a link may change without any change in this folder: never kept.
                 let keep = cache
                     .as_deref_mut()
@@ -1010,6 +1079,7 @@ fn load_items(
                             offset,
                             files: own_files,
                             diagnostics: own_diagnostics,
+                            stamps: own_stamps,
                         };
                         cache.folders.insert(folder.clone(), loaded);
                     }
@@ -1040,6 +1110,11 @@ fn load_items(
                     hit.offset = offset;
                 }
                 files.extend_from(&hit.files);
+                stamps.extend(
+                    hit.stamps
+                        .iter()
+                        .map(|(file, known)| (FileId(file.0 + offset), *known)),
+                );
                 for diagnostic in hit.diagnostics.iter() {
                     diagnostics.push(diagnostic.clone());
                 }
@@ -1052,7 +1127,52 @@ fn load_items(
         // Folders gone from the catalog are forgotten with the rest of what changed.
         cache.folders.retain(|folder, _| present.contains(folder));
     }
-    Ok(items)
+    Ok((items, stamps))
+}
+
+/// The items loaded, and the stamps of their files, numbered as in the catalog.
+type ItemsLoaded = (Vec<std::sync::Arc<Item>>, Vec<(FileId, stamps::Known)>);
+
+/// The stamps of one item's files, numbered from its first file.
+type ItemStamps = Vec<(FileId, stamps::Known)>;
+
+/// What the load knows of the files the previous build read (see [`stamps`]).
+struct Unchanged<'a> {
+    known: Option<&'a stamps::Stamps>,
+    /// When the load began: a file changed less than [`stamps::SETTLED`] before is not vouched for.
+    began: std::time::SystemTime,
+    changed: &'a std::sync::Arc<Changed>,
+    /// The catalog folder as named, which the stamps' paths are within.
+    root: &'a Path,
+}
+
+impl Unchanged<'_> {
+    /// The file at `path`, added unread when the previous build read it and it has the same stamp (`meta`, the
+    /// file's own metadata, when the caller has it; looked at here otherwise). With whether it holds the
+    /// placeholder mark.
+    fn take(
+        &self,
+        path: &Path,
+        meta: Option<fs::Metadata>,
+        files: &mut SourceMap,
+    ) -> Option<(FileId, stamps::Known)> {
+        let known = self.known?.get(within(path, self.root))?;
+        let meta = match meta {
+            Some(meta) => meta,
+            None => fs::symlink_metadata(path).ok()?,
+        };
+        if stamps::Stamp::of(&meta)? != known.stamp {
+            return None;
+        }
+        let len = usize::try_from(known.stamp.size()).ok()?;
+        let file = files.add_unread(
+            path.to_path_buf(),
+            (len, known.hash),
+            read::read_unread,
+            self.changed,
+        );
+        Some((file, *known))
+    }
 }
 
 /// The sample the load reads first, and a dictionary is learnt from: at most this many items, taken at even
@@ -1181,7 +1301,12 @@ fn load_item(
     folder: &Path,
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
-) -> Result<Item, LoadError> {
+    unchanged: &Unchanged,
+) -> Result<(Item, ItemStamps), LoadError> {
+    // The stamps of the rules file and game records: taken unread with the one the previous build kept, or
+    // read with the one seen as they were opened.
+    let mut taken: HashMap<FileId, stamps::Known> = HashMap::new();
+    let mut seen: HashMap<FileId, stamps::Stamp> = HashMap::new();
     let record_path = folder.join("record.xml");
     let mut item = match read_text(reader, &record_path, FileKind::Record, files, diagnostics)? {
         Found::Read((file, utf8)) => {
@@ -1200,12 +1325,19 @@ fn load_item(
     };
 
     let rules_path = folder.join("rules.txt");
-    match read_text(reader, &rules_path, FileKind::Rules, files, diagnostics)? {
-        Found::Absent => {}
-        Found::Refused => item.has_rules_file = true,
-        Found::Read((file, utf8)) => {
-            item.has_rules_file = true;
-            item.rules_file = utf8.then_some(file);
+    if let Some((file, known)) = unchanged.take(&rules_path, None, files) {
+        taken.insert(file, known);
+        item.has_rules_file = true;
+        item.rules_file = Some(file);
+    } else {
+        let found = reader.read_stamped(&rules_path, FileKind::Rules, diagnostics)?;
+        match add_stamped(&rules_path, found, files, diagnostics, &mut seen)? {
+            Found::Absent => {}
+            Found::Refused => item.has_rules_file = true,
+            Found::Read((file, utf8)) => {
+                item.has_rules_file = true;
+                item.rules_file = utf8.then_some(file);
+            }
         }
     }
     let games_dir = folder.join("games");
@@ -1225,14 +1357,30 @@ fn load_item(
                     continue;
                 }
                 let listed = entry.file_type().is_file();
+                // The listing's look at the entry does not follow a link.
+                let meta = if listed && unchanged.known.is_some() {
+                    entry.metadata().ok()
+                } else {
+                    None
+                };
                 let path = entry.into_path();
+                if let Some(meta) = meta
+                    && let Some((file, known)) = unchanged.take(&path, Some(meta), files)
+                {
+                    taken.insert(file, known);
+                    item.game_records.push(file);
+                    item.game_record_files.push(file);
+                    continue;
+                }
                 let kind = FileKind::GameRecord;
                 let found = if listed {
-                    reader.read_listed(&path, kind, diagnostics)?
+                    reader.read_listed_stamped(&path, kind, diagnostics)?
                 } else {
-                    reader.read(&path, kind, diagnostics)?
+                    reader.read_stamped(&path, kind, diagnostics)?
                 };
-                if let Found::Read((file, utf8)) = add_text(&path, found, files, diagnostics)? {
+                if let Found::Read((file, utf8)) =
+                    add_stamped(&path, found, files, diagnostics, &mut seen)?
+                {
                     if utf8 {
                         item.game_records.push(file);
                     }
@@ -1243,8 +1391,46 @@ fn load_item(
         _ => {}
     }
     load_images(reader, folder, &mut item, diagnostics)?;
-    item.hash_files(files, reader.named_root());
-    Ok(item)
+    let hashed = item.hash_files(files, reader.named_root(), &taken);
+    // Kept for the next build: the files taken unread, and those read whose stamp has settled.
+    let kept = hashed
+        .into_iter()
+        .filter_map(|(file, hash, placeholder)| {
+            if let Some(known) = taken.get(&file) {
+                return Some((file, *known));
+            }
+            let stamp = *seen.get(&file)?;
+            stamp.settled(unchanged.began).then_some((
+                file,
+                stamps::Known {
+                    stamp,
+                    hash,
+                    placeholder,
+                },
+            ))
+        })
+        .collect();
+    Ok((item, kept))
+}
+
+/// [`add_text`] for bytes read with their stamp: notes the stamp of a file whose text is sound.
+fn add_stamped(
+    path: &Path,
+    found: Found<read::Stamped>,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    seen: &mut HashMap<FileId, stamps::Stamp>,
+) -> Result<Found<(FileId, bool)>, LoadError> {
+    let mut stamp = None;
+    let found = found.map(|(bytes, s)| {
+        stamp = s;
+        bytes
+    });
+    let added = add_text(path, found, files, diagnostics)?;
+    if let (Found::Read((file, true)), Some(stamp)) = (&added, stamp) {
+        seen.insert(*file, stamp);
+    }
+    Ok(added)
 }
 
 /// `path` within the catalog folder `root`, or `path` itself when it is not in it: what keys an item's files,
@@ -1265,7 +1451,7 @@ pub fn read_record(
     let file = files.add(folder.join("record.xml"), text);
     let mut item = Item::new(id.to_string(), folder, file);
     record::parse(files, file, &mut item, diagnostics);
-    item.hash_files(files, Path::new(""));
+    item.hash_files(files, Path::new(""), &HashMap::new());
     item
 }
 

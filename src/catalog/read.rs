@@ -10,6 +10,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::LoadError;
+use super::stamps::Stamp;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 
 /// The kinds of file the catalog reader reads, each with its own size limit.
@@ -128,6 +129,18 @@ impl Reader {
         kind: FileKind,
         diagnostics: &mut Diagnostics,
     ) -> Result<Found<Vec<u8>>, LoadError> {
+        Ok(self
+            .read_listed_stamped(path, kind, diagnostics)?
+            .map(|(bytes, _)| bytes))
+    }
+
+    /// [`Reader::read_listed`], with the stamp of the file read (none where it was reached through a link).
+    pub fn read_listed_stamped(
+        &self,
+        path: &Path,
+        kind: FileKind,
+        diagnostics: &mut Diagnostics,
+    ) -> Result<Found<Stamped>, LoadError> {
         #[cfg(target_os = "linux")]
         {
             use std::os::unix::fs::OpenOptionsExt;
@@ -139,12 +152,12 @@ impl Reader {
                 Ok(file) => self.read_opened(path, kind, file, diagnostics),
                 Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(Found::Absent),
                 // A link (ELOOP) or anything else unexpected: the careful way.
-                Err(_) => self.read(path, kind, diagnostics),
+                Err(_) => self.read_stamped(path, kind, diagnostics),
             }
         }
         #[cfg(not(target_os = "linux"))]
         {
-            self.read(path, kind, diagnostics)
+            self.read_stamped(path, kind, diagnostics)
         }
     }
 
@@ -157,6 +170,19 @@ impl Reader {
         kind: FileKind,
         diagnostics: &mut Diagnostics,
     ) -> Result<Found<Vec<u8>>, LoadError> {
+        Ok(self
+            .read_stamped(path, kind, diagnostics)?
+            .map(|(bytes, _)| bytes))
+    }
+
+    /// [`Reader::read`], with the stamp of the file read (none where it was reached through a link: the link's
+    /// target may change while the link stays as it was).
+    pub fn read_stamped(
+        &self,
+        path: &Path,
+        kind: FileKind,
+        diagnostics: &mut Diagnostics,
+    ) -> Result<Found<Stamped>, LoadError> {
         let io_error = |source| LoadError::Io {
             path: path.to_path_buf(),
             source,
@@ -166,7 +192,8 @@ impl Reader {
             Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Found::Absent),
             Err(err) => return Err(io_error(err)),
         };
-        let meta = if own.file_type().is_symlink() {
+        let linked = own.file_type().is_symlink();
+        let meta = if linked {
             // Folders on the way here were reached without following links (the walker never follows one), so
             // only a link at the file itself can lead elsewhere; resolving that one is enough.
             match fs::canonicalize(path) {
@@ -194,7 +221,12 @@ impl Reader {
             return Ok(Found::Refused);
         }
         let file = File::open(path).map_err(io_error)?;
-        self.read_opened(path, kind, file, diagnostics)
+        let read = self.read_opened(path, kind, file, diagnostics)?;
+        Ok(if linked {
+            read.map(|(bytes, _)| (bytes, None))
+        } else {
+            read
+        })
     }
 
     /// Read a file just opened at `path`, after looking at what was opened: the file may have been replaced
@@ -205,11 +237,13 @@ impl Reader {
         kind: FileKind,
         file: File,
         diagnostics: &mut Diagnostics,
-    ) -> Result<Found<Vec<u8>>, LoadError> {
+    ) -> Result<Found<Stamped>, LoadError> {
         let io_error = |source| LoadError::Io {
             path: path.to_path_buf(),
             source,
         };
+        // Looked at before it is read: a write after this moves its stamp, so a stamp kept with these bytes
+        // never vouches for others.
         let opened = file.metadata().map_err(io_error)?;
         if !opened.is_file() {
             diagnostics.push(not_regular(path, &opened, kind));
@@ -221,7 +255,7 @@ impl Reader {
             return Ok(Found::Refused);
         }
         match read_regular(file, limit, opened.len()).map_err(io_error)? {
-            Bounded::Whole(bytes) => Ok(Found::Read(bytes)),
+            Bounded::Whole(bytes) => Ok(Found::Read((bytes, Stamp::of(&opened)))),
             Bounded::TooLarge => {
                 // It never ends.
                 diagnostics.push(too_large(path, kind, None));
@@ -239,6 +273,43 @@ pub enum Found<T> {
     /// Something is there, and was refused with a diagnostic.
     Refused,
     Read(T),
+}
+
+impl<T> Found<T> {
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Found<U> {
+        match self {
+            Found::Absent => Found::Absent,
+            Found::Refused => Found::Refused,
+            Found::Read(t) => Found::Read(f(t)),
+        }
+    }
+}
+
+/// A file's bytes, and its stamp when it can vouch for them at the next build.
+pub type Stamped = (Vec<u8>, Option<Stamp>);
+
+/// The bytes of a catalog file the load took as unchanged without reading it, now that its text is asked for:
+/// opened without following a link, and read only if it is still a regular file of `len` bytes (anything else
+/// is an error: the file changed, and the caller says so).
+pub fn read_unread(path: &Path, len: usize) -> io::Result<Vec<u8>> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() || meta.len() != len as u64 {
+        return Err(io::Error::other("the file changed since the load"));
+    }
+    let mut bytes = Vec::with_capacity(len);
+    file.take(len as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() != len {
+        return Err(io::Error::other("the file changed since the load"));
+    }
+    Ok(bytes)
 }
 
 /// What [`read_bounded`] read.

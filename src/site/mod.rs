@@ -227,8 +227,18 @@ pub fn build_scoped(
         Some(kept) => (Some(&mut kept.load), &mut kept.manifests),
         None => (None, &mut fresh_manifests),
     };
+    // What the previous build read of the catalog's rules files and game records: a process that keeps every
+    // file it read between builds (the preview server) has no need of it.
+    let known = load_cache.is_none().then(|| target.stamps());
     let (loaded, (replayed, games_read, images_read)) = rayon::join(
-        || crate::catalog::load_with(&options.catalog, &mut diagnostics, load_cache),
+        || {
+            crate::catalog::load_known(
+                &options.catalog,
+                &mut diagnostics,
+                load_cache,
+                known.as_ref(),
+            )
+        },
         || {
             let games = (!games_in_memory).then(|| target.checked_games());
             let images = (!images_in_memory).then(|| target.examined_images());
@@ -236,8 +246,11 @@ pub fn build_scoped(
             (target.replayed(), games, images)
         },
     );
-    let catalog = loaded.map_err(BuildError::Load)?;
+    drop(known);
+    let mut catalog = loaded.map_err(BuildError::Load)?;
     let text_held = catalog.files.held();
+    let stamps = std::mem::take(&mut catalog.stamps);
+    let changed = std::sync::Arc::clone(&catalog.changed);
     crate::resident::hand_back_freed();
     step("load", started);
 
@@ -316,6 +329,15 @@ pub fn build_scoped(
         },
     );
     games_written.map_err(BuildError::Output)?;
+    let stamps_bytes = crate::catalog::stamps::to_bytes(stamps.iter().map(|(file, known)| {
+        let path = checked.catalog.files.path(*file);
+        (crate::catalog::within(path, &options.catalog), known)
+    }));
+    drop(stamps);
+    staging
+        .put(output::STAMPS, &stamps_bytes, None)
+        .map_err(BuildError::Output)?;
+    drop(stamps_bytes);
     crate::resident::hand_back_freed();
     step("resolve", started);
 
@@ -360,6 +382,13 @@ pub fn build_scoped(
     // second at 10,000 items: done beside the swap, and never waited for. Should no thread start, the model
     // is freed here, with the closure.
     let _ = std::thread::Builder::new().spawn(move || drop(checked));
+    // A file taken unread and found changed when a page asked for it: the site may mix its old and new texts.
+    let changed = changed.paths();
+    if !changed.is_empty() {
+        return Err(BuildError::Load(crate::catalog::LoadError::Changed(
+            changed,
+        )));
+    }
 
     let started = Instant::now();
     let written = staging

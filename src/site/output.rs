@@ -47,6 +47,10 @@ pub const GAMES: &str = ".ludotheca-games";
 /// The pictures' examinations that passed (see `crate::check::ImageCache`).
 pub const IMAGES: &str = ".ludotheca-images";
 
+/// The stamps of the catalog's rules files and game records as this build read them (see
+/// `crate::catalog::stamps`).
+pub const STAMPS: &str = ".ludotheca-stamps";
+
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
@@ -203,6 +207,12 @@ impl Target {
     /// previous site of ours, or its file was written by another program or is damaged.
     pub fn examined_images(&self) -> crate::check::ImageCache {
         self.read_own(IMAGES, crate::check::ImageCache::from_bytes)
+    }
+
+    /// The stamps of the files the previous site's build read ([`STAMPS`]): none when there is no previous site
+    /// of ours, or its file was written by another program or is damaged.
+    pub fn stamps(&self) -> crate::catalog::stamps::Stamps {
+        self.read_own(STAMPS, crate::catalog::stamps::Stamps::from_bytes)
     }
 
     /// One of the previous build's own files, as `parse` reads it: nothing when there is no previous site of
@@ -514,12 +524,20 @@ impl Staging {
         let partial = partial_of(&dest);
         let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
         let file = fs::File::create(&partial).map_err(failed)?;
-        let mut sink = Hashing {
-            inner: io::BufWriter::with_capacity(1 << 20, file),
-            hasher: blake3::Hasher::new(),
-        };
+        // Buffered before the hash, not after: BLAKE3 hashes the 1 KiB chunks of one long input side by side,
+        // but the few hundred bytes at a time a data file is written in go through it a block at a time, which
+        // took a sixth of a rebuild's work at 10,000 items.
+        let mut sink = io::BufWriter::with_capacity(
+            1 << 20,
+            Hashing {
+                inner: file,
+                hasher: blake3::Hasher::new(),
+            },
+        );
         write(&mut sink).map_err(failed)?;
-        io::Write::flush(&mut sink.inner).map_err(failed)?;
+        let sink = sink
+            .into_inner()
+            .map_err(|e| failed(io::IntoInnerError::into_error(e)))?;
         let recorded = Recorded {
             bytes: *sink.hasher.finalize().as_bytes(),
             inputs,
