@@ -406,6 +406,18 @@ fn build(args: BuildArgs) -> ExitCode {
             if built.base_url.is_none() {
                 built.diagnostics.push(site::no_address_warning());
             }
+            if let Some(first) = built.changed.first()
+                && !args.quiet
+            {
+                eprintln!(
+                    "note: `{}` changed while the site was being built{}: built again, reading every file",
+                    first.display(),
+                    match built.changed.len() {
+                        1 => String::new(),
+                        n => format!(" (and {} other file(s))", n - 1),
+                    }
+                );
+            }
             if !args.quiet && !built.diagnostics.is_empty() {
                 print(&built.diagnostics);
             }

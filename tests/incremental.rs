@@ -1024,3 +1024,50 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     assert_eq!(unread_kb(&said), 0, "{said}");
     assert_same_site(&out, &fresh, "a build after damaged stamps");
 }
+
+#[test]
+fn a_file_found_changed_after_the_load_took_it_unread_is_read_again_by_a_second_attempt() {
+    use ludotheca::catalog::stamps::{Known, Stamp, to_bytes};
+    // Stamps that vouch for a game record with the hash of other bytes stand for a file written between the
+    // load, which took it unread by its stamp, and the moment a replay or a page asked for its text. Nothing
+    // made of it is kept: the build is made again, reading every file.
+    let scratch = Scratch::new("changed-while-building");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let (out, fresh) = (scratch.0.join("site"), scratch.0.join("fresh"));
+    run(&catalog, &out, &[], &[]);
+    run(&catalog, &fresh, &[], &[]);
+    let within = Path::new("games/bagh-chal/games/demo-blocking.game");
+    let meta = fs::symlink_metadata(catalog.join(within)).unwrap();
+    let known = Known {
+        stamp: Stamp::of(&meta).unwrap(),
+        hash: [7; 16],
+        placeholder: false,
+    };
+    fs::write(
+        out.join(".ludotheca-stamps"),
+        to_bytes([(within, &known)].into_iter()),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--timings", "--catalog"])
+        .arg(&catalog)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    assert!(
+        said.contains(
+            "demo-blocking.game` changed while the site was being built: built again, reading every file"
+        ),
+        "{said}"
+    );
+    assert_eq!(unread_kb(&String::from_utf8_lossy(&output.stdout)), 0);
+    assert_same_site(&out, &fresh, "a build made again after a file changed");
+    assert_whole(&out);
+    // The stamps the second attempt kept are sound: the next build takes nothing it should not.
+    run(&catalog, &out, &[], &[]);
+    assert_same_site(&out, &fresh, "the build after it");
+}

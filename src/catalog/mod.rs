@@ -381,24 +381,23 @@ impl Item {
     /// record's text and the other files' hashes) into `files_hash`. The paths are taken within the folder so
     /// that naming the same catalog another way (`./catalog`, or from another directory) keeps everything the
     /// previous build checked and wrote. A file the load took unread (see [`stamps`]) stands in by the hash
-    /// `taken` holds for it, which is the hash of its bytes as the previous build read them. Notes whether any
-    /// but the record holds a placeholder (`files_without_placeholder`), and gives, for the rules file and
-    /// each game record, its hash and whether it holds one.
+    /// its stamp came with, the hash of its bytes as the previous build read them. Notes whether any but the
+    /// record holds a placeholder (`files_without_placeholder`), and gives, for the rules file and each game
+    /// record, its hash and whether it holds one.
     fn hash_files(
         &mut self,
         files: &SourceMap,
         root: &Path,
-        taken: &HashMap<FileId, stamps::Known>,
-    ) -> Vec<(FileId, crate::fingerprint::Hash, bool)> {
-        let others: Vec<(FileId, crate::fingerprint::Hash, bool)> = self
+    ) -> Vec<(FileId, stamps::ContentHash, bool)> {
+        let others: Vec<(FileId, stamps::ContentHash, bool)> = self
             .rules_file
             .into_iter()
             .chain(self.game_records.iter().copied())
-            .map(|f| match taken.get(&f) {
-                Some(known) => (f, known.hash, known.placeholder),
+            .map(|f| match files.get(f).unread() {
+                Some((hash, placeholder)) => (f, hash, placeholder),
                 None => {
                     let text = files.get(f).text();
-                    let hash = *blake3::hash(text.as_bytes()).as_bytes();
+                    let hash = stamps::content_hash(text.as_bytes());
                     (f, hash, text.contains(PLACEHOLDER))
                 }
             })
@@ -477,7 +476,8 @@ pub struct Catalog {
     /// Identifier to the index of its first item.
     index: HashMap<String, usize>,
     /// The rules files and game records read with a stamp that the next build may take them by (see
-    /// [`stamps`]), and those taken so.
+    /// [`stamps`]), in the order of their ids. Those taken unread by their stamps carry theirs in the source
+    /// map ([`crate::source::SourceFile::unread`]).
     pub stamps: Vec<(FileId, stamps::Known)>,
     /// Files that the load took as unchanged without reading them, and that were found changed when their text
     /// was asked for later: what was made from them is not to be kept.
@@ -485,6 +485,34 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// The stamps the next build may take this catalog's rules files and game records by, as a build keeps them
+    /// beside the site ([`stamps::to_bytes`]): those read with a settled stamp (`fresh`, as
+    /// [`Catalog::stamps`] held them) and those taken unread by what `known` (the stamps the load went by)
+    /// says of them, in the catalog's order.
+    pub fn stamps_to_keep(
+        &self,
+        fresh: &[(FileId, stamps::Known)],
+        known: Option<&stamps::Stamps>,
+    ) -> Vec<u8> {
+        let files = self.items.iter().flat_map(|item| {
+            item.rules_file
+                .into_iter()
+                .chain(item.game_records.iter().copied())
+        });
+        let known = files.filter_map(|file| {
+            let path = within(self.files.path(file), &self.root);
+            let known = match self.files.get(file).unread() {
+                Some(_) => known?.get(path)?,
+                None => {
+                    let at = fresh.binary_search_by_key(&file, |(id, _)| *id).ok()?;
+                    &fresh[at].1
+                }
+            };
+            Some((path, known))
+        });
+        stamps::to_bytes(known)
+    }
+
     /// A catalog at `root` holding only `files`: no configuration, bibliography, About page, theme or items.
     /// [`load`] starts from it and adds what it reads; a tool checking records it was handed rather than read
     /// from a folder (the fuzz targets) builds one the same way, with [`Catalog::add_item`].
@@ -1040,7 +1068,16 @@ fn load_items(
             }
         });
     }
-    let mut stamps = Vec::new();
+    // Sized at once: at 100,000 items they are 740,000, and a vector grown by doubling would hold twice that
+    // for a moment.
+    let mut stamps = Vec::with_capacity(
+        read.iter()
+            .map(|r| match r {
+                Ok(Some((.., own))) => own.len(),
+                _ => 0,
+            })
+            .sum(),
+    );
     let mut items = Vec::with_capacity(read.len());
     // Room for every file read at once: at 100,000 items the map grows to 840,000 files.
     files.reserve(
@@ -1148,14 +1185,13 @@ struct Unchanged<'a> {
 
 impl Unchanged<'_> {
     /// The file at `path`, added unread when the previous build read it and it has the same stamp (`meta`, the
-    /// file's own metadata, when the caller has it; looked at here otherwise). With whether it holds the
-    /// placeholder mark.
+    /// file's own metadata, when the caller has it; looked at here otherwise).
     fn take(
         &self,
         path: &Path,
         meta: Option<fs::Metadata>,
         files: &mut SourceMap,
-    ) -> Option<(FileId, stamps::Known)> {
+    ) -> Option<FileId> {
         let known = self.known?.get(within(path, self.root))?;
         let meta = match meta {
             Some(meta) => meta,
@@ -1164,14 +1200,7 @@ impl Unchanged<'_> {
         if stamps::Stamp::of(&meta)? != known.stamp {
             return None;
         }
-        let len = usize::try_from(known.stamp.size()).ok()?;
-        let file = files.add_unread(
-            path.to_path_buf(),
-            (len, known.hash),
-            read::read_unread,
-            self.changed,
-        );
-        Some((file, *known))
+        Some(files.add_unread(path.to_path_buf(), known, self.changed))
     }
 }
 
@@ -1303,9 +1332,8 @@ fn load_item(
     diagnostics: &mut Diagnostics,
     unchanged: &Unchanged,
 ) -> Result<(Item, ItemStamps), LoadError> {
-    // The stamps of the rules file and game records: taken unread with the one the previous build kept, or
-    // read with the one seen as they were opened.
-    let mut taken: HashMap<FileId, stamps::Known> = HashMap::new();
+    // The stamps of the rules file and game records read, as seen when they were opened (those taken unread
+    // carry the previous build's).
     let mut seen: HashMap<FileId, stamps::Stamp> = HashMap::new();
     let record_path = folder.join("record.xml");
     let mut item = match read_text(reader, &record_path, FileKind::Record, files, diagnostics)? {
@@ -1325,8 +1353,7 @@ fn load_item(
     };
 
     let rules_path = folder.join("rules.txt");
-    if let Some((file, known)) = unchanged.take(&rules_path, None, files) {
-        taken.insert(file, known);
+    if let Some(file) = unchanged.take(&rules_path, None, files) {
         item.has_rules_file = true;
         item.rules_file = Some(file);
     } else {
@@ -1365,9 +1392,8 @@ fn load_item(
                 };
                 let path = entry.into_path();
                 if let Some(meta) = meta
-                    && let Some((file, known)) = unchanged.take(&path, Some(meta), files)
+                    && let Some(file) = unchanged.take(&path, Some(meta), files)
                 {
-                    taken.insert(file, known);
                     item.game_records.push(file);
                     item.game_record_files.push(file);
                     continue;
@@ -1391,14 +1417,11 @@ fn load_item(
         _ => {}
     }
     load_images(reader, folder, &mut item, diagnostics)?;
-    let hashed = item.hash_files(files, reader.named_root(), &taken);
-    // Kept for the next build: the files taken unread, and those read whose stamp has settled.
+    let hashed = item.hash_files(files, reader.named_root());
+    // Kept for the next build: the stamps of the files read that have settled.
     let kept = hashed
         .into_iter()
         .filter_map(|(file, hash, placeholder)| {
-            if let Some(known) = taken.get(&file) {
-                return Some((file, *known));
-            }
             let stamp = *seen.get(&file)?;
             stamp.settled(unchanged.began).then_some((
                 file,
@@ -1451,7 +1474,7 @@ pub fn read_record(
     let file = files.add(folder.join("record.xml"), text);
     let mut item = Item::new(id.to_string(), folder, file);
     record::parse(files, file, &mut item, diagnostics);
-    item.hash_files(files, Path::new(""), &HashMap::new());
+    item.hash_files(files, Path::new(""));
     item
 }
 

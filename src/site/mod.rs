@@ -115,6 +115,9 @@ pub struct Built {
     pub text_held: crate::source::Held,
     /// The address the site was built for (the command line's, else the configuration's), if any.
     pub base_url: Option<String>,
+    /// Files that changed while a first attempt at this build read the catalog: the build was made again,
+    /// reading every file.
+    pub changed: Vec<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -200,6 +203,26 @@ pub fn build_scoped(
     mut kept: Option<&mut Kept>,
     scope: Scope,
 ) -> Result<Built, BuildError> {
+    match build_once(options, kept.as_deref_mut(), scope, true) {
+        // A file the load took unread by its stamp was written before its text was read: what was made may mix
+        // its old and new bytes, so nothing of it is swapped in, and the site is built again reading every file
+        // (what the archivist would do, told of it; the work done is found again in the staged files).
+        Err(BuildError::Load(LoadError::Changed(changed))) => {
+            let mut built = build_once(options, kept, scope, false)?;
+            built.changed = changed;
+            Ok(built)
+        }
+        other => other,
+    }
+}
+
+/// [`build_scoped`], once: taking the files the previous build's stamps vouch for unread when `trust_stamps`.
+fn build_once(
+    options: &BuildOptions,
+    mut kept: Option<&mut Kept>,
+    scope: Scope,
+    trust_stamps: bool,
+) -> Result<Built, BuildError> {
     let mut timings = Vec::new();
     let mut step = |name: &'static str, since: Instant| {
         timings.push(Step {
@@ -229,7 +252,7 @@ pub fn build_scoped(
     };
     // What the previous build read of the catalog's rules files and game records: a process that keeps every
     // file it read between builds (the preview server) has no need of it.
-    let known = load_cache.is_none().then(|| target.stamps());
+    let known = (trust_stamps && load_cache.is_none()).then(|| target.stamps());
     let (loaded, (replayed, games_read, images_read)) = rayon::join(
         || {
             crate::catalog::load_known(
@@ -246,7 +269,6 @@ pub fn build_scoped(
             (target.replayed(), games, images)
         },
     );
-    drop(known);
     let mut catalog = loaded.map_err(BuildError::Load)?;
     let text_held = catalog.files.held();
     let stamps = std::mem::take(&mut catalog.stamps);
@@ -314,10 +336,25 @@ pub fn build_scoped(
     if scope == Scope::Whole && !games_file_whole {
         staging.distrust(output::GAMES);
     }
+    // Made again after a file the stamps vouched for was found changed: the stamps file may be what misled
+    // the first attempt, so it is written anew.
+    if !trust_stamps {
+        staging.distrust(output::STAMPS);
+    }
     let (names, games) = match kept.as_deref_mut() {
         Some(kept) => (Some(&mut kept.names), &kept.games),
         None => (None, &read_games),
     };
+    // Written before resolving, and dropped: at 100,000 items they are tens of megabytes, which would add to
+    // the peak of the steps after.
+    let stamps_written = staging.put(
+        output::STAMPS,
+        &checked.catalog.stamps_to_keep(&stamps, known.as_ref()),
+        None,
+    );
+    drop(stamps);
+    drop(known);
+    stamps_written.map_err(BuildError::Output)?;
     // Resolving runs mostly on one thread, and so does writing the games file: side by side, neither waits.
     let (archive, games_written) = rayon::join(
         || Archive::resolve_with(&checked, names),
@@ -329,15 +366,6 @@ pub fn build_scoped(
         },
     );
     games_written.map_err(BuildError::Output)?;
-    let stamps_bytes = crate::catalog::stamps::to_bytes(stamps.iter().map(|(file, known)| {
-        let path = checked.catalog.files.path(*file);
-        (crate::catalog::within(path, &options.catalog), known)
-    }));
-    drop(stamps);
-    staging
-        .put(output::STAMPS, &stamps_bytes, None)
-        .map_err(BuildError::Output)?;
-    drop(stamps_bytes);
     crate::resident::hand_back_freed();
     step("resolve", started);
 
@@ -409,5 +437,6 @@ pub fn build_scoped(
         pictures_taken,
         text_held,
         base_url,
+        changed: Vec::new(),
     })
 }
