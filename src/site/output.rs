@@ -525,8 +525,7 @@ impl Staging {
         let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
         let file = fs::File::create(&partial).map_err(failed)?;
         // Buffered before the hash, not after: BLAKE3 hashes the 1 KiB chunks of one long input side by side,
-        // but the few hundred bytes at a time a data file is written in go through it a block at a time, which
-        // took a sixth of a rebuild's work at 10,000 items.
+        // but the few hundred bytes at a time a data file is written in go through it a block at a time.
         let mut sink = io::BufWriter::with_capacity(
             1 << 20,
             Hashing {
