@@ -55,7 +55,8 @@ pub struct Unread {
     /// The bytes hold the placeholder mark.
     placeholder: bool,
     text: OnceLock<Arc<String>>,
-    /// Where a file found changed since the load is told, so that the build stops before it replaces the site.
+    /// Where a file found changed since the load is told, so that the build drops what it made before it
+    /// replaces the site, and is made again.
     changed: Arc<Changed>,
 }
 

@@ -4,11 +4,11 @@
 //! A file's **stamp** is its size, its times of last change (of its bytes, and of the file itself) and its inode.
 //! A build keeps, beside the site, each rules file's and game record's stamp with the hash of the bytes it read
 //! and whether they hold the placeholder mark. The next build looks at each such file first; when the stamp is
-//! the same, the file holds the same bytes, and the load takes the hash without reading it (the text is read
-//! later only if a page or a check asks for it, and checked against the hash then: a file changed in between
-//! stops the build before it replaces the site). Most of a rebuild's reading was these files: nearly nine in
-//! ten of a large catalog's files, and three quarters of its text. Records are still read, since every build needs their
-//! values.
+//! the same, the file holds the same bytes, and the load takes the hash without reading it. The text is read
+//! later only if a page or a check asks for it, and checked against the hash then: for a file changed in
+//! between, the build drops what it made before it replaces the site, and is made again reading every file.
+//! Most of a rebuild's reading was these files: nearly nine in ten of a large catalog's files, and three
+//! quarters of its text. Records are still read, since every build needs their values.
 //!
 //! Why a stamp can be trusted: writing a file moves its change time (`ctime`) to the present, and no program
 //! can set it back (`touch` and archivers set the other time); replacing a file, by renaming another over it
