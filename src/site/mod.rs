@@ -250,18 +250,12 @@ fn build_once(
         Some(kept) => (Some(&mut kept.load), &mut kept.manifests),
         None => (None, &mut fresh_manifests),
     };
-    // What the previous build read of the catalog's rules files and game records: a process that keeps every
-    // file it read between builds (the preview server) has no need of it.
-    let known = (trust_stamps && load_cache.is_none()).then(|| target.stamps());
+    // What the previous build read of the catalog's rules files and game records, read beside the walk of the
+    // catalog (a process that keeps every file it read between builds, the preview server, does without).
+    let read_stamps = || target.stamps();
+    let known: Option<crate::catalog::ReadStamps> = trust_stamps.then_some(&read_stamps);
     let (loaded, (replayed, games_read, images_read)) = rayon::join(
-        || {
-            crate::catalog::load_known(
-                &options.catalog,
-                &mut diagnostics,
-                load_cache,
-                known.as_ref(),
-            )
-        },
+        || crate::catalog::load_known(&options.catalog, &mut diagnostics, load_cache, known),
         || {
             let games = (!games_in_memory).then(|| target.checked_games());
             let images = (!images_in_memory).then(|| target.examined_images());
@@ -272,6 +266,7 @@ fn build_once(
     let mut catalog = loaded.map_err(BuildError::Load)?;
     let text_held = catalog.files.held();
     let stamps = std::mem::take(&mut catalog.stamps);
+    let known = catalog.known_stamps.take();
     let changed = std::sync::Arc::clone(&catalog.changed);
     crate::resident::hand_back_freed();
     step("load", started);
