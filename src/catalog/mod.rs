@@ -1427,24 +1427,32 @@ fn load_item(
             diagnostics.push(read::linked_folder(&games_dir));
         }
         Ok(meta) if meta.is_dir() => {
-            let entries = WalkDir::new(&games_dir)
-                .min_depth(1)
-                .max_depth(1)
-                .sort_by_file_name();
+            // Listed with the standard library rather than walked: its look at an entry is made from the
+            // open folder (`fstatat`), where a walk's is a path the kernel follows from the catalog's root,
+            // and a rebuild looks at every game record of the catalog.
+            let io_error = |source| LoadError::Io {
+                path: games_dir.clone(),
+                source,
+            };
+            let mut entries: Vec<fs::DirEntry> = fs::read_dir(&games_dir)
+                .map_err(io_error)?
+                .collect::<Result<_, _>>()
+                .map_err(io_error)?;
+            entries.sort_by_key(|e| e.file_name());
             for entry in entries {
-                let entry = entry.map_err(walk_error(&games_dir))?;
-                let name = entry.file_name().to_string_lossy();
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
                 if name.starts_with('.') || !name.ends_with(".game") {
                     continue;
                 }
-                let listed = entry.file_type().is_file();
-                // The listing's look at the entry does not follow a link.
+                // The listing's type and look at the entry do not follow a link.
+                let listed = entry.file_type().is_ok_and(|t| t.is_file());
                 let meta = if listed && unchanged.known.is_some() {
                     entry.metadata().ok()
                 } else {
                     None
                 };
-                let path = entry.into_path();
+                let path = entry.path();
                 if let Some(meta) = meta
                     && let Some(file) = unchanged.take(&path, Some(meta), files)
                 {
