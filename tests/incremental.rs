@@ -1017,7 +1017,7 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     // Stamps from another program, or damaged, vouch for nothing.
     fs::write(
         out.join(".ludotheca-stamps"),
-        b"ludotheca-stamps 1\n\xff\xff",
+        b"ludotheca-stamps 2\n\xff\xff",
     )
     .unwrap();
     let said = run(&catalog, &out, &["--timings"], &[]);

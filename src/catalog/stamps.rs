@@ -22,17 +22,15 @@ use std::hash::BuildHasher;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use serde::{Deserialize, Serialize};
-
 /// How long before a build a file must have last changed for its stamp to be kept: far longer than a file
 /// system's clock tick (a few milliseconds on Linux's own file systems, two seconds on the coarsest).
 pub const SETTLED: Duration = Duration::from_secs(3);
 
 /// The first line of the file a build keeps its stamps in: its format.
-const HEADER: &[u8] = b"ludotheca-stamps 1\n";
+const HEADER: &[u8] = b"ludotheca-stamps 2\n";
 
 /// A file's size, times (in nanoseconds since 1970) and inode, as the system reports them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stamp {
     modified: i64,
     changed: i64,
@@ -88,7 +86,7 @@ impl Stamp {
 }
 
 /// What a build read in one file: its stamp, the hash of its bytes, and whether they hold the placeholder mark.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known {
     pub stamp: Stamp,
     pub hash: ContentHash,
@@ -130,15 +128,19 @@ impl Stamps {
     /// The stamps kept by a build in [`Stamps::to_bytes`]: none when the bytes are not that (another version's
     /// file, or a damaged one).
     pub fn from_bytes(bytes: &[u8]) -> Stamps {
-        let files = bytes
-            .strip_prefix(HEADER)
-            .and_then(|rest| postcard::from_bytes::<Vec<(&str, Known)>>(rest).ok())
-            .unwrap_or_default();
         let mut stamps = Stamps::default();
-        stamps.files.reserve(files.len());
-        for (path, known) in files {
+        let Some(mut rest) = bytes.strip_prefix(HEADER) else {
+            return stamps;
+        };
+        stamps.files.reserve(rest.len() / (ENTRY + 40));
+        while !rest.is_empty() {
+            let Some((path, known, after)) = entry(rest) else {
+                // A damaged file vouches for nothing.
+                return Stamps::default();
+            };
             let key = stamps.key(Path::new(path));
             stamps.files.insert(key, known);
+            rest = after;
         }
         stamps
     }
@@ -158,18 +160,69 @@ impl Stamps {
 }
 
 /// The stamps of `files` (paths within the catalog folder), as a build keeps them beside the site for the next:
-/// in the order given, which is the catalog's.
+/// in the order given, which is the catalog's. Each entry is the path's length (2 bytes) and the path, then the
+/// stamp, the hash and the placeholder flag at fixed widths, little-endian: written and read at the speed of
+/// copying (a general serializer took 55 ms at 10,000 items, on the build's one busy thread).
 pub fn to_bytes<'a>(files: impl Iterator<Item = (&'a Path, &'a Known)>) -> Vec<u8> {
-    let files: Vec<(&str, &Known)> = files
-        .filter_map(|(path, known)| Some((path.to_str()?, known)))
-        .collect();
     let mut bytes = HEADER.to_vec();
-    match postcard::to_allocvec(&files) {
-        Ok(body) => bytes.extend(body),
-        // Nothing kept is nothing trusted: the next build reads every file.
-        Err(_) => return Vec::new(),
+    for (path, known) in files {
+        // A path that is not UTF-8, or absurdly long, is left out: its file is read at the next build.
+        let Some(path) = path.to_str().filter(|p| p.len() <= usize::from(u16::MAX)) else {
+            continue;
+        };
+        let Known {
+            stamp,
+            hash,
+            placeholder,
+        } = known;
+        bytes.reserve(2 + path.len() + ENTRY);
+        bytes.extend_from_slice(&(path.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(path.as_bytes());
+        bytes.extend_from_slice(&stamp.len.to_le_bytes());
+        bytes.extend_from_slice(&stamp.modified.to_le_bytes());
+        bytes.extend_from_slice(&stamp.changed.to_le_bytes());
+        bytes.extend_from_slice(&stamp.inode.to_le_bytes());
+        bytes.extend_from_slice(&stamp.device.to_le_bytes());
+        bytes.extend_from_slice(hash);
+        bytes.push(u8::from(*placeholder));
     }
     bytes
+}
+
+/// The bytes of an entry after its path: size, two times, inode, device, hash, flag.
+const ENTRY: usize = 4 + 8 + 8 + 8 + 8 + 16 + 1;
+
+/// The first entry of `bytes`, and the bytes after it: none when they do not hold a whole entry.
+fn entry(bytes: &[u8]) -> Option<(&str, Known, &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<2>()?;
+    let len = usize::from(u16::from_le_bytes(*len));
+    let (path, rest) = rest.split_at_checked(len)?;
+    let path = std::str::from_utf8(path).ok()?;
+    let (fixed, rest) = rest.split_first_chunk::<ENTRY>()?;
+    let take =
+        |at: usize| -> [u8; 8] { fixed[at..at + 8].try_into().expect("8 bytes of the entry") };
+    let stamp = Stamp {
+        len: u32::from_le_bytes(fixed[..4].try_into().expect("4 bytes of the entry")),
+        modified: i64::from_le_bytes(take(4)),
+        changed: i64::from_le_bytes(take(12)),
+        inode: u64::from_le_bytes(take(20)),
+        device: u64::from_le_bytes(take(28)),
+    };
+    let hash = fixed[36..52].try_into().expect("16 bytes of the entry");
+    let placeholder = match fixed[52] {
+        0 => false,
+        1 => true,
+        _ => return None,
+    };
+    Some((
+        path,
+        Known {
+            stamp,
+            hash,
+            placeholder,
+        },
+        rest,
+    ))
 }
 
 #[cfg(test)]
@@ -208,7 +261,17 @@ mod tests {
         assert_eq!(back.get(Path::new("games/b/rules.txt")), None);
         assert_eq!(back.len(), 1);
         assert!(Stamps::from_bytes(b"ludotheca-stamps 0\nxx").is_empty());
-        assert!(Stamps::from_bytes(&bytes[..25]).is_empty());
+        // Cut anywhere, or with a flag that is neither 0 nor 1, the file vouches for nothing.
+        for cut in HEADER.len() + 1..bytes.len() {
+            assert!(Stamps::from_bytes(&bytes[..cut]).is_empty(), "cut at {cut}");
+        }
+        let mut flagged = bytes.clone();
+        *flagged.last_mut().unwrap() = 2;
+        assert!(Stamps::from_bytes(&flagged).is_empty());
+        // Two entries read back, in any number.
+        let other = Path::new("games/b/games/x.game");
+        let two = to_bytes([(path, &known), (other, &known)].into_iter());
+        assert_eq!(Stamps::from_bytes(&two).len(), 2);
     }
 
     #[cfg(unix)]
