@@ -18,6 +18,7 @@ pub mod data;
 pub mod fields;
 pub mod graph;
 pub mod markdown;
+pub mod markup;
 pub mod media;
 pub mod memo;
 pub mod meta;

@@ -610,7 +610,8 @@ impl Renderer<'_> {
     }
 
     /// Render a page whose inputs hash to `inputs` (known not to be the previous site's).
-    fn render_as(&self, job: Job, inputs: Hash) -> Result<(), String> {
+    fn render_as(&self, mut job: Job, inputs: Hash) -> Result<(), String> {
+        super::markup::add_parts(job.template, &mut job.page);
         let mut context = Context::new();
         context.insert("layout", &job.layout);
         // Moved in, not inserted: `insert` would copy the whole page data into a new value first.
