@@ -44,6 +44,11 @@ pub fn add_parts(template: &str, page: &mut Value) {
         "item.html" => item_parts(data),
         "browse.html" => browse_parts(data),
         "rules.html" => rules_parts(data),
+        "facet.html" => lists_of(data, &[("items", "plain")]),
+        "person.html" => lists_of(data, &[("items", "plain"), ("works", "plain")]),
+        "list.html" => lists_of(data, &[("links", "index-list")]),
+        "source.html" => source_parts(data),
+        "uncatalogued.html" => uncatalogued_parts(data),
         _ => return,
     };
     page["html"] = Value::Object(parts);
@@ -103,6 +108,64 @@ fn browse_parts(data: &Map<String, Value>) -> Map<String, Value> {
     }
     if let Some(lists) = data.get("lists").and_then(Value::as_array) {
         parts.insert("lists".to_string(), value_lists(lists).into());
+    }
+    parts
+}
+
+/// The link lists of a page, each as a `<ul>` of the given class.
+fn lists_of(data: &Map<String, Value>, lists: &[(&str, &str)]) -> Map<String, Value> {
+    let mut parts = Map::new();
+    for &(key, class) in lists {
+        if let Some(list) = data.get(key).and_then(Value::as_array) {
+            parts.insert(key.to_string(), links(list, class).into());
+        }
+    }
+    parts
+}
+
+/// A source's page: the items citing it, a heading and a list for each kind.
+fn source_parts(data: &Map<String, Value>) -> Map<String, Value> {
+    let mut parts = Map::new();
+    let groups = data.get("groups").and_then(Value::as_array);
+    let mut html = String::new();
+    match groups {
+        Some(groups) if !groups.is_empty() => {
+            for group in groups {
+                html.push_str("\n<h3>");
+                push_field(&mut html, group, "name");
+                html.push_str("</h3>\n");
+                let list = field(group, "links")
+                    .as_array()
+                    .map_or(&[][..], Vec::as_slice);
+                html.push_str(&links(list, "plain"));
+                html.push('\n');
+            }
+        }
+        _ => html.push_str("<p>Nothing in the archive cites this work yet.</p>\n"),
+    }
+    parts.insert("groups".to_string(), html.into());
+    parts
+}
+
+/// The names records give to games and boards the archive does not hold, each with the items naming it.
+fn uncatalogued_parts(data: &Map<String, Value>) -> Map<String, Value> {
+    let mut parts = Map::new();
+    if let Some(names) = data.get("names").and_then(Value::as_array) {
+        let mut html = String::new();
+        for name in names {
+            html.push_str("<dt>");
+            push_field(&mut html, name, "name");
+            if truthy(name.get("continued")) {
+                html.push_str(" <span class=\"note\">(continued)</span>");
+            }
+            html.push_str("</dt><dd>named by ");
+            let items = field(name, "items")
+                .as_array()
+                .map_or(&[][..], Vec::as_slice);
+            html.push_str(&inline_links(items));
+            html.push_str("</dd>\n");
+        }
+        parts.insert("names".to_string(), html.into());
     }
     parts
 }
@@ -783,9 +846,51 @@ mod tests {
     }
 
     #[test]
+    fn list_pages_are_written_as_the_loops_wrote_them() {
+        let page = json!({ "items": links_data(), "works": [], "links": links_data() });
+        assert_eq!(
+            part("facet.html", &page, "items"),
+            engine("{{ m::links(list=page.items) }}", &page)
+        );
+        assert_eq!(
+            part("person.html", &page, "works"),
+            engine("{{ m::links(list=page.works) }}", &page)
+        );
+        assert_eq!(
+            part("list.html", &page, "links"),
+            engine(
+                "{{ m::links(list=page.links, class=\"index-list\") }}",
+                &page
+            )
+        );
+        let groups = "{% for g in page.groups %}\n<h3>{{ g.name }}</h3>\n{{ m::links(list=g.links) }}\n{% else \
+                      %}<p>Nothing in the archive cites this work yet.</p>\n{% endfor %}";
+        for page in [
+            json!({ "groups": [{ "name": "Games & boards", "links": links_data() }, { "name": "E", "links": [] }] }),
+            json!({ "groups": [] }),
+        ] {
+            assert_eq!(part("source.html", &page, "groups"), engine(groups, &page));
+        }
+        let page = json!({ "names": [
+            { "name": "Pachisi <x>", "continued": false, "items": links_data() },
+            { "name": "Chaupar", "continued": true, "items": [link("a/index.html", "A", None, None)] },
+        ] });
+        let names = "{% for n in page.names %}<dt>{{ n.name }}{% if n.continued %} <span \
+                     class=\"note\">(continued)</span>{% endif %}</dt><dd>named by {% for l in n.items %}{% if \
+                     l.href %}<a href=\"{{ l.href }}\"{% if l.lang %} lang=\"{{ l.lang }}\"{% endif %}>{{ l.text \
+                     }}</a>{% else %}<span{% if l.lang %} lang=\"{{ l.lang }}\"{% endif %}>{{ l.text }}</span>{% \
+                     endif %}{% if l.note %} <span class=\"note\">{{ l.note }}</span>{% endif %}{% if not \
+                     loop.last %}, {% endif %}{% endfor %}</dd>\n{% endfor %}";
+        assert_eq!(
+            part("uncatalogued.html", &page, "names"),
+            engine(names, &page)
+        );
+    }
+
+    #[test]
     fn only_the_templates_with_parts_get_them() {
         let mut page = json!({ "items": links_data() });
-        add_parts("facet.html", &mut page);
+        add_parts("variants.html", &mut page);
         assert!(page.get("html").is_none());
     }
 }
