@@ -894,20 +894,26 @@ struct Findings {
     linked: Vec<Diagnostic>,
 }
 
+/// The entries of the folder `dir`, in name order.
+fn listing(dir: &Path) -> Result<Vec<fs::DirEntry>, LoadError> {
+    let io_error = |source| LoadError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)
+        .map_err(io_error)?
+        .collect::<Result<_, _>>()
+        .map_err(io_error)?;
+    entries.sort_by_key(|e| e.file_name());
+    Ok(entries)
+}
+
 /// [`find_items`] in the group folder `dir` (the catalog's own when `top`). The folders inside it are looked
 /// at in parallel and gathered in name order: at 10,000 items, looking at every folder one after another was
 /// a fifth of a rebuild's load. Each group folder is listed once, and an item's folder not at all (walking
 /// with the crate that walks the rest listed every item folder, only to leave it).
 fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
-    let io_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| LoadError::Io { path, source }
-    };
-    let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)
-        .map_err(io_error(dir))?
-        .collect::<Result<_, _>>()
-        .map_err(io_error(dir))?;
-    entries.sort_by_key(|e| e.file_name());
+    let entries = listing(dir)?;
     let mut looked_at = Vec::with_capacity(entries.len());
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -916,7 +922,10 @@ fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
         }
         let path = entry.path();
         // The listing's type, which does not follow a link.
-        let kind = entry.file_type().map_err(io_error(&path))?;
+        let kind = entry.file_type().map_err(|source| LoadError::Io {
+            path: path.clone(),
+            source,
+        })?;
         if kind.is_symlink() || kind.is_dir() {
             looked_at.push((name, path, kind.is_symlink()));
         }
@@ -1430,16 +1439,7 @@ fn load_item(
             // Listed with the standard library rather than walked: its look at an entry is made from the
             // open folder (`fstatat`), where a walk's is a path the kernel follows from the catalog's root,
             // and a rebuild looks at every game record of the catalog.
-            let io_error = |source| LoadError::Io {
-                path: games_dir.clone(),
-                source,
-            };
-            let mut entries: Vec<fs::DirEntry> = fs::read_dir(&games_dir)
-                .map_err(io_error)?
-                .collect::<Result<_, _>>()
-                .map_err(io_error)?;
-            entries.sort_by_key(|e| e.file_name());
-            for entry in entries {
+            for entry in listing(&games_dir)? {
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
                 if name.starts_with('.') || !name.ends_with(".game") {

@@ -40,146 +40,126 @@ pub fn add_parts(template: &str, page: &mut Value) {
     let Some(data) = page.as_object() else {
         return;
     };
-    let parts = match template {
-        "item.html" => item_parts(data),
-        "browse.html" => browse_parts(data),
-        "rules.html" => rules_parts(data),
-        "facet.html" => lists_of(data, &[("items", "plain")]),
-        "person.html" => lists_of(data, &[("items", "plain"), ("works", "plain")]),
-        "list.html" => lists_of(data, &[("links", "index-list")]),
-        "source.html" => source_parts(data),
-        "uncatalogued.html" => uncatalogued_parts(data),
-        _ => return,
+    let mut parts = Parts {
+        data,
+        made: Map::new(),
     };
-    page["html"] = Value::Object(parts);
+    match template {
+        "item.html" => item_parts(&mut parts),
+        "browse.html" => {
+            parts.list("groups", "filters", filters);
+            parts.list("rows", "rows", browse_rows);
+            parts.list("lists", "lists", value_lists);
+        }
+        "rules.html" => {
+            parts.list("groups", "filters", filters);
+            parts.list("rows", "rows", rules_rows);
+        }
+        "facet.html" => parts.list("items", "items", |l| links(l, "plain")),
+        "person.html" => {
+            parts.list("items", "items", |l| links(l, "plain"));
+            parts.list("works", "works", |l| links(l, "plain"));
+        }
+        "list.html" => parts.list("links", "links", |l| links(l, "index-list")),
+        "source.html" => {
+            let groups = data.get("groups").and_then(Value::as_array);
+            parts.put(
+                "groups",
+                citing_groups(groups.map_or(&[][..], Vec::as_slice)),
+            );
+        }
+        "uncatalogued.html" => parts.list("names", "names", uncatalogued_names),
+        _ => return,
+    }
+    let made = parts.made;
+    page["html"] = Value::Object(made);
 }
 
-fn item_parts(data: &Map<String, Value>) -> Map<String, Value> {
-    let mut parts = Map::new();
-    for (key, class) in LISTS {
-        if let Some(list) = data.get(key).and_then(Value::as_array) {
-            parts.insert(key.to_string(), links(list, class).into());
+/// The parts made for one page, from its data.
+struct Parts<'a> {
+    data: &'a Map<String, Value>,
+    made: Map<String, Value>,
+}
+
+impl Parts<'_> {
+    fn put(&mut self, name: &str, html: String) {
+        self.made.insert(name.to_string(), html.into());
+    }
+
+    /// The part `name`, written by `write` from the list the data holds at `key`; none when it holds none.
+    fn list(&mut self, key: &str, name: &str, write: impl FnOnce(&[Value]) -> String) {
+        if let Some(list) = self.data.get(key).and_then(Value::as_array) {
+            self.put(name, write(list));
         }
+    }
+}
+
+fn item_parts(parts: &mut Parts) {
+    for (key, class) in LISTS {
+        parts.list(key, key, |l| links(l, class));
     }
     for key in INLINE {
-        if let Some(list) = data.get(key).and_then(Value::as_array) {
-            parts.insert(key.to_string(), inline_links(list).into());
-        }
+        parts.list(key, key, inline_links);
     }
-    let records = data
+    let records = parts
+        .data
         .get("widget")
         .and_then(|w| w.get("records"))
         .and_then(Value::as_array);
     if let Some(records) = records {
-        parts.insert("records".to_string(), board_records(records).into());
+        parts.put("records", board_records(records));
     }
-    if let Some(rulesets) = data.get("rulesets").and_then(Value::as_array) {
-        parts.insert("rulesets".to_string(), rulesets_html(rulesets).into());
-    }
-    if let Some(names) = data.get("uncatalogued").and_then(Value::as_array) {
-        parts.insert("uncatalogued".to_string(), uncatalogued(names).into());
-    }
-    if let Some(rights) = data.get("rights").and_then(Value::as_array) {
+    parts.list("rulesets", "rulesets", rulesets_html);
+    parts.list("uncatalogued", "uncatalogued", uncatalogued);
+    parts.list("rights", "rights", |rights| {
         let mut html = String::new();
         for right in rights {
             html.push_str("<p>");
             push_value(&mut html, right);
             html.push_str("</p>");
         }
-        parts.insert("rights".to_string(), html.into());
-    }
-    if let Some(cites) = data.get("cite").and_then(Value::as_array) {
-        parts.insert("cite".to_string(), citations(cites).into());
-    }
-    if let Some(records) = data.get("game_records").and_then(Value::as_array) {
-        parts.insert("game_records".to_string(), game_records(records).into());
-    }
-    parts
+        html
+    });
+    parts.list("cite", "cite", citations);
+    parts.list("game_records", "game_records", game_records);
 }
 
-/// The browse pages' filters, table rows and lists of every item with a value.
-fn browse_parts(data: &Map<String, Value>) -> Map<String, Value> {
-    let mut parts = Map::new();
-    if let Some(groups) = data.get("groups").and_then(Value::as_array) {
-        parts.insert("filters".to_string(), filters(groups).into());
+/// A source's page: the items citing it, a heading and a list for each kind, or a sentence saying nothing does.
+fn citing_groups(groups: &[Value]) -> String {
+    if groups.is_empty() {
+        return "<p>Nothing in the archive cites this work yet.</p>\n".to_string();
     }
-    if let Some(rows) = data.get("rows").and_then(Value::as_array) {
-        parts.insert("rows".to_string(), browse_rows(rows).into());
-    }
-    if let Some(lists) = data.get("lists").and_then(Value::as_array) {
-        parts.insert("lists".to_string(), value_lists(lists).into());
-    }
-    parts
-}
-
-/// The link lists of a page, each as a `<ul>` of the given class.
-fn lists_of(data: &Map<String, Value>, lists: &[(&str, &str)]) -> Map<String, Value> {
-    let mut parts = Map::new();
-    for &(key, class) in lists {
-        if let Some(list) = data.get(key).and_then(Value::as_array) {
-            parts.insert(key.to_string(), links(list, class).into());
-        }
-    }
-    parts
-}
-
-/// A source's page: the items citing it, a heading and a list for each kind.
-fn source_parts(data: &Map<String, Value>) -> Map<String, Value> {
-    let mut parts = Map::new();
-    let groups = data.get("groups").and_then(Value::as_array);
     let mut html = String::new();
-    match groups {
-        Some(groups) if !groups.is_empty() => {
-            for group in groups {
-                html.push_str("\n<h3>");
-                push_field(&mut html, group, "name");
-                html.push_str("</h3>\n");
-                let list = field(group, "links")
-                    .as_array()
-                    .map_or(&[][..], Vec::as_slice);
-                html.push_str(&links(list, "plain"));
-                html.push('\n');
-            }
-        }
-        _ => html.push_str("<p>Nothing in the archive cites this work yet.</p>\n"),
+    for group in groups {
+        html.push_str("\n<h3>");
+        push_field(&mut html, group, "name");
+        html.push_str("</h3>\n");
+        let list = field(group, "links")
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        html.push_str(&links(list, "plain"));
+        html.push('\n');
     }
-    parts.insert("groups".to_string(), html.into());
-    parts
+    html
 }
 
 /// The names records give to games and boards the archive does not hold, each with the items naming it.
-fn uncatalogued_parts(data: &Map<String, Value>) -> Map<String, Value> {
-    let mut parts = Map::new();
-    if let Some(names) = data.get("names").and_then(Value::as_array) {
-        let mut html = String::new();
-        for name in names {
-            html.push_str("<dt>");
-            push_field(&mut html, name, "name");
-            if truthy(name.get("continued")) {
-                html.push_str(" <span class=\"note\">(continued)</span>");
-            }
-            html.push_str("</dt><dd>named by ");
-            let items = field(name, "items")
-                .as_array()
-                .map_or(&[][..], Vec::as_slice);
-            html.push_str(&inline_links(items));
-            html.push_str("</dd>\n");
+fn uncatalogued_names(names: &[Value]) -> String {
+    let mut html = String::new();
+    for name in names {
+        html.push_str("<dt>");
+        push_field(&mut html, name, "name");
+        if truthy(name.get("continued")) {
+            html.push_str(" <span class=\"note\">(continued)</span>");
         }
-        parts.insert("names".to_string(), html.into());
+        html.push_str("</dt><dd>named by ");
+        let items = field(name, "items")
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        html.push_str(&inline_links(items));
+        html.push_str("</dd>\n");
     }
-    parts
-}
-
-/// The rules-at-a-glance pages' filters and table rows.
-fn rules_parts(data: &Map<String, Value>) -> Map<String, Value> {
-    let mut parts = Map::new();
-    if let Some(groups) = data.get("groups").and_then(Value::as_array) {
-        parts.insert("filters".to_string(), filters(groups).into());
-    }
-    if let Some(rows) = data.get("rows").and_then(Value::as_array) {
-        parts.insert("rows".to_string(), rules_rows(rows).into());
-    }
-    parts
+    html
 }
 
 /// Whether the template engine takes `value` as true: a non-empty string, array or object, a number other
