@@ -139,17 +139,47 @@ impl<'a> Items<'a> {
         extra: &[u8],
         make: impl FnOnce() -> String,
     ) -> (Option<Indexed>, Arc<str>) {
+        self.text_fetched(export, index, extra, None, make)
+    }
+
+    /// The previous site's parts of `export` for the items `indices`, read together ([`Previous::get_many`])
+    /// for [`Items::text_fetched`]. None are read when a long-running process remembers the parts.
+    pub fn fetch(&self, export: Export, indices: &[usize], extra: &[u8]) -> Vec<Option<Part>> {
+        match self.previous {
+            Some(previous) if self.parts.is_none() => {
+                let keys: Vec<Hash> = indices
+                    .iter()
+                    .map(|&index| match self.keys.get(index) {
+                        Some(key) => fingerprint::bytes(key, [extra]),
+                        None => Hash::default(),
+                    })
+                    .collect();
+                previous.get_many(export, &keys)
+            }
+            _ => vec![None; indices.len()],
+        }
+    }
+
+    /// [`Items::text`], given what [`Items::fetch`] read for the item, if anything.
+    pub fn text_fetched(
+        &self,
+        export: Export,
+        index: usize,
+        extra: &[u8],
+        fetched: Option<Part>,
+        make: impl FnOnce() -> String,
+    ) -> (Option<Indexed>, Arc<str>) {
         let Some(key) = self.keys.get(index) else {
             return (None, make().into());
         };
         let key = fingerprint::bytes(key, [extra]);
         // A part read back from the previous site comes with its hash, checked as it was read; a part made
         // now is hashed once, and a long-running process keeps the hash with the part.
-        let stored = || match self
-            .previous
-            .and_then(|previous| previous.get(export, &key))
-        {
-            Some((part, check)) => (part.into(), check),
+        let stored = || match fetched.or_else(|| {
+            self.previous
+                .and_then(|previous| previous.get(export, &key))
+        }) {
+            Some(part) => part,
             None => {
                 let part: Arc<str> = make().into();
                 let check = check_of(part.as_bytes());
@@ -179,10 +209,15 @@ impl<'a> Items<'a> {
         const CHUNK: usize = 256;
         for start in (0..count).step_by(CHUNK) {
             let end = (start + CHUNK).min(count);
+            let indices: Vec<usize> = (start..end).collect();
+            let fetched = self.fetch(export, &indices, extra);
             // The parts' hashes too are made here, in parallel, rather than by the one thread writing.
-            let parts: Vec<(Option<Indexed>, Arc<str>)> = (start..end)
+            let parts: Vec<(Option<Indexed>, Arc<str>)> = indices
                 .into_par_iter()
-                .map(|index| self.text(export, index, extra, || make(index)))
+                .zip(fetched)
+                .map(|(index, fetched)| {
+                    self.text_fetched(export, index, extra, fetched, || make(index))
+                })
                 .collect();
             for (index, (kept, part)) in (start..end).zip(parts) {
                 if index > 0 {

@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::fingerprint::Hash;
 
@@ -67,6 +67,12 @@ struct Span {
     len: u32,
 }
 
+impl Span {
+    fn end(self) -> u64 {
+        self.offset + u64::from(self.len)
+    }
+}
+
 /// The hash the index keeps of a part's bytes.
 pub fn check_of(bytes: &[u8]) -> Check {
     let hash = blake3::hash(bytes);
@@ -118,17 +124,62 @@ impl Previous {
     }
 
     /// The part of `export` made from `key`, when the previous file holds it intact, with its hash.
-    pub fn get(&self, export: Export, key: &Hash) -> Option<(String, Check)> {
+    pub fn get(&self, export: Export, key: &Hash) -> Option<(Arc<str>, Check)> {
         let (file, spans) = self.files[export.index()].as_ref()?;
-        let span = spans.get(key)?;
+        self.read(file, *spans.get(key)?)
+    }
+
+    /// [`Previous::get`] for each of `keys`, read in one go when the parts lie close together, as they do when
+    /// the previous build wrote the same items in the same order: one read of a run of parts rather than one
+    /// per part (40,000 of them at 10,000 items).
+    pub fn get_many(&self, export: Export, keys: &[Hash]) -> Vec<Option<(Arc<str>, Check)>> {
+        let Some((file, spans)) = self.files[export.index()].as_ref() else {
+            return vec![None; keys.len()];
+        };
+        let found: Vec<Option<Span>> = keys.iter().map(|key| spans.get(key).copied()).collect();
+        let wanted: u64 = found.iter().flatten().map(|span| u64::from(span.len)).sum();
+        let (start, end) = found
+            .iter()
+            .flatten()
+            .fold((u64::MAX, 0), |(start, end), span| {
+                (start.min(span.offset), end.max(span.end()))
+            });
+        // Parts scattered over the file (the items were reordered) are read one by one, not with all between.
+        let mut run = Vec::new();
+        let close = wanted > 0 && end - start <= wanted.saturating_mul(2) + (64 << 10);
+        if close {
+            run.resize((end - start) as usize, 0);
+            if read_at(file, &mut run, start).is_err() {
+                run = Vec::new();
+            }
+        }
+        found
+            .into_iter()
+            .map(|span| {
+                let span = span?;
+                if run.is_empty() {
+                    return self.read(file, span);
+                }
+                let from = (span.offset - start) as usize;
+                self.intact(&run[from..from + span.len as usize], span)
+            })
+            .collect()
+    }
+
+    fn read(&self, file: &fs::File, span: Span) -> Option<(Arc<str>, Check)> {
         let mut bytes = vec![0; span.len as usize];
         read_at(file, &mut bytes, span.offset).ok()?;
-        if check_of(&bytes) != span.check {
+        self.intact(&bytes, span)
+    }
+
+    /// The part read as `bytes`, if they are what the index recorded.
+    fn intact(&self, bytes: &[u8], span: Span) -> Option<(Arc<str>, Check)> {
+        if check_of(bytes) != span.check {
             return None;
         }
-        let part = String::from_utf8(bytes).ok()?;
+        let part = std::str::from_utf8(bytes).ok()?;
         self.taken.fetch_add(1, Ordering::Relaxed);
-        Some((part, span.check))
+        Some((part.into(), span.check))
     }
 
     /// How many parts were read from the previous site's files.
@@ -318,6 +369,53 @@ mod tests {
         let previous = self::previous(&file[..14], &index, &dir);
         assert!(previous.get(Export::Json, &a).is_some());
         assert_eq!(previous.get(Export::Json, &b), None);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn parts_read_together_are_the_parts_read_one_by_one() {
+        let dir = scratch("many");
+        let keys: Vec<Hash> = (0..6u8).map(|n| [n; 32]).collect();
+        let texts: Vec<String> = (0..6)
+            .map(|n| format!("{{\"id\":\"item-{n}é\"}}"))
+            .collect();
+        let parts: Vec<(&Hash, &str)> = keys.iter().zip(&texts).map(|(k, t)| (k, &t[..])).collect();
+        let (file, index) = written(&parts);
+        let previous = previous(&file, &index, &dir);
+        let one_by_one = |keys: &[Hash]| -> Vec<Option<(Arc<str>, Check)>> {
+            keys.iter()
+                .map(|key| previous.get(Export::Json, key))
+                .collect()
+        };
+        // In the order written, reordered, with a key the file lacks, and none at all.
+        let missing = [9; 32];
+        for asked in [
+            keys.clone(),
+            vec![keys[4], keys[1], keys[5]],
+            vec![keys[0], missing, keys[2]],
+            vec![missing],
+            Vec::new(),
+        ] {
+            assert_eq!(previous.get_many(Export::Json, &asked), one_by_one(&asked));
+        }
+        assert_eq!(
+            previous.get_many(Export::Json, &keys[..2])[1]
+                .as_ref()
+                .map(|(p, _)| &**p),
+            Some(&texts[1][..])
+        );
+        // A part changed by hand is not taken; the others still are.
+        let mut edited = file.clone();
+        let at = file.windows(6).position(|w| w == b"item-2").unwrap();
+        edited[at] = b'x';
+        let previous = self::previous(&edited, &index, &dir);
+        let taken = previous.get_many(Export::Json, &keys);
+        assert_eq!(taken.iter().filter(|p| p.is_none()).count(), 1);
+        // Cut short: the run cannot be read whole, and the parts before the cut are still taken.
+        let previous = self::previous(&file[..file.len() / 2], &index, &dir);
+        let taken = previous.get_many(Export::Json, &keys);
+        assert!(taken[0].is_some());
+        assert!(taken[5].is_none());
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde_json::json;
 
-use super::memo::{Indexed, Items};
+use super::memo::{Indexed, Items, Part};
 use super::meta::script_json;
 use super::reuse::{Counted, Export};
 use crate::archive::text::{self, one_line};
@@ -468,17 +468,33 @@ fn postings(
     const BLOCK: usize = 256;
     let mut index: foldhash::HashMap<String, Postings> = foldhash::HashMap::default();
     for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
+        // The previous site's parts of the block's items, read together, then lined up with the documents.
+        let mut fetched = match made {
+            Some(made) => {
+                let entries: Vec<usize> = chunk.iter().filter_map(|doc| doc.entry).collect();
+                made.items.fetch(Export::Search, &entries, b"")
+            }
+            None => Vec::new(),
+        }
+        .into_iter();
+        let fetched: Vec<Option<Part>> = chunk
+            .iter()
+            .map(|doc| doc.entry.and_then(|_| fetched.next().flatten()))
+            .collect();
         let per_doc: Vec<(DocWords, Option<Kept>)> = chunk
             .par_iter_mut()
-            .map(|doc| match (doc.entry, made) {
+            .zip(fetched)
+            .map(|(doc, fetched)| match (doc.entry, made) {
                 (Some(entry), Some(made)) => {
                     let mut fresh = None;
-                    let (kept, part) = made.items.text(Export::Search, entry, b"", || {
-                        let found = item_part(made, entry);
-                        let part = found.encode();
-                        fresh = Some(found);
-                        part
-                    });
+                    let (kept, part) =
+                        made.items
+                            .text_fetched(Export::Search, entry, b"", fetched, || {
+                                let found = item_part(made, entry);
+                                let part = found.encode();
+                                fresh = Some(found);
+                                part
+                            });
                     // A kept part is one this program wrote (its key covers the program), so it reads back
                     // but for a bug; the part is then made again, and this one left as it is.
                     let shown = fresh.is_none().then(|| Found::shown(&part)).flatten();
