@@ -199,17 +199,10 @@ pub fn check_rules(
         .filter_map(|(i, item)| item.rules_file.map(|file| (i, item, file)))
         .map(|(i, item, rules_file)| {
             let key = game_key(item, &program);
-            // Diagnostics name the files: equal files in two folders are two entries. The paths are taken
-            // within the catalog folder, as in the item's hash, so that naming the catalog another way keeps
-            // the games (the games kept between processes have no diagnostics to name anything).
-            let paths = std::iter::once(rules_file)
-                .chain(item.game_records.iter().copied())
-                .map(|f| {
-                    let path = catalog.files.path(f);
-                    let within = crate::catalog::within(path, &catalog.root);
-                    within.as_os_str().as_encoded_bytes()
-                });
-            let cached = fingerprint::bytes(&key, std::iter::once(&bibliography[..]).chain(paths));
+            // Diagnostics name the files, so equal files in two folders must be two entries: they are, as the
+            // item's hash covers each file's path (within the catalog folder, so that naming the catalog
+            // another way keeps the games).
+            let cached = fingerprint::bytes(&key, [&bibliography[..]]);
             if let Some(outcome) = known.get(&cached) {
                 return (i, cached, Arc::clone(outcome), true);
             }
@@ -225,7 +218,12 @@ pub fn check_rules(
         for diagnostic in outcome.diagnostics.iter() {
             diagnostics.push(diagnostic.clone());
         }
-        cited.extend(outcome.cited.iter().cloned());
+        // Most games cite keys another game cited already: no copy of those.
+        for key in &outcome.cited {
+            if !cited.contains(key) {
+                cited.insert(key.clone());
+            }
+        }
         if let Some(info) = &outcome.info {
             rulesets.insert(catalog.items[*i].id.as_str(), info);
         }

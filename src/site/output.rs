@@ -627,7 +627,8 @@ impl Staging {
             .files
             .into_inner()
             .expect("no thread panics while holding the manifest");
-        files.sort_by(|a, b| a.0.cmp(&b.0));
+        // Paths are told apart below, so the order of two equal ones does not matter.
+        files.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
         if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(format!("two files of the site are both `{}`", w[0].0));
         }
@@ -676,20 +677,35 @@ impl Staging {
                 at = d.parent();
             }
         }
-        let mut manifest = String::with_capacity(files.len() * 160);
+        // Its lines are written a block of files at a time on every core: the manifest is made at every build,
+        // 30,000 lines at 10,000 items, while nothing else runs.
+        let blocks: Vec<String> = files
+            .par_chunks(4096)
+            .map(|block| {
+                let mut lines = String::with_capacity(block.len() * 160);
+                for (path, recorded) in block {
+                    crate::fingerprint::push_hex(&mut lines, &recorded.bytes);
+                    lines.push(' ');
+                    match &recorded.inputs {
+                        Some(inputs) => crate::fingerprint::push_hex(&mut lines, inputs),
+                        None => lines.push('-'),
+                    }
+                    lines.push(' ');
+                    lines.push_str(path);
+                    lines.push('\n');
+                }
+                lines
+            })
+            .collect();
+        let mut manifest = String::with_capacity(
+            MANIFEST_HEADER.len() + 1 + blocks.iter().map(String::len).sum::<usize>(),
+        );
         manifest.push_str(MANIFEST_HEADER);
         manifest.push('\n');
-        for (path, recorded) in &files {
-            crate::fingerprint::push_hex(&mut manifest, &recorded.bytes);
-            manifest.push(' ');
-            match &recorded.inputs {
-                Some(inputs) => crate::fingerprint::push_hex(&mut manifest, inputs),
-                None => manifest.push('-'),
-            }
-            manifest.push(' ');
-            manifest.push_str(path);
-            manifest.push('\n');
+        for block in &blocks {
+            manifest.push_str(block);
         }
+        drop(blocks);
         write_new(&self.temp.join(MANIFEST), manifest.as_bytes())
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
         let count = files.len();
