@@ -1071,3 +1071,45 @@ fn a_file_found_changed_after_the_load_took_it_unread_is_read_again_by_a_second_
     run(&catalog, &out, &[], &[]);
     assert_same_site(&out, &fresh, "the build after it");
 }
+
+/// The preview server keeps each game as checked, diagnostics included, by a key made from the item's files.
+/// Two folders holding equal rules files, broken the same way, must still be two games: each diagnostic names
+/// its own folder's file, in the first build and in the next, which takes both games from memory.
+#[test]
+fn equal_rules_files_in_two_folders_are_each_reported_in_their_own_folder() {
+    use ludotheca::site::{BuildError, Kept};
+    let scratch = Scratch::new("equal-rules");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let game = catalog.join("games/bagh-chal");
+    let twin = catalog.join("games/bagh-chal-twin");
+    copy_game(&game, &twin, "Bagh-Chal, a twin");
+    for folder in [&game, &twin] {
+        let rules = folder.join("rules.txt");
+        let text = fs::read_to_string(&rules).unwrap();
+        fs::write(&rules, format!("{text}\nthis line is not a rule\n")).unwrap();
+    }
+    let options = common::build_options(&catalog, &scratch.0.join("site"));
+    let mut kept = Kept::default();
+    for build in ["first", "second"] {
+        let diagnostics = match ludotheca::site::build_with(&options, Some(&mut kept)) {
+            Err(BuildError::CatalogErrors(diagnostics)) => diagnostics,
+            other => {
+                panic!("{build} build: expected the broken rules to be reported, got {other:?}")
+            }
+        };
+        let named: Vec<String> = diagnostics
+            .iter()
+            .filter_map(|d| Some(d.render_json()).filter(|_| d.location.is_some()))
+            .filter(|json| json.contains("rules.txt"))
+            .collect();
+        for folder in ["bagh-chal", "bagh-chal-twin"] {
+            let own = format!("games/{folder}/rules.txt");
+            assert_eq!(
+                named.iter().filter(|json| json.contains(&own)).count(),
+                1,
+                "{build} build: one diagnostic names {own}: {named:#?}"
+            );
+        }
+    }
+}
