@@ -36,6 +36,8 @@ fn main() {
         progress: false,
         base_url: None,
     };
+    // As the server does.
+    ludotheca::resident::keep_freed();
     let mut kept = Kept::default();
     let (first, wall, cpu) = timed(|| site::build_with(&options, Some(&mut kept)));
     println!(

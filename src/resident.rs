@@ -48,6 +48,20 @@ pub fn hand_back_freed() {
     collect();
 }
 
+/// The allocator's option `mi_option_purge_delay`, numbered as in its header (the same in its versions 2 and
+/// 3); the binding names no constant for it.
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// For a process that builds again and again (the preview server): memory freed stays with the allocator for
+/// the next build, instead of going back to the system after 10 ms and being faulted in again, page by zeroed
+/// page, by the next build. At 10,000 items that was a third of the load step of every rebuild after an edit.
+/// The process then holds about its peak between builds (at 10,000 items 670 MB, against a peak of 600 MB
+/// with the memory given back).
+pub fn keep_freed() {
+    // SAFETY: setting an option takes no pointer of ours; mimalloc reads this one at each purge it considers.
+    unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, -1) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -140,6 +140,7 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
         base_url: None,
     };
     let live = Arc::new(Live::new());
+    crate::resident::keep_freed();
     let started = Instant::now();
     // What each build made, for the next: a rebuild reads, checks and renders only what an edit touched.
     let mut kept = Kept::default();
