@@ -130,20 +130,8 @@ impl<'a> Items<'a> {
         }
     }
 
-    /// Item `index`'s part of `export`, made from its page key and `extra`, and what the index of parts keeps
-    /// of it (the key and the hash of its bytes) when there is an index.
-    pub fn text(
-        &self,
-        export: Export,
-        index: usize,
-        extra: &[u8],
-        make: impl FnOnce() -> String,
-    ) -> (Option<Indexed>, Arc<str>) {
-        self.text_fetched(export, index, extra, None, make)
-    }
-
     /// The previous site's parts of `export` for the items `indices`, read together ([`Previous::get_many`])
-    /// for [`Items::text_fetched`]. None are read when a long-running process remembers the parts.
+    /// for [`Items::text`]. None are read when a long-running process remembers the parts.
     pub fn fetch(&self, export: Export, indices: &[usize], extra: &[u8]) -> Vec<Option<Part>> {
         match self.previous {
             Some(previous) if self.parts.is_none() => {
@@ -160,8 +148,10 @@ impl<'a> Items<'a> {
         }
     }
 
-    /// [`Items::text`], given what [`Items::fetch`] read for the item, if anything.
-    pub fn text_fetched(
+    /// Item `index`'s part of `export`, made from its page key and `extra`, and what the index of parts keeps
+    /// of it (the key and the hash of its bytes) when there is an index. `fetched` is what [`Items::fetch`]
+    /// read for the item; without it, the previous site's part is looked for here.
+    pub fn text(
         &self,
         export: Export,
         index: usize,
@@ -215,9 +205,7 @@ impl<'a> Items<'a> {
             let parts: Vec<(Option<Indexed>, Arc<str>)> = indices
                 .into_par_iter()
                 .zip(fetched)
-                .map(|(index, fetched)| {
-                    self.text_fetched(export, index, extra, fetched, || make(index))
-                })
+                .map(|(index, fetched)| self.text(export, index, extra, fetched, || make(index)))
                 .collect();
             for (index, (kept, part)) in (start..end).zip(parts) {
                 if index > 0 {

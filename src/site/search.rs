@@ -487,14 +487,12 @@ fn postings(
             .map(|(doc, fetched)| match (doc.entry, made) {
                 (Some(entry), Some(made)) => {
                     let mut fresh = None;
-                    let (kept, part) =
-                        made.items
-                            .text_fetched(Export::Search, entry, b"", fetched, || {
-                                let found = item_part(made, entry);
-                                let part = found.encode();
-                                fresh = Some(found);
-                                part
-                            });
+                    let (kept, part) = made.items.text(Export::Search, entry, b"", fetched, || {
+                        let found = item_part(made, entry);
+                        let part = found.encode();
+                        fresh = Some(found);
+                        part
+                    });
                     // A kept part is one this program wrote (its key covers the program), so it reads back
                     // but for a bug; the part is then made again, and this one left as it is.
                     let shown = fresh.is_none().then(|| Found::shown(&part)).flatten();
