@@ -9,7 +9,8 @@
 pub mod rules;
 pub mod text;
 
-use std::collections::{HashMap, HashSet};
+// Built over every item, citation and name at every build (the preview server's too): foldhash, not SipHash.
+use foldhash::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -71,8 +72,8 @@ pub struct Entry<'c> {
     /// When the record was added or last changed, by its own dates (the latest of [`RECORD_DATE_TERMS`]), for
     /// "recently added". File times are never read: the same catalog must give the same site.
     pub added: Option<Day>,
-    /// `games/*.game` beside the record.
-    pub game_records: Vec<GameRecord<'c>>,
+    /// The catalog's files, which the game records are listed from (see [`Entry::game_records`]).
+    files: &'c crate::source::SourceMap,
     /// A hash of the item's files as read (record, rules, game records: names and texts), taken once so that
     /// the build's keys for pages and downloads combine it instead of hashing the texts again.
     pub files_hash: crate::fingerprint::Hash,
@@ -80,7 +81,26 @@ pub struct Entry<'c> {
     pub images: &'c [crate::check::CheckedImage],
 }
 
-impl Entry<'_> {
+impl<'c> Entry<'c> {
+    /// `games/*.game` beside the record, with the tags their listings show. Listed when asked for, each time:
+    /// a build of the items' pages after an edit shows the records of the edited items only, and listing all
+    /// of them with every entry (66,000 at 10,000 items) was a third of its resolve step.
+    pub fn game_records(&self) -> Vec<GameRecord<'c>> {
+        (0..self.item.game_records.len())
+            .filter_map(|i| self.game_record(i))
+            .collect()
+    }
+
+    /// The `n`th of [`Entry::game_records`].
+    pub fn game_record(&self, n: usize) -> Option<GameRecord<'c>> {
+        let file = *self.item.game_records.get(n)?;
+        let parsed = self
+            .game
+            .and_then(|g| g.records.get(n))
+            .and_then(Option::as_ref);
+        Some(game_record(file, &self.files.get(file).path, parsed))
+    }
+
     /// A game's rules file as written, from the catalog as loaded.
     pub fn rules_text(&self, archive: &Archive) -> Option<crate::source::Text> {
         self.rules?;
@@ -361,7 +381,7 @@ impl<'c> Archive<'c> {
     /// Every plain name used in a relation, with the items naming it: the list of what to catalogue next.
     pub fn uncatalogued(&self) -> Vec<(String, Vec<usize>)> {
         let mut names: Vec<(String, Vec<usize>)> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut index: HashMap<String, usize> = HashMap::default();
         for (i, entry) in self.entries.iter().enumerate() {
             for relation in &entry.relations {
                 if let Target::Name(name) = &relation.target {
@@ -394,15 +414,6 @@ fn new_entry<'c>(
     let game = game.filter(|_| kind == Kind::Game);
     let rules = game.map(|g| &g.rules);
     let (year, added) = (names.year, names.added);
-    let game_records = item
-        .game_records
-        .iter()
-        .enumerate()
-        .map(|(i, &file)| {
-            let parsed = game.and_then(|g| g.records.get(i)).and_then(Option::as_ref);
-            game_record(file, &catalog.files.get(file).path, parsed)
-        })
-        .collect();
     Entry {
         item,
         kind,
@@ -424,7 +435,7 @@ fn new_entry<'c>(
         attests: Vec::new(),
         year,
         added,
-        game_records,
+        files: &catalog.files,
     }
 }
 
@@ -559,7 +570,7 @@ fn place_of(value: &Value) -> Option<(String, Option<(f64, f64)>)> {
 /// Group the values `of` each entry gives by their folded form into facets, sorted by name.
 fn collect_facets<'a>(named: impl Iterator<Item = &'a [Named]>) -> Vec<Facet> {
     let mut facets: Vec<Facet> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: HashMap<&str, usize> = HashMap::default();
     for (i, names) in named.enumerate() {
         for (key, name, point) in names {
             let at = *index.entry(key.as_str()).or_insert_with(|| {
@@ -594,7 +605,7 @@ fn collect_facets<'a>(named: impl Iterator<Item = &'a [Named]>) -> Vec<Facet> {
 /// cut slug ends in its hash after a single one), so the suffixed form can never be the slug of another name, as
 /// a numeric `-2` could ("Hunt game 2"); a hash that is taken already is drawn again from the name and a count.
 fn unique_slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let mut used: HashSet<String> = HashSet::new();
+    let mut used: HashSet<String> = HashSet::default();
     names
         .map(|name| {
             let base = text::slug(name);
@@ -698,7 +709,7 @@ fn collect_people(
     names: &[Arc<ItemNames>],
 ) -> Vec<Person> {
     let mut people: Vec<Person> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut index: HashMap<String, usize> = HashMap::default();
     let mut find = |key: &str, name: &str, people: &mut Vec<Person>| -> usize {
         if let Some(&p) = index.get(key) {
             return p;
@@ -753,7 +764,7 @@ fn collect_people(
 }
 
 fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'c>]) -> Vec<Source<'c>> {
-    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut index: HashMap<String, usize> = HashMap::default();
     let slugs = unique_slugs(catalog.sources.entries.iter().map(|e| e.key.value.as_str()));
     let mut sources: Vec<Source<'c>> = Vec::new();
     for (entry, slug) in catalog.sources.entries.iter().zip(slugs) {

@@ -661,17 +661,21 @@ pub fn load(root: &Path, diagnostics: &mut Diagnostics) -> Result<Catalog, LoadE
 /// configuration, the bibliography, the About page, the theme) are few and always read again.
 #[derive(Default)]
 pub struct LoadCache {
-    folders: HashMap<PathBuf, LoadedItem>,
+    /// Looked up once per item folder at every load, so hashed with foldhash rather than SipHash.
+    folders: foldhash::HashMap<PathBuf, LoadedItem>,
     /// The item folders the last walk of the catalog found, with what it reported, while no change can have
     /// added or removed one.
     walked: Option<Walked>,
+    /// The number of the load under way: a folder not marked with it at the end of a load is gone.
+    load: u64,
 }
 
 /// What a walk of the catalog found: the item folders (identifier and path), the same as a set, and the
 /// diagnostics of the walk.
 struct Walked {
-    found: Vec<(String, PathBuf)>,
-    folders: std::collections::HashSet<PathBuf>,
+    /// Shared with each load that takes it, instead of copied (20,000 strings at 10,000 items).
+    found: std::sync::Arc<[(String, PathBuf)]>,
+    folders: foldhash::HashSet<PathBuf>,
     diagnostics: Diagnostics,
     /// Records changed since: their folders are items only while they are there.
     records: Vec<PathBuf>,
@@ -732,6 +736,8 @@ struct LoadedItem {
     diagnostics: Diagnostics,
     /// The stamps of the item's files, numbered like `files`.
     stamps: Vec<(FileId, stamps::Known)>,
+    /// The last load that found the folder (see [`LoadCache::load`]).
+    seen: u64,
 }
 
 /// [`load`], reading again only the item folders `cache` does not know, and leaving in it every folder read.
@@ -827,7 +833,7 @@ pub fn load_known(
             for diagnostic in walked.diagnostics.iter() {
                 diagnostics.push(diagnostic.clone());
             }
-            Ok(walked.found.clone())
+            Ok(std::sync::Arc::clone(&walked.found))
         }
         Some(cache) => {
             let mut own = Diagnostics::new();
@@ -835,15 +841,16 @@ pub fn load_known(
             for diagnostic in own.iter() {
                 diagnostics.push(diagnostic.clone());
             }
+            let found: std::sync::Arc<[(String, PathBuf)]> = found.into();
             cache.walked = Some(Walked {
                 folders: found.iter().map(|(_, f)| f.clone()).collect(),
-                found: found.clone(),
+                found: std::sync::Arc::clone(&found),
                 diagnostics: own,
                 records: Vec::new(),
             });
             Ok(found)
         }
-        None => find_items(root, diagnostics),
+        None => find_items(root, diagnostics).map(Into::into),
     };
     let (folders, known) = rayon::join(walk, || known.map(|read| read()));
     let folders = folders?;
@@ -854,7 +861,14 @@ pub fn load_known(
         changed: &changed,
         root: reader.named_root(),
     };
-    let (items, stamps) = load_items(&reader, folders, &mut files, diagnostics, cache, &unchanged)?;
+    let (items, stamps) = load_items(
+        &reader,
+        &folders,
+        &mut files,
+        diagnostics,
+        cache,
+        &unchanged,
+    )?;
 
     let mut catalog = Catalog::new(root.to_path_buf(), files);
     catalog.stamps = stamps;
@@ -1028,7 +1042,7 @@ fn load_theme(
 /// folder `cache` knows is taken from it instead of read.
 fn load_items(
     reader: &Reader,
-    folders: Vec<(String, PathBuf)>,
+    folders: &[(String, PathBuf)],
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
     mut cache: Option<&mut LoadCache>,
@@ -1151,8 +1165,14 @@ fn load_items(
             })
             .sum(),
     );
-    let mut present = std::collections::HashSet::new();
-    for ((_, folder), result) in folders.into_iter().zip(read) {
+    let this_load = match cache.as_deref_mut() {
+        Some(cache) => {
+            cache.load += 1;
+            cache.load
+        }
+        None => 0,
+    };
+    for ((_, folder), result) in folders.iter().zip(read) {
         let offset = files.len() as u32;
         match result? {
             Some((mut item, own_files, own_diagnostics, own_stamps)) => {
@@ -1180,6 +1200,7 @@ fn load_items(
                             files: own_files,
                             diagnostics: own_diagnostics,
                             stamps: own_stamps,
+                            seen: this_load,
                         };
                         cache.folders.insert(folder.clone(), loaded);
                     }
@@ -1192,15 +1213,13 @@ fn load_items(
                         }
                     }
                 }
-                if cache.is_some() {
-                    present.insert(folder);
-                }
             }
             None => {
                 let hit = cache
                     .as_deref_mut()
-                    .and_then(|c| c.folders.get_mut(&folder))
+                    .and_then(|c| c.folders.get_mut(folder))
                     .expect("a folder not read is one the cache holds");
+                hit.seen = this_load;
                 // Unchanged and at the same place: the same item. Moved by an edit before it (a file added
                 // or removed): renumbered once, and kept so numbered.
                 if hit.offset != offset {
@@ -1219,13 +1238,12 @@ fn load_items(
                     diagnostics.push(diagnostic.clone());
                 }
                 items.push(std::sync::Arc::clone(&hit.item));
-                present.insert(folder);
             }
         }
     }
     if let Some(cache) = cache {
         // Folders gone from the catalog are forgotten with the rest of what changed.
-        cache.folders.retain(|folder, _| present.contains(folder));
+        cache.folders.retain(|_, loaded| loaded.seen == this_load);
     }
     Ok((items, stamps))
 }

@@ -1,6 +1,6 @@
 //! Checks of `sources.bib`: required fields, unique keys, and entries that nothing cites.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::catalog::Catalog;
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -22,7 +22,7 @@ fn is_year(value: &str) -> bool {
 
 pub fn check_bibliography(
     catalog: &Catalog,
-    cited: &HashSet<String>,
+    cited: &foldhash::HashSet<String>,
     diagnostics: &mut Diagnostics,
 ) {
     let Some(file) = catalog.sources.file else {

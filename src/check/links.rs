@@ -1,22 +1,20 @@
 //! Identifiers and the links between items: unique, URL-safe identifiers, `ref`s that resolve, and the plain
 //! names that are not catalogued yet.
 
-use std::collections::HashMap;
-
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::suggest;
 
 /// The catalogued identifiers and their kinds, for resolving `ref` and `game`.
 pub struct Identifiers<'a> {
-    kinds: HashMap<&'a str, Option<Kind>>,
+    kinds: foldhash::HashMap<&'a str, Option<Kind>>,
     /// Sorted, for suggestions.
     sorted: Vec<&'a str>,
 }
 
 impl<'a> Identifiers<'a> {
     pub fn new(catalog: &'a Catalog) -> Self {
-        let kinds: HashMap<&str, Option<Kind>> = catalog
+        let kinds: foldhash::HashMap<&str, Option<Kind>> = catalog
             .items
             .iter()
             .map(|i| (i.id.as_str(), i.kind))
@@ -86,7 +84,7 @@ fn item_location(catalog: &Catalog, item: &Item, diagnostic: Diagnostic) -> Diag
 }
 
 pub fn check_identifiers(catalog: &Catalog, diagnostics: &mut Diagnostics) {
-    let mut first_seen: HashMap<String, &Item> = HashMap::new();
+    let mut first_seen: foldhash::HashMap<String, &Item> = foldhash::HashMap::default();
     for item in &catalog.items {
         if !is_url_safe(&item.id) {
             let suggestion = slug(&item.id);

@@ -53,7 +53,7 @@ pub struct CheckCache {
     /// The theme's templates and static files, hashed, and the theme they compiled to without a diagnostic.
     theme: Option<(Hash, Arc<Theme>)>,
     /// Each record's own diagnostics, by its files and what else its checks read (see [`records_context`]).
-    records: std::collections::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>,
+    records: foldhash::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>,
     /// The placeholders left in each item's files, by the files' hash.
     placeholders: placeholder::PlaceholderCache,
 }
@@ -188,7 +188,7 @@ fn records_context(catalog: &Catalog) -> Hash {
 fn check_records_with(
     catalog: &Catalog,
     diagnostics: &mut Diagnostics,
-    cache: Option<&mut std::collections::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>>,
+    cache: Option<&mut foldhash::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>>,
 ) {
     let ids = links::Identifiers::new(catalog);
     let context = cache.is_some().then(|| records_context(catalog));
@@ -210,7 +210,7 @@ fn check_records_with(
             (key, own.into_vec())
         })
         .collect();
-    let mut kept = std::collections::HashMap::new();
+    let mut kept = foldhash::HashMap::default();
     for (key, own) in each {
         match key {
             // Kept for the next run as well: a copy goes to this run's diagnostics.
@@ -260,7 +260,7 @@ pub fn check_with(
     );
     // A key is cited by many items: each is lowered into one buffer and kept once, rather than allocated for
     // every citation of the catalog (tens of thousands at 10,000 items, at every build of the server).
-    let mut cited: HashSet<String> = HashSet::new();
+    let mut cited: foldhash::HashSet<String> = foldhash::HashSet::default();
     let mut lower = String::new();
     for key in catalog
         .items

@@ -8,7 +8,6 @@
 //! or a quoted string starting with `TODO` outside comments (comments are the author's to keep); in a game
 //! record, a tag value or a comment starting with `TODO`.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
@@ -42,7 +41,7 @@ type ItemFound = Vec<(InItem, Span, String, &'static str)>;
 /// The placeholders found in each item's files, by the hash of those files: a long-running process reads
 /// through only the items an edit changed.
 #[derive(Default)]
-pub struct PlaceholderCache(HashMap<Hash, ItemFound>);
+pub struct PlaceholderCache(foldhash::HashMap<Hash, ItemFound>);
 
 fn item_placeholders(catalog: &Catalog, item: &Item) -> ItemFound {
     let mut found = Vec::new();

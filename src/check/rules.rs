@@ -4,6 +4,11 @@
 //! loaded files here, so these diagnostics look like every other.
 
 use std::collections::{HashMap, HashSet};
+
+/// Sets and maps built or searched once per item or citation at every build (the preview server's too): hashed
+/// with foldhash, as SipHash was a fifth of the check of a rebuild after an edit.
+type FastMap<K, V> = foldhash::HashMap<K, V>;
+type FastSet<T> = foldhash::HashSet<T>;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -26,7 +31,7 @@ use crate::suggest;
 /// when they do not compile), and the game as checked.
 struct GameOutcome {
     diagnostics: Diagnostics,
-    cited: HashSet<String>,
+    cited: FastSet<String>,
     info: Option<RulesInfo>,
     game: Arc<CheckedGame>,
 }
@@ -37,7 +42,7 @@ struct GameOutcome {
 /// checked without a diagnostic in the output folder for the next one ([`GameCache::write`]).
 #[derive(Default)]
 pub struct GameCache {
-    games: HashMap<Hash, Arc<GameOutcome>>,
+    games: FastMap<Hash, Arc<GameOutcome>>,
     /// How many games the last check took from here.
     taken: usize,
 }
@@ -171,7 +176,7 @@ impl GameCache {
 /// What checking every game gives: the bibliography keys cited from rules files and game records (lowercase),
 /// so the bibliography check does not call them uncited, and each game as checked, by item index.
 pub struct RulesChecked {
-    pub cited: HashSet<String>,
+    pub cited: FastSet<String>,
     pub games: Vec<(usize, Arc<CheckedGame>)>,
 }
 
@@ -211,8 +216,8 @@ pub fn check_rules(
             (i, cached, Arc::new(outcome), false)
         })
         .collect();
-    let mut cited = HashSet::new();
-    let mut rulesets: HashMap<&str, &RulesInfo> = HashMap::new();
+    let mut cited = FastSet::default();
+    let mut rulesets: FastMap<&str, &RulesInfo> = FastMap::default();
     let mut games = Vec::with_capacity(checked.len());
     for (i, _, outcome, _) in &checked {
         for diagnostic in outcome.diagnostics.iter() {
@@ -260,7 +265,7 @@ fn check_game(
     shared: &Shared,
 ) -> GameOutcome {
     let mut diagnostics = Diagnostics::new();
-    let mut cited = HashSet::new();
+    let mut cited = FastSet::default();
     let text = &catalog.files.get(rules_file).text();
     // Check replays and draws; it plays no random games.
     let (info, compiled) = match RulesFile::parse_all_for_replay(text) {
@@ -359,7 +364,7 @@ fn cite(
     (line, column): (u32, u32),
     key: &str,
     what: &str,
-    cited: &mut HashSet<String>,
+    cited: &mut FastSet<String>,
     diagnostics: &mut Diagnostics,
 ) {
     cited.insert(key.to_ascii_lowercase());
@@ -394,7 +399,7 @@ fn replay_records(
     item: &Item,
     (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
     shared: &Shared,
-    cited: &mut HashSet<String>,
+    cited: &mut FastSet<String>,
     diagnostics: &mut Diagnostics,
 ) -> Vec<Option<RecordSummary>> {
     let mut parsed = Vec::with_capacity(item.game_records.len());
@@ -468,7 +473,7 @@ fn check_record(
     file: FileId,
     (compiled, info, replay): (&[(Option<String>, Compiled)], &RulesInfo, bool),
     record: &Record,
-    cited: &mut HashSet<String>,
+    cited: &mut FastSet<String>,
     diagnostics: &mut Diagnostics,
 ) {
     let at = |line: u32, column: u32, length: usize, d: Diagnostic| {
@@ -618,7 +623,7 @@ pub fn record_diagnostic(
 fn check_played_with(
     catalog: &Catalog,
     item: &Item,
-    rulesets: &HashMap<&str, &RulesInfo>,
+    rulesets: &FastMap<&str, &RulesInfo>,
     diagnostics: &mut Diagnostics,
 ) {
     for link in &item.played_with {

@@ -632,7 +632,10 @@ impl Staging {
         if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(format!("two files of the site are both `{}`", w[0].0));
         }
-        let kept: HashSet<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        // Hashed with foldhash: SipHash over the 30,000 paths of a 10,000-item site was a sixth of the swap.
+        let mut kept: foldhash::HashSet<&str> =
+            foldhash::HashSet::with_capacity_and_hasher(files.len(), Default::default());
+        kept.extend(files.iter().map(|(p, _)| p.as_str()));
         let mut changed: Vec<String> = files
             .iter()
             .filter(|(path, recorded)| {
@@ -992,7 +995,10 @@ impl Manifests {
         self.known.retain(|(k, _)| *k != key);
         self.known.push((key, manifest));
         if self.known.len() > 3 {
-            self.known.remove(0);
+            let gone = self.known.remove(0);
+            // Tens of thousands of paths to free, which kept the swap waiting: freed beside it instead (here,
+            // should no thread start).
+            let _ = std::thread::Builder::new().spawn(move || drop(gone));
         }
     }
 }

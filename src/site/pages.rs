@@ -1579,11 +1579,11 @@ struct PuzzleRef {
 /// Every puzzle of the archive (game records of kind `puzzle`), by game title, then by file name.
 fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
     let games = entries_by_title(archive, |e| {
-        e.game_records.iter().any(|r| r.kind == Some("puzzle"))
+        e.game_records().iter().any(|r| r.kind == Some("puzzle"))
     });
     let mut out = Vec::new();
     for entry in games {
-        let records = &archive.entries[entry].game_records;
+        let records = archive.entries[entry].game_records();
         let mut own: Vec<usize> = (0..records.len())
             .filter(|&r| records[r].kind == Some("puzzle"))
             .collect();
@@ -1668,7 +1668,9 @@ fn keyed_pages<T: Send + Sync>(
 /// What the puzzles page shows of one puzzle.
 fn puzzle_row(site: &Site, root: &str, puzzle: &PuzzleRef) -> serde_json::Value {
     let entry = &site.archive.entries[puzzle.entry];
-    let record = &entry.game_records[puzzle.record];
+    let record = entry
+        .game_record(puzzle.record)
+        .expect("a puzzle is found among its game's records");
     let summary = entry
         .game
         .and_then(|g| g.records.get(puzzle.record))
@@ -2556,7 +2558,7 @@ fn item_page<'a>(
         if item.rules_file.is_some() {
             parts.push("rules.txt".to_string());
         }
-        match entry.game_records.len() {
+        match entry.item.game_records.len() {
             0 => {}
             1 => parts.push("1 game record".to_string()),
             n => parts.push(format!("{n} game records")),
@@ -2696,7 +2698,7 @@ fn item_page<'a>(
     }
 
     let mut game_records = Vec::new();
-    for record in &entry.game_records {
+    for record in entry.game_records() {
         let mut note = Vec::new();
         if let Some(k) = record.kind {
             note.push(k.to_string());
