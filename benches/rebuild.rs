@@ -6,6 +6,9 @@
 //! (default 7) changes the title of the first game's record and runs the two passes the server runs: the items'
 //! pages, then the whole site. It prints each pass's wall time, the process's CPU time and the steps, then the
 //! medians. CPU time is the steadier figure on a shared machine. The record is put back at the end.
+//!
+//! With `--items-only`, each edit runs the first pass alone (the one the page reloads after), which is what a
+//! profile of that pass wants: the whole pass no longer dilutes it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,8 +26,10 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    let items_only = args.iter().any(|a| a == "--items-only");
+    let args: Vec<String> = args.into_iter().filter(|a| a != "--items-only").collect();
     let Some(catalog) = args.first().map(PathBuf::from) else {
-        eprintln!("usage: cargo bench --bench rebuild -- CATALOG [EDITS]");
+        eprintln!("usage: cargo bench --bench rebuild -- CATALOG [EDITS] [--items-only]");
         std::process::exit(2);
     };
     let edits: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(7);
@@ -59,6 +64,9 @@ fn main() {
         fs::write(&record, text).expect("the record writes");
         kept.changed(&record);
         for (scope, into) in [(Scope::Items, &mut items), (Scope::Whole, &mut whole)] {
+            if items_only && scope == Scope::Whole {
+                continue;
+            }
             let (built, wall, cpu) = timed(|| site::build_scoped(&options, Some(&mut kept), scope));
             let built = built.unwrap_or_else(|e| panic!("edit {edit}: {e}"));
             println!(
@@ -75,6 +83,9 @@ fn main() {
     }
     fs::write(&record, &original).expect("the record is put back");
     for (scope, runs) in [(Scope::Items, &mut items), (Scope::Whole, &mut whole)] {
+        if runs.is_empty() {
+            continue;
+        }
         let (mut walls, mut cpus): (Vec<Duration>, Vec<Duration>) = runs.iter().copied().unzip();
         println!(
             "median of {} edits, {}: {:.1} ms wall, {:.1} ms CPU",
