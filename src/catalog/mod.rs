@@ -474,7 +474,8 @@ pub struct Catalog {
     /// The catalog's own templates and static files, laid over the default theme when the site is rendered.
     pub theme: ThemeFiles,
     /// Identifier to the index of its first item.
-    index: HashMap<String, usize>,
+    /// Made again at every load (the preview server's too): foldhash rather than SipHash.
+    index: foldhash::HashMap<String, usize>,
     /// The rules files and game records read with a stamp that the next build may take them by (see
     /// [`stamps`]), in the order of their ids. Those taken unread by their stamps carry theirs in the source
     /// map ([`crate::source::SourceFile::unread`]).
@@ -529,7 +530,7 @@ impl Catalog {
             files,
             about: None,
             theme: ThemeFiles::default(),
-            index: HashMap::new(),
+            index: foldhash::HashMap::default(),
             stamps: Vec::new(),
             known_stamps: None,
             changed: std::sync::Arc::default(),

@@ -478,12 +478,17 @@ impl Staging {
     /// Keep every file of the previous site that this build did not put, as it was: for a build that makes only
     /// some of the site's files now and leaves the others to a whole build that follows.
     pub fn carry_rest(&self) -> Result<(), String> {
-        let mut parts: Vec<_> = self
+        // Taken out of their locks, so that none is held while other threads work below (should it fail, the
+        // build stops and the staged site is never committed).
+        let mut parts: Vec<Vec<(String, Recorded)>> = self
             .files
             .iter()
             .map(|part| {
-                part.lock()
-                    .expect("no thread panics while holding the manifest")
+                std::mem::take(
+                    &mut *part
+                        .lock()
+                        .expect("no thread panics while holding the manifest"),
+                )
             })
             .collect();
         let given: foldhash::HashSet<&str> = parts
@@ -508,7 +513,13 @@ impl Staging {
             .collect::<Result<_, String>>()?;
         drop(given);
         self.linked.fetch_add(carried.len(), Ordering::Relaxed);
-        parts[0].extend(carried);
+        parts.push(carried);
+        let mut first = self.files[0]
+            .lock()
+            .expect("no thread panics while holding the manifest");
+        for part in parts {
+            first.extend(part);
+        }
         Ok(())
     }
 
