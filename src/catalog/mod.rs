@@ -1746,4 +1746,44 @@ mod tests {
         assert_eq!(cache.folders.len(), all - 2 - under);
         assert!(cache.folders.keys().all(|f| !f.starts_with(&games)));
     }
+    #[test]
+    fn a_folder_the_walk_no_longer_finds_leaves_the_cache_and_the_others_stay() {
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let scratch = tempfile::tempdir().expect("a scratch folder");
+        let root = scratch.path().join("catalog");
+        for entry in walkdir::WalkDir::new(&shipped) {
+            let entry = entry.expect("the shipped catalog lists");
+            let to = root.join(entry.path().strip_prefix(&shipped).unwrap());
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(&to).unwrap();
+            } else {
+                fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+        let mut cache = LoadCache::default();
+        let first = load_with(&root, &mut Diagnostics::new(), Some(&mut cache)).unwrap();
+        let all = cache.folders.len();
+        let gone = root.join("games/bagh-chal");
+        assert!(cache.folders.contains_key(&gone));
+
+        // Removed with no word to the cache about it, and the walk made again (as after a missed change).
+        fs::remove_dir_all(&gone).unwrap();
+        cache.walked = None;
+        let second = load_with(&root, &mut Diagnostics::new(), Some(&mut cache)).unwrap();
+        assert_eq!(second.items.len(), first.items.len() - 1);
+        assert!(!cache.folders.contains_key(&gone));
+        assert_eq!(cache.folders.len(), all - 1);
+        // The items before it in path order were taken from the cache as they were, not read again (those
+        // after it are renumbered, their files having moved up by the removed item's).
+        let before_gone: Vec<_> = second.items.iter().filter(|i| i.folder < gone).collect();
+        assert!(!before_gone.is_empty());
+        for item in before_gone {
+            let was = first
+                .items
+                .iter()
+                .find(|i| i.folder == item.folder)
+                .unwrap();
+            assert!(std::sync::Arc::ptr_eq(was, item), "{}", item.id);
+        }
+    }
 }
