@@ -4,11 +4,6 @@
 //! loaded files here, so these diagnostics look like every other.
 
 use std::collections::{HashMap, HashSet};
-
-/// Sets and maps built or searched once per item or citation at every build (the preview server's too): hashed
-/// with foldhash, as SipHash was a fifth of the check of a rebuild after an edit.
-type FastMap<K, V> = foldhash::HashMap<K, V>;
-type FastSet<T> = foldhash::HashSet<T>;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -26,6 +21,11 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
 use crate::source::{FileId, SourceMap};
 use crate::suggest;
+
+/// Sets and maps built or searched once per item or citation at every build (the preview server's too): hashed
+/// with foldhash, as SipHash was a fifth of the check of a rebuild after an edit.
+type FastMap<K, V> = foldhash::HashMap<K, V>;
+type FastSet<T> = foldhash::HashSet<T>;
 
 /// What checking one game gives: its diagnostics, the bibliography keys it cites, what its rules declare (none
 /// when they do not compile), and the game as checked.
