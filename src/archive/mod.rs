@@ -91,6 +91,17 @@ impl<'c> Entry<'c> {
             .collect()
     }
 
+    /// Whether the `n`th of [`Entry::game_records`] is a puzzle (its first `Kind` tag), without listing it.
+    pub fn is_puzzle(&self, n: usize) -> bool {
+        let parsed = self
+            .game
+            .and_then(|g| g.records.get(n))
+            .and_then(Option::as_ref);
+        parsed
+            .and_then(|r| r.tags().find(|(name, _)| *name == "Kind"))
+            .is_some_and(|(_, kind)| kind == "puzzle")
+    }
+
     /// The `n`th of [`Entry::game_records`].
     pub fn game_record(&self, n: usize) -> Option<GameRecord<'c>> {
         let file = *self.item.game_records.get(n)?;

@@ -1581,7 +1581,7 @@ struct PuzzleRef {
 /// Every puzzle of the archive (game records of kind `puzzle`), by game title, then by file name.
 fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
     let games = entries_by_title(archive, |e| {
-        e.game_records().iter().any(|r| r.kind == Some("puzzle"))
+        (0..e.item.game_records.len()).any(|n| e.is_puzzle(n))
     });
     let mut out = Vec::new();
     for entry in games {
