@@ -91,13 +91,10 @@ impl<'c> Entry<'c> {
             .collect()
     }
 
-    /// Whether the `n`th of [`Entry::game_records`] is a puzzle (its first `Kind` tag), without listing it.
+    /// Whether the `n`th of [`Entry::game_records`] is a puzzle (its first `Kind` tag, as there), without
+    /// listing it.
     pub fn is_puzzle(&self, n: usize) -> bool {
-        let parsed = self
-            .game
-            .and_then(|g| g.records.get(n))
-            .and_then(Option::as_ref);
-        parsed
+        self.parsed_record(n)
             .and_then(|r| r.tags().find(|(name, _)| *name == "Kind"))
             .is_some_and(|(_, kind)| kind == "puzzle")
     }
@@ -105,11 +102,18 @@ impl<'c> Entry<'c> {
     /// The `n`th of [`Entry::game_records`].
     pub fn game_record(&self, n: usize) -> Option<GameRecord<'c>> {
         let file = *self.item.game_records.get(n)?;
-        let parsed = self
-            .game
+        Some(game_record(
+            file,
+            &self.files.get(file).path,
+            self.parsed_record(n),
+        ))
+    }
+
+    /// The `n`th game record as `check` parsed it, if it parsed.
+    fn parsed_record(&self, n: usize) -> Option<&'c crate::check::RecordSummary> {
+        self.game
             .and_then(|g| g.records.get(n))
-            .and_then(Option::as_ref);
-        Some(game_record(file, &self.files.get(file).path, parsed))
+            .and_then(Option::as_ref)
     }
 
     /// A game's rules file as written, from the catalog as loaded.

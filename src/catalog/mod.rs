@@ -1746,6 +1746,7 @@ mod tests {
         assert_eq!(cache.folders.len(), all - 2 - under);
         assert!(cache.folders.keys().all(|f| !f.starts_with(&games)));
     }
+
     #[test]
     fn a_folder_the_walk_no_longer_finds_leaves_the_cache_and_the_others_stay() {
         let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");

@@ -420,9 +420,12 @@ fn build_once(
     }
 
     let started = Instant::now();
-    let written = staging
-        .commit_with(kept.map_or(&mut fresh_manifests, |k| &mut k.manifests))
-        .map_err(BuildError::Output)?;
+    // A build in a new process leaves nothing for a next one: its manifest is not made into a map.
+    let written = match kept {
+        Some(kept) => staging.commit_with(&mut kept.manifests),
+        None => staging.commit(),
+    }
+    .map_err(BuildError::Output)?;
     step("swap", started);
 
     Ok(Built {

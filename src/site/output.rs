@@ -636,12 +636,17 @@ impl Staging {
 
     /// Write the manifest and marker, swap the staged site in, and remove the previous one.
     pub fn commit(self) -> Result<Written, String> {
-        self.commit_with(&mut Manifests::default())
+        self.commit_into(None)
     }
 
     /// [`Staging::commit`], leaving the new site's manifest in `memo` for the next build to find without
     /// reading it.
     pub fn commit_with(self, memo: &mut Manifests) -> Result<Written, String> {
+        self.commit_into(Some(memo))
+    }
+
+    /// [`Staging::commit`]; the manifest is remembered only where a next build in this process will ask for it.
+    fn commit_into(self, memo: Option<&mut Manifests>) -> Result<Written, String> {
         let parts: Vec<Vec<(String, Recorded)>> = self
             .files
             .into_iter()
@@ -739,7 +744,9 @@ impl Staging {
         write_new(&self.temp.join(MANIFEST), manifest.as_bytes())
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
         let count = files.len();
-        memo.wrote(manifest, files);
+        if let Some(memo) = memo {
+            memo.wrote(manifest, files);
+        }
         write_new(&self.temp.join(MARKER), MARKER_TEXT.as_bytes())
             .map_err(|e| format!("cannot write the marker file: {e}"))?;
 

@@ -726,16 +726,8 @@ fn own_key(catalog_key: &Hash, entry: &Entry) -> Hash {
 /// data nor the page is made again.
 fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Hash {
     let archive = site.archive;
-    // Gathered, then hashed as one input (the same hash as the pieces fed one by one): fed a few bytes at a
-    // time, BLAKE3's bookkeeping was most of the cost, and every build keys every item.
-    let mut input = Vec::with_capacity(512);
-    let mut part = |bytes: &[u8]| {
-        input.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        input.extend_from_slice(bytes);
-    };
-    part(catalog_key);
-    part(&(index as u64).to_le_bytes());
-    part(entry.url.as_bytes());
+    let place = (index as u64).to_le_bytes();
+    let mut parts: Vec<&[u8]> = vec![&place, entry.url.as_bytes()];
     let mut linked: Vec<usize> = vec![index];
     for relation in entry.relations.iter().chain(&entry.inverse) {
         if let Target::Item(t, _) = relation.target {
@@ -749,23 +741,23 @@ fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Has
     linked[1..].sort_unstable();
     for &e in &linked {
         let other = &archive.entries[e];
-        part(other.url.as_bytes());
-        part(&other.files_hash);
+        parts.extend([other.url.as_bytes(), &other.files_hash[..]]);
     }
     for (facets, which) in [
         (&archive.tags, &entry.tags),
         (&archive.places, &entry.places),
     ] {
         for &f in which {
-            part(facets[f].name.as_bytes());
-            part(facets[f].slug.as_bytes());
+            parts.extend([facets[f].name.as_bytes(), facets[f].slug.as_bytes()]);
         }
     }
     for &p in &entry.people {
-        part(archive.people[p].name.as_bytes());
-        part(archive.people[p].slug.as_bytes());
+        let person = &archive.people[p];
+        parts.extend([person.name.as_bytes(), person.slug.as_bytes()]);
     }
-    *blake3::hash(&input).as_bytes()
+    // Hashed as one input: fed a few bytes at a time, BLAKE3's bookkeeping was most of the cost, and every
+    // build keys every item.
+    crate::fingerprint::bytes(catalog_key, parts)
 }
 
 fn count_by<T: Ord + Clone>(values: impl Iterator<Item = T>) -> Vec<(T, usize)> {
@@ -1585,10 +1577,9 @@ fn puzzles(archive: &Archive) -> Vec<PuzzleRef> {
     });
     let mut out = Vec::new();
     for entry in games {
-        let records = archive.entries[entry].game_records();
-        let mut own: Vec<usize> = (0..records.len())
-            .filter(|&r| records[r].kind == Some("puzzle"))
-            .collect();
+        let game = &archive.entries[entry];
+        let records = game.game_records();
+        let mut own: Vec<usize> = (0..records.len()).filter(|&r| game.is_puzzle(r)).collect();
         own.sort_by(|&a, &b| records[a].file_name.cmp(&records[b].file_name));
         out.extend(own.into_iter().map(|record| PuzzleRef { entry, record }));
     }
