@@ -245,13 +245,13 @@ pub fn script_json<T: Serialize + ?Sized>(value: &T) -> String {
 }
 
 /// The linked data of a page that lists items (browse, map, timeline): a schema.org `CollectionPage` named by
-/// its title, ready for the page's script element.
-pub fn collection_page(name: &str) -> String {
-    script_json(&serde_json::json!({
+/// its title.
+pub fn collection_page(name: &str) -> serde_json::Value {
+    serde_json::json!({
         "@context": "https://schema.org",
         "@type": "CollectionPage",
         "name": name,
-    }))
+    })
 }
 
 /// Whether a value only says that something is not known ("Not recorded", "unknown"): shown on the page as the

@@ -592,7 +592,13 @@ impl Staging {
                 .expect("no thread panics while holding the folder list")
                 .contains(dir);
             if !known {
-                make_dirs(&self.temp, dir)
+                let made = |d: &Path| {
+                    self.dirs
+                        .lock()
+                        .expect("no thread panics while holding the folder list")
+                        .contains(d)
+                };
+                make_dirs(&self.temp, dir, made)
                     .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
                 let mut dirs = self
                     .dirs
@@ -825,20 +831,32 @@ fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::rename(&partial, path)
 }
 
-/// Make `dir` and the folders above it, up to `root`. In a reused standby a folder's name may be taken by a
-/// file (or a link, which is never followed): that is removed and a folder made in its place, so nothing is
-/// ever written outside `root`.
-fn make_dirs(root: &Path, dir: &Path) -> io::Result<()> {
+/// Make `dir` and the folders above it, up to `root`, below the deepest one `made` says is already a folder of
+/// this build's. In a reused standby a folder's name may be taken by a file (or a link, which is never
+/// followed): that is removed and a folder made in its place, so nothing is ever written outside `root`.
+/// Each folder is made first and looked at only when its name is taken: a new site's folders are all new.
+fn make_dirs(root: &Path, dir: &Path, made: impl Fn(&Path) -> bool) -> io::Result<()> {
     let Ok(below) = dir.strip_prefix(root) else {
         return Err(io::Error::other("outside the staging folder"));
     };
     let mut at = root.to_path_buf();
+    let mut known = true;
     for part in below.components() {
         at.push(part);
+        // A folder this build made or looked at stays one: nothing but the build writes in the staging folder.
+        if known && made(&at) {
+            continue;
+        }
+        known = false;
+        match fs::create_dir(&at) {
+            Ok(()) => continue,
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(err) => return Err(err),
+        }
+        // Made by `create_dir` only once the folder above is one: a link in its place is never followed.
         match fs::symlink_metadata(&at) {
             Ok(meta) if meta.is_dir() => continue,
             Ok(_) => fs::remove_file(&at)?,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
             Err(err) => return Err(err),
         }
         match fs::create_dir(&at) {

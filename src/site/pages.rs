@@ -59,6 +59,10 @@ struct Layout {
     dc_links: Vec<meta::MetaLink>,
     /// `dc_links` and `dc` as `<link>` and `<meta>` elements, made in [`Site::job`].
     dc_html: String,
+    /// What the page describes as linked data, given as a value: [`Site::job`] adds its address and writes it
+    /// out once, as `json_ld`.
+    #[serde(skip)]
+    ld: Option<serde_json::Value>,
     json_ld: String,
     nav: Vec<NavLink>,
     /// `nav` as the list items of the main navigation, the current section marked.
@@ -185,6 +189,7 @@ impl<'a, 'c> Site<'a, 'c> {
             dc: Vec::new(),
             dc_links: Vec::new(),
             dc_html: String::new(),
+            ld: None,
             json_ld: String::new(),
             nav: NAV
                 .iter()
@@ -205,7 +210,8 @@ impl<'a, 'c> Site<'a, 'c> {
         page: serde_json::Value,
     ) -> Job {
         let mut layout = layout;
-        layout.json_ld = self.identified(&path, template, &layout.json_ld, &layout.title);
+        let ld = layout.ld.take();
+        layout.json_ld = self.identified(&path, template, ld, &layout.title);
         // A page with Dublin Core describes something; `DC.identifier` is the page's address (relative to the page
         // itself without a base URL, which a reader resolves against wherever the site is).
         if !layout.dc.is_empty() || !layout.dc_links.is_empty() {
@@ -235,9 +241,15 @@ impl<'a, 'c> Site<'a, 'c> {
     /// (`…/index.html#item`), and, when the site's address is known, its `url`; a page that describes nothing of
     /// its own is a `WebPage`. Without a base URL the `@id` is the fragment alone, which JSON-LD resolves
     /// against the page's address, wherever the site is put.
-    fn identified(&self, path: &str, template: &str, ld: &str, title: &str) -> String {
-        let mut ld: serde_json::Value = serde_json::from_str(ld).unwrap_or_else(
-            |_| json!({ "@context": "https://schema.org", "@type": "WebPage", "name": title }),
+    fn identified(
+        &self,
+        path: &str,
+        template: &str,
+        ld: Option<serde_json::Value>,
+        title: &str,
+    ) -> String {
+        let mut ld = ld.unwrap_or_else(
+            || json!({ "@context": "https://schema.org", "@type": "WebPage", "name": title }),
         );
         let fragment = match (template, ld["@type"].as_str()) {
             ("item.html", _) => "item",
@@ -775,7 +787,7 @@ fn home(site: &Site) -> Job {
     let archive = site.archive;
     let config = &archive.catalog.config;
     let mut layout = site.layout(&path, &config.title, &config.description, "home");
-    layout.json_ld = meta::script_json(&json!({
+    layout.ld = Some(json!({
         "@context": "https://schema.org",
         "@type": "WebSite",
         "name": config.title,
@@ -1233,7 +1245,7 @@ fn browse_pages(
         out.keyed(&page_path, key, || {
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
-        layout.json_ld = meta::collection_page(&title);
+        layout.ld = Some(meta::collection_page(&title));
         let page_facets: Vec<RowFacets> = chunk
             .iter()
             .map(|&i| entry_facets(archive, &archive.entries[i]))
@@ -2010,7 +2022,7 @@ fn facet_page(
     if let Some((east, north)) = facet.point {
         ld["geo"] = json!({ "@type": "GeoCoordinates", "latitude": north, "longitude": east });
     }
-    layout.json_ld = meta::script_json(&ld);
+    layout.ld = Some(ld);
     layout.dc = vec![MetaTag {
         name: if folder == "places" {
             "DCTERMS.spatial"
@@ -2103,7 +2115,7 @@ fn people_pages(site: &Site, out: &Out) -> Result<(), String> {
             paginate::split(links, sizes.links),
             "person.html",
             |layout, root, chunk, pager| {
-                layout.json_ld = meta::script_json(&json!({
+                layout.ld = Some(json!({
                     "@context": "https://schema.org",
                     "@type": if is_organization(site.archive, person) { "Organization" } else { "Person" },
                     "name": person.name,
@@ -2249,7 +2261,7 @@ fn one_source_pages(
                 (&title, &full, "sources"),
                 "source.html",
                 |layout, root, chunk, pager| {
-                    layout.json_ld = meta::script_json(&source_json_ld(entry));
+                    layout.ld = Some(source_json_ld(entry));
                     layout.dc = source_dc(entry);
                     let mut shown: Vec<(usize, Vec<Link>)> = Vec::new();
                     for (group, link, _) in chunk {
@@ -2438,7 +2450,7 @@ fn item_page<'a>(
         kind_folder_section(entry.kind),
     );
     (layout.dc, layout.dc_links) = meta::dc_meta(archive, entry, site.options.base_url.as_deref());
-    layout.json_ld = meta::script_json(&meta::json_ld(
+    layout.ld = Some(meta::json_ld(
         archive,
         entry,
         site.options.base_url.as_deref(),

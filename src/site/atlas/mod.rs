@@ -214,7 +214,7 @@ pub(super) fn map_pages(site: &Site) -> (Vec<Job>, Vec<(String, String)>) {
         chunks,
         "map.html",
         |layout, root, chunk, pager| {
-            layout.json_ld = meta::collection_page(&layout.title);
+            layout.ld = Some(meta::collection_page(&layout.title));
             let list: Vec<serde_json::Value> = chunk
                 .into_iter()
                 .map(|(facet, place, facets)| {
@@ -361,7 +361,7 @@ fn timeline_page(
     pager: Option<paginate::Pager>,
 ) -> serde_json::Value {
     let archive = site.archive;
-    layout.json_ld = meta::collection_page(&layout.title);
+    layout.ld = Some(meta::collection_page(&layout.title));
     let from = chunk.iter().map(|d| d.0.from).min().unwrap_or(0);
     let to = chunk.iter().map(|d| d.0.to).max().unwrap_or(0);
     let width = (to + 1 - from) as f64;
