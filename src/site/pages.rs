@@ -6,7 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -867,6 +867,34 @@ type RowFacets = Vec<(&'static str, Vec<String>)>;
 
 /// Facet values of an entry, for browse filters: (facet key, values).
 fn entry_facets(archive: &Archive, entry: &Entry) -> RowFacets {
+    let [kind, family, mechanics, players, size] = listed_facets(entry);
+    vec![
+        kind,
+        (
+            "tag",
+            entry
+                .tags
+                .iter()
+                .map(|&t| archive.tags[t].name.clone())
+                .collect(),
+        ),
+        (
+            "place",
+            entry
+                .places
+                .iter()
+                .map(|&p| archive.places[p].name.clone())
+                .collect(),
+        ),
+        family,
+        mechanics,
+        players,
+        size,
+    ]
+}
+
+/// The values of an entry's facets that have lists of their own ([`LISTED_FACETS`], in that order).
+fn listed_facets(entry: &Entry) -> [(&'static str, Vec<String>); LISTED_FACETS.len()] {
     // The distinct values are found before any is written out: a game of twenty rulesets has a few.
     let mut kinds: Vec<&str> = Vec::new();
     let mut counts: Vec<u8> = Vec::new();
@@ -898,24 +926,8 @@ fn entry_facets(archive: &Archive, entry: &Entry) -> RowFacets {
     players.sort_unstable();
     let mut size: Vec<String> = points.iter().map(|p| format!("{p} {word}")).collect();
     size.sort_unstable();
-    vec![
+    [
         ("kind", vec![entry.kind.as_str().to_string()]),
-        (
-            "tag",
-            entry
-                .tags
-                .iter()
-                .map(|&t| archive.tags[t].name.clone())
-                .collect(),
-        ),
-        (
-            "place",
-            entry
-                .places
-                .iter()
-                .map(|&p| archive.places[p].name.clone())
-                .collect(),
-        ),
         ("family", family),
         ("mechanics", mechanics),
         ("players", players),
@@ -990,6 +1002,9 @@ impl FacetCounts {
 /// year, its title and region folded (as the table sorts them), and its facets for the filter script
 /// ([`facet_data`]). Browse holds one for every item while its pages are made, at the render's peak of memory:
 /// the six texts are one string, where six strings took a hundred bytes more a row.
+/// An item's [`RowParts`], made when first asked for.
+type RowOf<'r> = dyn Fn(usize) -> &'r RowParts + Sync + 'r;
+
 struct RowParts {
     text: Box<str>,
     /// Where each text but the last ends in `text`.
@@ -1101,21 +1116,30 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     // Every item's row's words, which every browse page it is on shows alike (an item is on the list of every
-    // item and on one list per facet value it has): once per item, in parallel. Its facets are made again
-    // where a page or a list needs them rather than held for every item (hundreds of bytes an item, at the
-    // render's peak).
-    let rows: Vec<RowParts> = archive
+    // item and on one list per facet value it has): made once, by the first page that shows the item. A
+    // rebuild after an edit makes again only the pages that show the edited items, and so only their rows.
+    // Its facets are made again where a page needs them rather than held for every item (hundreds of bytes
+    // an item, at the render's peak).
+    let rows: Vec<OnceLock<RowParts>> = archive.entries.iter().map(|_| OnceLock::new()).collect();
+    let row = |i: usize| -> &RowParts {
+        rows[i].get_or_init(|| {
+            let e = &archive.entries[i];
+            RowParts::of(archive, e, &entry_facets(archive, e))
+        })
+    };
+    // Sorted as the table sorts: by the folded title, as a row holds it.
+    let titles: Vec<String> = archive
         .entries
         .par_iter()
-        .map(|e| RowParts::of(archive, e, &entry_facets(archive, e)))
+        .map(|e| crate::archive::text::fold(&e.title))
         .collect();
     let mut order: Vec<usize> = (0..archive.entries.len()).collect();
     order.sort_by(|&a, &b| {
-        rows[a]
-            .sort_title()
-            .cmp(rows[b].sort_title())
+        titles[a]
+            .cmp(&titles[b])
             .then_with(|| archive.entries[a].url.cmp(&archive.entries[b].url))
     });
+    drop(titles);
 
     let mut lists: Vec<(&'static str, &'static str, Vec<FacetList>)> = Vec::new();
     if order.len() > sizes.rows {
@@ -1123,10 +1147,7 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
         let mut by_key: [std::collections::BTreeMap<String, Vec<usize>>; LISTED_FACETS.len()] =
             Default::default();
         for &i in &order {
-            for (k, values) in entry_facets(archive, &archive.entries[i]) {
-                let Some(at) = LISTED_FACETS.iter().position(|key| *key == k) else {
-                    continue;
-                };
+            for (at, (_, values)) in listed_facets(&archive.entries[i]).into_iter().enumerate() {
                 for v in values {
                     by_key[at].entry(v).or_default().push(i);
                 }
@@ -1179,7 +1200,7 @@ fn browse(site: &Site, out: &Out) -> Result<(), String> {
         }
     }
     let shared = crate::fingerprint::to_hex(&output::hash_bytes(shared.as_bytes()));
-    let lists_of = (&rows[..], &lists[..], shared.as_str());
+    let lists_of = (&row as &RowOf, &lists[..], shared.as_str());
     browse_pages(site, "browse", None, &order, lists_of, out)?;
     let each: Vec<(&str, &str, &FacetList)> = lists
         .iter()
@@ -1204,7 +1225,7 @@ fn browse_pages(
     folder: &str,
     only: Option<(&str, &str, &str)>,
     items: &[usize],
-    (row_parts, lists, shared): (&[RowParts], &FacetLists, &str),
+    (row_parts, lists, shared): (&RowOf, &FacetLists, &str),
     out: &Out,
 ) -> Result<(), String> {
     let archive = site.archive;
@@ -1254,7 +1275,7 @@ fn browse_pages(
             .iter()
             .map(|&i| {
                 let e = &archive.entries[i];
-                let p = &row_parts[i];
+                let p = row_parts(i);
                 json!({
                     "href": format!("{root}{}", e.url),
                     "title": e.title,
@@ -1411,7 +1432,12 @@ fn variants(site: &Site, out: &Out) -> Result<(), String> {
         "games",
         paginate::split(games.clone(), sizes.rows),
     );
-    slots.into_par_iter().try_for_each(|slot| {
+    let graph_note = (!shown_all).then(|| format!(
+        "The graph shows {} of the {} catalogued games: the biggest groups of games related to one another. Every game is in the list below.",
+        paginate::thousands(drawn.len()),
+        paginate::thousands(games.len()),
+    ));
+    let make = |slot: paginate::Slot<usize>| -> Job {
         let paginate::Slot {
             number,
             pages,
@@ -1485,16 +1511,32 @@ fn variants(site: &Site, out: &Out) -> Result<(), String> {
             .collect();
         let page = json!({
             "svg": svg,
-            "graph_note": (!shown_all).then(|| format!(
-                "The graph shows {} of the {} catalogued games: the biggest groups of games related to one another. Every game is in the list below.",
-                paginate::thousands(drawn.len()),
-                paginate::thousands(games.len()),
-            )),
+            "graph_note": graph_note,
             "first_href": format!("{root}variants/index.html"),
             "list": list,
             "pager": pager,
         });
-        out.page(site.job(path, "variants.html", layout, page))
+        site.job(path, "variants.html", layout, page)
+    };
+    slots.into_par_iter().try_for_each(|slot| {
+        // The first page draws the graph of every related game: known by its data. Each other page shows
+        // its games with the games they name, which their page keys cover (titles, and whether a named item
+        // is a catalogued game), so a page whose games are unchanged is not even made.
+        if slot.number == 1 {
+            return out.page(make(slot));
+        }
+        let key = site.list_key(
+            &[
+                b"variants",
+                slot.path.as_bytes(),
+                slot.place().as_bytes(),
+                graph_note.as_deref().unwrap_or("").as_bytes(),
+            ],
+            &site.keys,
+            slot.items.iter().copied(),
+        );
+        let path = slot.path.clone();
+        out.keyed(&path, key, || make(slot))
     })
 }
 
