@@ -4,6 +4,52 @@
 
 pub type Hash = [u8; 32];
 
+/// A checksum of bytes this program wrote ([`digest`]).
+pub type Digest = [u8; 16];
+
+/// The checksum by which a build tells whether a file or part it writes holds the same bytes as the one the
+/// previous build wrote: XXH3's 128 bits, written as its canonical (big-endian) form. A key of what something
+/// is made from stays a BLAKE3 [`Hash`]; this only compares outputs with outputs. Over the kilobyte-sized
+/// parts of the data files and the pages it runs about twenty times as fast as BLAKE3 here (1 GB/s against
+/// 25 GB/s at 2 KB), and two different outputs of one catalog agree on it by chance no more often than on
+/// BLAKE3. It is not made to resist bytes crafted to collide; only the catalog's own author could craft them,
+/// and to no end but keeping their own earlier page.
+pub fn digest(bytes: &[u8]) -> Digest {
+    xxhash_rust::xxh3::xxh3_128(bytes).to_be_bytes()
+}
+
+/// A writer that takes the [`digest`] of what passes through it.
+pub struct Digesting<W> {
+    pub inner: W,
+    pub digest: xxhash_rust::xxh3::Xxh3,
+}
+
+impl<W> Digesting<W> {
+    pub fn new(inner: W) -> Digesting<W> {
+        Digesting {
+            inner,
+            digest: xxhash_rust::xxh3::Xxh3::new(),
+        }
+    }
+
+    /// The digest of everything written so far.
+    pub fn digest(&self) -> Digest {
+        self.digest.digest128().to_be_bytes()
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Digesting<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.digest.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// A hash of this program: its version and, for builds of the same version (as while developing), the
 /// executable's size and time, so that a rebuilt binary reuses nothing of its predecessor's work.
 pub fn program() -> Hash {
@@ -98,26 +144,26 @@ pub fn unseal_for<'a>(format: &[u8], program: &Hash, bytes: &'a [u8]) -> Option<
     rest.strip_prefix(&program[..])
 }
 
-pub fn to_hex(hash: &Hash) -> String {
-    let mut s = String::with_capacity(64);
+pub fn to_hex(hash: &[u8]) -> String {
+    let mut s = String::with_capacity(2 * hash.len());
     push_hex(&mut s, hash);
     s
 }
 
 /// Append a hash in lower-case hex. By table rather than by `write!`: a site's manifest holds tens of
 /// thousands of hashes, and formatting each byte through `fmt` took longer than the rest of writing it.
-pub fn push_hex(out: &mut String, hash: &Hash) {
+pub fn push_hex(out: &mut String, hash: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    out.reserve(64);
+    out.reserve(2 * hash.len());
     for &b in hash {
         out.push(DIGITS[usize::from(b >> 4)] as char);
         out.push(DIGITS[usize::from(b & 15)] as char);
     }
 }
 
-pub fn from_hex(text: &str) -> Option<Hash> {
+pub fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
     let text = text.as_bytes();
-    if text.len() != 64 {
+    if text.len() != 2 * N {
         return None;
     }
     let digit = |c: u8| match c {
@@ -126,7 +172,7 @@ pub fn from_hex(text: &str) -> Option<Hash> {
         b'A'..=b'F' => Some(c - b'A' + 10),
         _ => None,
     };
-    let mut hash = [0u8; 32];
+    let mut hash = [0u8; N];
     for (byte, pair) in hash.iter_mut().zip(text.chunks_exact(2)) {
         *byte = digit(pair[0])? << 4 | digit(pair[1])?;
     }

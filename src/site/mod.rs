@@ -389,7 +389,7 @@ fn build_once(
     let rendered = rendered.map_err(BuildError::Template)?;
     let mut replayed: Vec<String> = checked
         .clean_games()
-        .map(crate::fingerprint::to_hex)
+        .map(|key| crate::fingerprint::to_hex(&key[..]))
         .collect();
     replayed.sort();
     replayed.push(String::new());

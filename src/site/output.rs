@@ -55,11 +55,11 @@ const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
 /// The manifest's first line: its format, and what else the inputs' hashes depend on.
-const MANIFEST_HEADER: &str = "ludotheca-manifest 1";
+const MANIFEST_HEADER: &str = "ludotheca-manifest 2";
 
 pub use crate::fingerprint::Hash;
-use crate::fingerprint::Hashing;
 use crate::fingerprint::from_hex as unhex;
+use crate::fingerprint::{Digest, Digesting, digest};
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
     *blake3::hash(bytes).as_bytes()
@@ -68,7 +68,8 @@ pub fn hash_bytes(bytes: &[u8]) -> Hash {
 /// What the previous site's manifest says of one file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Recorded {
-    pub bytes: Hash,
+    /// The [`digest`] of the file's bytes.
+    pub bytes: Digest,
     /// The hash of what the file was made from, where the renderer gave one.
     pub inputs: Option<Hash>,
 }
@@ -445,7 +446,7 @@ impl Staging {
     /// Put one file into the new site.
     pub fn put(&self, path: &str, bytes: &[u8], inputs: Option<Hash>) -> Result<(), String> {
         let recorded = Recorded {
-            bytes: hash_bytes(bytes),
+            bytes: digest(bytes),
             inputs,
         };
         if self.already_staged(path, &recorded) {
@@ -542,21 +543,14 @@ impl Staging {
         let partial = partial_of(&dest);
         let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
         let file = fs::File::create(&partial).map_err(failed)?;
-        // Buffered before the hash, not after: BLAKE3 hashes the 1 KiB chunks of one long input side by side,
-        // but the few hundred bytes at a time a data file is written in go through it a block at a time.
-        let mut sink = io::BufWriter::with_capacity(
-            1 << 20,
-            Hashing {
-                inner: file,
-                hasher: blake3::Hasher::new(),
-            },
-        );
+        // Buffered before the digest: a data file is written a few hundred bytes at a time.
+        let mut sink = io::BufWriter::with_capacity(1 << 20, Digesting::new(file));
         write(&mut sink).map_err(failed)?;
         let sink = sink
             .into_inner()
             .map_err(|e| failed(io::IntoInnerError::into_error(e)))?;
         let recorded = Recorded {
-            bytes: *sink.hasher.finalize().as_bytes(),
+            bytes: sink.digest(),
             inputs,
         };
         drop(sink);
@@ -1102,7 +1096,7 @@ mod tests {
             unhex("AF1349B9F5F9A1A6A0404DEA36DCC9499BCB25C9ADC112B7CC9A93CAE41F3262"),
             Some(*blake3::hash(b"").as_bytes())
         );
-        assert_eq!(unhex("zz"), None);
+        assert_eq!(unhex::<32>("zz"), None);
     }
 
     /// A new scratch folder holding an empty catalog; the site goes in `site` beside it.

@@ -19,10 +19,10 @@ use crate::fingerprint::Hash;
 pub const INDEX: &str = ".ludotheca-parts";
 
 /// The index's first line: its format.
-const HEADER: &[u8] = b"ludotheca-parts 1\n";
+const HEADER: &[u8] = b"ludotheca-parts 2\n";
 
-/// A part's hash, as the index keeps it: half of a BLAKE3 hash is ample to tell a changed part.
-pub type Check = [u8; 16];
+/// A part's checksum, as the index keeps it ([`crate::fingerprint::digest`]).
+pub type Check = crate::fingerprint::Digest;
 
 /// One entry of the index: which file, the part's key, the hash of its bytes, where it starts and its length.
 const ENTRY: usize = 1 + 32 + 16 + 8 + 4;
@@ -73,12 +73,9 @@ impl Span {
     }
 }
 
-/// The hash the index keeps of a part's bytes.
+/// The checksum the index keeps of a part's bytes.
 pub fn check_of(bytes: &[u8]) -> Check {
-    let hash = blake3::hash(bytes);
-    let mut check = [0; 16];
-    check.copy_from_slice(&hash.as_bytes()[..16]);
-    check
+    crate::fingerprint::digest(bytes)
 }
 
 /// The parts the previous site's data files hold, by key.
@@ -428,7 +425,7 @@ mod tests {
             &b""[..],
             &index[..index.len() - 1],
             &index[1..],
-            b"ludotheca-parts 2\n",
+            b"ludotheca-parts 3\n",
         ] {
             assert_eq!(previous(&file, broken, &dir).get(Export::Json, &a), None);
         }
