@@ -847,7 +847,8 @@ fn make_dirs(root: &Path, dir: &Path, made: impl Fn(&Path) -> bool) -> io::Resul
             Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
             Err(err) => return Err(err),
         }
-        // Made by `create_dir` only once the folder above is one: a link in its place is never followed.
+        // The name was taken. The folder above is one this build made or looked at, so nothing here was
+        // reached through a link; what holds the name is looked at without following it.
         match fs::symlink_metadata(&at) {
             Ok(meta) if meta.is_dir() => continue,
             Ok(_) => fs::remove_file(&at)?,
