@@ -18,34 +18,19 @@ pub fn digest(bytes: &[u8]) -> Digest {
 }
 
 /// A writer that takes the [`digest`] of what passes through it.
-pub struct Digesting<W> {
-    pub inner: W,
-    pub digest: xxhash_rust::xxh3::Xxh3,
-}
+pub type Digesting<W> = Hashing<W, xxhash_rust::xxh3::Xxh3>;
 
 impl<W> Digesting<W> {
     pub fn new(inner: W) -> Digesting<W> {
-        Digesting {
+        Hashing {
             inner,
-            digest: xxhash_rust::xxh3::Xxh3::new(),
+            hasher: xxhash_rust::xxh3::Xxh3::new(),
         }
     }
 
     /// The digest of everything written so far.
     pub fn digest(&self) -> Digest {
-        self.digest.digest128().to_be_bytes()
-    }
-}
-
-impl<W: std::io::Write> std::io::Write for Digesting<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.digest.update(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+        self.hasher.digest128().to_be_bytes()
     }
 }
 
@@ -96,16 +81,33 @@ pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash
     *blake3::hash(&input).as_bytes()
 }
 
-/// A writer that hashes what passes through it.
-pub struct Hashing<W> {
+/// A writer that hashes what passes through it: with BLAKE3 unless said otherwise.
+pub struct Hashing<W, H = blake3::Hasher> {
     pub inner: W,
-    pub hasher: blake3::Hasher,
+    pub hasher: H,
 }
 
-impl<W: std::io::Write> std::io::Write for Hashing<W> {
+/// A hash that takes its input a piece at a time.
+pub trait Absorb {
+    fn absorb(&mut self, bytes: &[u8]);
+}
+
+impl Absorb for blake3::Hasher {
+    fn absorb(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+}
+
+impl Absorb for xxhash_rust::xxh3::Xxh3 {
+    fn absorb(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+}
+
+impl<W: std::io::Write, H: Absorb> std::io::Write for Hashing<W, H> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
+        self.hasher.absorb(&buf[..n]);
         Ok(n)
     }
 
