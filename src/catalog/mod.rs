@@ -492,29 +492,42 @@ impl Catalog {
     /// The stamps the next build may take this catalog's rules files and game records by, as a build keeps them
     /// beside the site ([`stamps::to_bytes`]): those read with a settled stamp (`fresh`, as
     /// [`Catalog::stamps`] held them) and those taken unread by what `known` (the stamps the load went by)
-    /// says of them, in the catalog's order.
+    /// says of them, in the catalog's order: the file's bytes in blocks, to be written one after the other.
     pub fn stamps_to_keep(
         &self,
         fresh: &[(FileId, stamps::Known)],
         known: Option<&stamps::Stamps>,
-    ) -> Vec<u8> {
-        let files = self.items.iter().flat_map(|item| {
-            item.rules_file
-                .into_iter()
-                .chain(item.game_records.iter().copied())
-        });
-        let known = files.filter_map(|file| {
-            let path = within(self.files.path(file), &self.root);
-            let known = match self.files.get(file).unread() {
-                Some(_) => known?.get(path)?,
-                None => {
-                    let at = fresh.binary_search_by_key(&file, |(id, _)| *id).ok()?;
-                    &fresh[at].1
-                }
-            };
-            Some((path, known))
-        });
-        stamps::to_bytes(known)
+    ) -> Vec<Vec<u8>> {
+        // A block of items at a time on every core, joined in the catalog's order: 76,000 entries at 10,000
+        // items, each looked up by its path, between the check and the resolve while nothing else runs.
+        let entries: Vec<Vec<u8>> = self
+            .items
+            .par_chunks(1024)
+            .map(|items| {
+                let files = items.iter().flat_map(|item| {
+                    item.rules_file
+                        .into_iter()
+                        .chain(item.game_records.iter().copied())
+                });
+                let known = files.filter_map(|file| {
+                    let path = within(self.files.path(file), &self.root);
+                    let known = match self.files.get(file).unread() {
+                        Some(_) => known?.get(path)?,
+                        None => {
+                            let at = fresh.binary_search_by_key(&file, |(id, _)| *id).ok()?;
+                            &fresh[at].1
+                        }
+                    };
+                    Some((path, known))
+                });
+                let mut entries = Vec::new();
+                stamps::push_entries(&mut entries, known);
+                entries
+            })
+            .collect();
+        std::iter::once(stamps::HEADER.to_vec())
+            .chain(entries)
+            .collect()
     }
 
     /// A catalog at `root` holding only `files`: no configuration, bibliography, About page, theme or items.

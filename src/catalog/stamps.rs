@@ -27,7 +27,7 @@ use std::time::{Duration, SystemTime};
 pub const SETTLED: Duration = Duration::from_secs(3);
 
 /// The first line of the file a build keeps its stamps in: its format.
-const HEADER: &[u8] = b"ludotheca-stamps 2\n";
+pub const HEADER: &[u8] = b"ludotheca-stamps 2\n";
 
 /// A file's size, times (in nanoseconds since 1970) and inode, as the system reports them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,6 +165,12 @@ impl Stamps {
 /// copying (a general serializer took 55 ms at 10,000 items, on the build's one busy thread).
 pub fn to_bytes<'a>(files: impl Iterator<Item = (&'a Path, &'a Known)>) -> Vec<u8> {
     let mut bytes = HEADER.to_vec();
+    push_entries(&mut bytes, files);
+    bytes
+}
+
+/// The entries of `files`, as [`to_bytes`] writes them after [`HEADER`], added to `bytes`.
+pub fn push_entries<'a>(bytes: &mut Vec<u8>, files: impl Iterator<Item = (&'a Path, &'a Known)>) {
     for (path, known) in files {
         // A path that is not UTF-8, or absurdly long, is left out: its file is read at the next build.
         let Some(path) = path.to_str().filter(|p| p.len() <= usize::from(u16::MAX)) else {
@@ -186,7 +192,6 @@ pub fn to_bytes<'a>(files: impl Iterator<Item = (&'a Path, &'a Known)>) -> Vec<u
         bytes.extend_from_slice(hash);
         bytes.push(u8::from(*placeholder));
     }
-    bytes
 }
 
 /// The bytes of an entry after its path: size, two times, inode, device, hash, flag.

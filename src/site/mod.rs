@@ -346,11 +346,13 @@ fn build_once(
     // making it is 30 ms at 10,000 items, in the pass the archivist waits for, and the whole build after it
     // writes this one. A stamp that no longer matches its file only costs that file being read.
     let stamps_written = match scope {
-        Scope::Whole => staging.put(
-            output::STAMPS,
-            &checked.catalog.stamps_to_keep(&stamps, known.as_ref()),
-            None,
-        ),
+        Scope::Whole => {
+            // Written block by block as made, not joined into one more copy first.
+            let blocks = checked.catalog.stamps_to_keep(&stamps, known.as_ref());
+            staging.put_with(output::STAMPS, None, &|out| {
+                blocks.iter().try_for_each(|block| out.write_all(block))
+            })
+        }
         Scope::Items => Ok(()),
     };
     drop(stamps);
