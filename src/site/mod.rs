@@ -162,6 +162,9 @@ pub struct Kept {
     parts: memo::Parts,
     manifests: output::Manifests,
     names: crate::archive::NamesCache,
+    /// The games the last check found clean, as the site's file of them says (see [`output::REPLAYED`]):
+    /// known here, the file is not read back at every build.
+    replayed: Option<std::collections::HashSet<crate::fingerprint::Hash>>,
 }
 
 impl Kept {
@@ -247,6 +250,7 @@ fn build_once(
     let games_in_memory = kept.as_deref().is_some_and(|k| !k.games.is_empty());
     let images_in_memory = kept.as_deref().is_some_and(|k| !k.images.is_empty());
     let mut fresh_manifests = output::Manifests::default();
+    let replayed_in_memory = kept.as_deref_mut().and_then(|k| k.replayed.take());
     let (load_cache, manifests) = match kept.as_deref_mut() {
         Some(kept) => (Some(&mut kept.load), &mut kept.manifests),
         None => (None, &mut fresh_manifests),
@@ -261,7 +265,8 @@ fn build_once(
             let games = (!games_in_memory).then(|| target.checked_games());
             let images = (!images_in_memory).then(|| target.examined_images());
             target.read_manifests(manifests);
-            (target.replayed(), games, images)
+            let replayed = replayed_in_memory.unwrap_or_else(|| target.replayed());
+            (replayed, games, images)
         },
     );
     let mut catalog = loaded.map_err(BuildError::Load)?;
@@ -297,6 +302,10 @@ fn build_once(
     );
     let games_taken = games.taken();
     let pictures_taken = images.taken();
+    if let Some(kept) = kept.as_deref_mut() {
+        // What replayed clean stays so whatever becomes of this build: the set holds keys of files' contents.
+        kept.replayed = Some(checked.clean_games().copied().collect());
+    }
     crate::resident::hand_back_freed();
     step("check", started);
     if diagnostics.has_errors() {

@@ -1004,17 +1004,17 @@ fn parse_manifest(text: &str) -> Listed {
 /// A site's manifest as read: shared, since a long-running process hands the same one to several builds.
 pub type Manifest = std::sync::Arc<Listed>;
 
-/// The manifests a long-running process (the preview server) wrote or read last, by the hash of their bytes:
+/// The manifests a long-running process (the preview server) wrote or read last, by the digest of their bytes:
 /// at 10,000 items a manifest is 30,000 lines, and parsing it again for every rebuild took longer than the
 /// rest of a small rebuild's writing. The file is still read and hashed each time, so a site changed by
 /// another process (a `build` into the same folder) is never mistaken for the one remembered.
 #[derive(Default)]
 pub struct Manifests {
-    known: Vec<(Hash, Manifest)>,
+    known: Vec<(Digest, Manifest)>,
     /// The manifest this process wrote last, being hashed and made into a map on a thread of its own: the
     /// next build needs it only when it stages, and a build in a new process never does. Made in line, a
     /// 10,000-item site's took 5-9 ms of every swap.
-    making: Option<std::thread::JoinHandle<(Hash, Manifest)>>,
+    making: Option<std::thread::JoinHandle<(Digest, Manifest)>>,
 }
 
 impl Manifests {
@@ -1033,7 +1033,7 @@ impl Manifests {
         let Ok(bytes) = fs::read(dir.join(MANIFEST)) else {
             return Manifest::default();
         };
-        let key = hash_bytes(&bytes);
+        let key = digest(&bytes);
         if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == key) {
             return std::sync::Arc::clone(known);
         }
@@ -1051,14 +1051,14 @@ impl Manifests {
         // Should no thread start, nothing is remembered: the next build reads the file.
         self.making = std::thread::Builder::new()
             .spawn(move || {
-                let key = hash_bytes(bytes.as_bytes());
+                let key = digest(bytes.as_bytes());
                 (key, Manifest::new(files.into_iter().collect()))
             })
             .ok();
     }
 
     /// Keep the last few: the live site's and the standby's are the ones the next build reads.
-    fn remember(&mut self, key: Hash, manifest: Manifest) {
+    fn remember(&mut self, key: Digest, manifest: Manifest) {
         self.known.retain(|(k, _)| *k != key);
         self.known.push((key, manifest));
         if self.known.len() > 3 {

@@ -369,11 +369,14 @@ pub fn render_site(
         .enumerate()
         .map(|(i, entry)| item_key(&site, &site.catalog_key, i, entry))
         .collect();
-    site.own_keys = archive
-        .entries
-        .par_iter()
-        .map(|entry| own_key(&site.catalog_key, entry))
-        .collect();
+    // Only the lists take them, and a build of the items' pages makes no list.
+    if whole {
+        site.own_keys = archive
+            .entries
+            .par_iter()
+            .map(|entry| own_key(&site.catalog_key, entry))
+            .collect();
+    }
     let site = site;
     let keys = &site.keys;
     // The previous site's data files, read through the index of their parts it left.
