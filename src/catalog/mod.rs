@@ -490,7 +490,7 @@ pub struct Catalog {
 
 impl Catalog {
     /// The stamps the next build may take this catalog's rules files and game records by, as a build keeps them
-    /// beside the site ([`stamps::to_bytes`]): those read with a settled stamp (`fresh`, as
+    /// beside the site ([`stamps::push_entries`]): those read with a settled stamp (`fresh`, as
     /// [`Catalog::stamps`] held them) and those taken unread by what `known` (the stamps the load went by)
     /// says of them, in the catalog's order: the file's bytes in blocks, to be written one after the other.
     pub fn stamps_to_keep(

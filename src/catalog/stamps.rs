@@ -125,7 +125,7 @@ impl Stamps {
 }
 
 impl Stamps {
-    /// The stamps kept by a build in [`Stamps::to_bytes`]: none when the bytes are not that (another version's
+    /// The stamps kept by a build as [`push_entries`] writes them: none when the bytes are not that (another version's
     /// file, or a damaged one).
     pub fn from_bytes(bytes: &[u8]) -> Stamps {
         let mut stamps = Stamps::default();
@@ -159,17 +159,19 @@ impl Stamps {
     }
 }
 
-/// The stamps of `files` (paths within the catalog folder), as a build keeps them beside the site for the next:
-/// in the order given, which is the catalog's. Each entry is the path's length (2 bytes) and the path, then the
-/// stamp, the hash and the placeholder flag at fixed widths, little-endian: written and read at the speed of
-/// copying (a general serializer took 55 ms at 10,000 items, on the build's one busy thread).
+/// The whole file of the stamps of `files`, [`HEADER`] and [`push_entries`], in one buffer (a build writes the
+/// entries in blocks as they are made; a test forges a file with this).
 pub fn to_bytes<'a>(files: impl Iterator<Item = (&'a Path, &'a Known)>) -> Vec<u8> {
     let mut bytes = HEADER.to_vec();
     push_entries(&mut bytes, files);
     bytes
 }
 
-/// The entries of `files`, as [`to_bytes`] writes them after [`HEADER`], added to `bytes`.
+/// The stamps of `files` (paths within the catalog folder), added to `bytes`, as a build keeps them beside the
+/// site for the next: the file is [`HEADER`] and then the entries, in the order given, which is the catalog's.
+/// Each entry is the path's length (2 bytes) and the path, then the stamp, the hash and the placeholder flag at
+/// fixed widths, little-endian: written and read at the speed of copying (a general serializer took 55 ms at
+/// 10,000 items, on the build's one busy thread).
 pub fn push_entries<'a>(bytes: &mut Vec<u8>, files: impl Iterator<Item = (&'a Path, &'a Known)>) {
     for (path, known) in files {
         // A path that is not UTF-8, or absurdly long, is left out: its file is read at the next build.

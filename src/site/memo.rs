@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::reuse::{Check, Counted, Export, Previous, Recorder, check_of};
+use super::reuse::{Check, Counted, Export, Previous, Recorder};
 
-use crate::fingerprint::{self, Hash};
+use crate::fingerprint::{self, Hash, digest};
 
 /// What the index of parts keeps of a part: the key it was made from, and the hash of its bytes.
 pub type Indexed = (Hash, Check);
@@ -172,7 +172,7 @@ impl<'a> Items<'a> {
             Some(part) => part,
             None => {
                 let part: Arc<str> = make().into();
-                let check = check_of(part.as_bytes());
+                let check = digest(part.as_bytes());
                 (part, check)
             }
         };

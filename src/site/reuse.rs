@@ -4,7 +4,7 @@
 //! next build, even in a new process, reads an unchanged item's part from the previous site's file instead of
 //! making it again: after one edit, the files are mostly copied.
 //!
-//! Every recorded part carries a hash of its bytes, checked when it is read: a previous file edited by hand, cut
+//! Every recorded part carries a checksum of its bytes, checked when it is read: a previous file edited by hand, cut
 //! short or replaced costs the part being made again, never a wrong part.
 
 use std::collections::HashMap;
@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::fingerprint::Hash;
+use crate::fingerprint::{Hash, digest};
 
 /// The index of the parts, kept in the site beside its manifest.
 pub const INDEX: &str = ".ludotheca-parts";
@@ -71,11 +71,6 @@ impl Span {
     fn end(self) -> u64 {
         self.offset + u64::from(self.len)
     }
-}
-
-/// The checksum the index keeps of a part's bytes.
-pub fn check_of(bytes: &[u8]) -> Check {
-    crate::fingerprint::digest(bytes)
 }
 
 /// The parts the previous site's data files hold, by key.
@@ -171,7 +166,7 @@ impl Previous {
 
     /// The part read as `bytes`, if they are what the index recorded.
     fn intact(&self, bytes: &[u8], span: Span) -> Option<(Arc<str>, Check)> {
-        if check_of(bytes) != span.check {
+        if digest(bytes) != span.check {
             return None;
         }
         let part = std::str::from_utf8(bytes).ok()?;
@@ -263,7 +258,7 @@ impl<'w> Counted<'w> {
     }
 
     /// Write one item's part of `export`, noting where it lies by `kept`: the key it was made from and the
-    /// hash of its bytes ([`check_of`]).
+    /// checksum of its bytes ([`digest`]).
     pub fn part(
         &mut self,
         export: Export,
@@ -305,7 +300,7 @@ mod tests {
                 if n > 0 {
                     sink.write_all(b",").unwrap();
                 }
-                let check = check_of(part.as_bytes());
+                let check = digest(part.as_bytes());
                 sink.part(Export::Json, Some((key, &check)), part, Some(&recorder))
                     .unwrap();
             }
@@ -344,7 +339,7 @@ mod tests {
         // The hash comes with the part, as the index recorded it.
         assert_eq!(
             previous.get(Export::Json, &a).map(|(_, check)| check),
-            Some(check_of(b"{\"id\":\"a\"}"))
+            Some(digest(b"{\"id\":\"a\"}"))
         );
         assert_eq!(previous.get(Export::Json, &[3; 32]), None);
         assert_eq!(previous.get(Export::Csv, &a), None);
