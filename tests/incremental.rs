@@ -298,7 +298,7 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
     assert_eq!(games, fs::read_dir(catalog.join("games")).unwrap().count());
     assert_eq!(games_taken(&catalog, &out), (games, games));
 
-    // One game's record edited: that game is checked again, the others are taken.
+    // One game's record edited: its check reads nothing of the record, so every game is taken.
     let record = catalog.join("games/terhuchu/record.xml");
     let text = fs::read_to_string(&record).unwrap();
     fs::write(
@@ -310,6 +310,12 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
         ),
     )
     .unwrap();
+    assert_eq!(games_taken(&catalog, &out), (games, games));
+
+    // One game's rules edited (a comment added): that game is checked again, the others are taken.
+    let rules = catalog.join("games/terhuchu/rules.txt");
+    let text = fs::read_to_string(&rules).unwrap();
+    fs::write(&rules, format!("# Edited.\n{text}")).unwrap();
     assert_eq!(games_taken(&catalog, &out), (games - 1, games));
 
     // The bibliography changed: every game is checked again, since a citation may no longer resolve. Here a
@@ -1024,6 +1030,26 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(unread_kb(&said), 0, "{said}");
     assert_same_site(&out, &fresh, "a build after damaged stamps");
+
+    // A game record removed, every other file unchanged: the stamps no longer hold it.
+    std::thread::sleep(std::time::Duration::from_millis(3_300));
+    run(&catalog, &out, &[], &[]);
+    let stamps = || {
+        ludotheca::catalog::stamps::Stamps::from_bytes(
+            &fs::read(out.join(".ludotheca-stamps")).unwrap(),
+        )
+    };
+    let before = stamps();
+    let within = Path::new("games/bagh-chal/games/demo-blocking.game");
+    assert!(before.get(within).is_some());
+    fs::remove_file(catalog.join(within)).unwrap();
+    run(&catalog, &out, &[], &[]);
+    let after = stamps();
+    assert!(after.get(within).is_none());
+    assert_eq!(after.len(), before.len() - 1);
+    let fresh = scratch.0.join("fresh-after-removal");
+    run(&catalog, &fresh, &[], &[]);
+    assert_same_site(&out, &fresh, "a game record removed");
 }
 
 #[test]

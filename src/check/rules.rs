@@ -248,11 +248,11 @@ pub fn check_rules(
     RulesChecked { cited, games }
 }
 
-/// What a game's replay depends on: the program, its rules and its records.
+/// What a game's replay depends on: the program, its rules and its game records (their paths and bytes, hashed
+/// as they were read). Not the item's record: the check of a game reads nothing of it, and an archivist edits
+/// records' values far more often than rules.
 fn game_key(item: &Item, program: &Hash) -> Hash {
-    // The item's files hashed as read: a change to its record replays its games once more, which is cheap
-    // beside hashing every rules file and record again at every build.
-    fingerprint::bytes(program, [&item.files_hash[..]])
+    fingerprint::bytes(program, [&item.game_files_hash[..]])
 }
 
 /// One game: its rules compile (each ruleset once), its rulesets cite known sources, its records replay (unless

@@ -354,7 +354,13 @@ fn build_once(
     // the peak of the steps after. A build of the items only carries the previous file (see `carry_rest`):
     // making it is 30 ms at 10,000 items, in the pass the archivist waits for, and the whole build after it
     // writes this one. A stamp that no longer matches its file only costs that file being read.
+    let stamps_kept = scope == Scope::Whole
+        && checked.catalog.stamps_unchanged(known.as_ref())
+        && staging
+            .keep_as_it_was(output::STAMPS)
+            .map_err(BuildError::Output)?;
     let stamps_written = match scope {
+        _ if stamps_kept => Ok(()),
         Scope::Whole => {
             // Written block by block as made, not joined into one more copy first.
             let blocks = checked.catalog.stamps_to_keep(&stamps, known.as_ref());
