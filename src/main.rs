@@ -441,6 +441,8 @@ fn build(args: BuildArgs) -> ExitCode {
                 }
                 let (taken, games) = built.games_taken;
                 println!("   games {taken} of {games} taken as the previous build checked them");
+                let (taken, records) = built.records_taken;
+                println!(" records {taken} of {records} taken as the previous build checked them");
                 let (taken, pictures) = built.pictures_taken;
                 println!(
                     "pictures {taken} of {pictures} taken as the previous build examined them"

@@ -54,6 +54,17 @@ fn refused(catalog: &Path, out: &Path) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Run `build --timings`, whatever comes of it, and return its output.
+fn timed_build(catalog: &Path, out: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--timings", "--catalog"])
+        .arg(catalog)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 /// Run `build` and return what it said of its work: (pages rendered, files written, unchanged, removed).
 fn build(catalog: &Path, out: &Path, env: &[(&str, &str)]) -> (usize, usize, usize, usize) {
     let said = run(catalog, out, &[], env);
@@ -347,6 +358,62 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
     assert!(
         fs::read(&file).unwrap() == fs::read(fresh.join(".ludotheca-games")).unwrap(),
         "the games as a fresh build writes them"
+    );
+}
+
+/// A build in a new process takes each record whose own checks found nothing before as checked, by a key of
+/// its files and of what else those checks read (every identifier with its kind, the bibliography): a record
+/// with a warning is checked, and warned of, at every build, and an unchanged record whose link another edit
+/// broke is checked again and refused.
+#[test]
+fn a_rebuild_takes_the_records_the_previous_build_found_clean_and_no_others() {
+    let scratch = Scratch::new("records");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let records = |said: &str| taken_in(said, "records ");
+    let (taken, all) = records(&run(&catalog, &out, &["--timings"], &[]));
+    assert_eq!(taken, 0, "a first build has no previous site");
+    assert_eq!(
+        fs::read_to_string(out.join(".ludotheca-records"))
+            .unwrap()
+            .lines()
+            .count(),
+        all,
+        "every shipped record checks clean"
+    );
+    assert_eq!(
+        records(&run(&catalog, &out, &["--timings"], &[])),
+        (all, all)
+    );
+
+    // A value given twice: a warning, given again at every build, since that record is never taken.
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    let line = "  <dcterms:subject>Hunt game</dcterms:subject>\n";
+    assert!(text.contains(line));
+    fs::write(&record, text.replacen(line, &format!("{line}{line}"), 1)).unwrap();
+    for _ in 0..2 {
+        let output = timed_build(&catalog, &out);
+        let (said, warned) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        assert!(output.status.success(), "{said}{warned}");
+        assert!(
+            warned.contains("W003") && warned.contains("bagh-chal"),
+            "{warned}"
+        );
+        assert_eq!(records(&said), (all - 1, all), "{said}");
+    }
+
+    // Shimunana's record is unchanged, but the game it names is gone: its check reads every identifier, so it
+    // is checked again, and the build stops on the link as a build into a new folder would.
+    fs::rename(catalog.join("games/tchouba"), scratch.0.join("tchouba")).unwrap();
+    let said = refused(&catalog, &out);
+    assert!(
+        said.contains("shimunana") && said.contains("tchouba"),
+        "{said}"
     );
 }
 
@@ -1076,13 +1143,7 @@ fn a_file_found_changed_after_the_load_took_it_unread_is_read_again_by_a_second_
         to_bytes([(within, &known)].into_iter()),
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(["build", "--timings", "--catalog"])
-        .arg(&catalog)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = timed_build(&catalog, &out);
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{said}");
     assert!(

@@ -149,7 +149,6 @@ pub fn digest<'a>(keys: impl IntoIterator<Item = &'a Hash>) -> Hash {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
     use std::path::Path;
 
     use crate::check::{GameCache, check_with};
@@ -164,7 +163,7 @@ mod tests {
         let checked = check_with(
             catalog,
             &mut diagnostics,
-            &HashSet::new(),
+            &crate::check::FoundClean::default(),
             games,
             &mut crate::check::ImageCache::default(),
             None,

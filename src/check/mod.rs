@@ -42,6 +42,20 @@ pub struct Checked {
     /// The theme (the default templates with the catalog's laid over them), compiled; `None` when it does not
     /// compile, which the diagnostics report.
     pub theme: Option<Arc<Theme>>,
+    /// The keys of the records whose own checks found nothing, sorted: the next run's [`FoundClean::records`].
+    clean_records: Vec<Hash>,
+    /// How many records' checks were taken as an earlier run made them rather than made again.
+    records_taken: usize,
+}
+
+/// What an earlier run found clean, each by a key of everything its check read, so that a later run need not
+/// check it again: the games whose records replayed without a diagnostic ([`Checked::clean_games`]) and the
+/// records whose own checks found nothing ([`Checked::clean_records`]). A build in a new process reads them
+/// from the previous site; the keys hold the program, so another version's are never taken.
+#[derive(Clone, Debug, Default)]
+pub struct FoundClean {
+    pub games: HashSet<Hash>,
+    pub records: HashSet<Hash>,
 }
 
 /// What a long-running process (the preview server) keeps of each check for the next one: the theme as
@@ -145,6 +159,16 @@ impl Checked {
             .filter(|g| g.clean)
             .map(|g| &g.key)
     }
+
+    /// The keys of the records whose own checks found nothing, for the next run's [`check_with`].
+    pub fn clean_records(&self) -> &[Hash] {
+        &self.clean_records
+    }
+
+    /// How many records' checks were taken as an earlier run made them, and how many records there are.
+    pub fn records_taken(&self) -> (usize, usize) {
+        (self.records_taken, self.catalog.items.len())
+    }
 }
 
 /// Run every check over the catalog; see [`check_with`].
@@ -152,7 +176,7 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
     check_with(
         catalog,
         diagnostics,
-        &HashSet::new(),
+        &FoundClean::default(),
         &mut GameCache::default(),
         &mut ImageCache::default(),
         None,
@@ -164,14 +188,15 @@ pub fn check(catalog: Catalog, diagnostics: &mut Diagnostics) -> Checked {
 /// games, the confidence and the terms its kind requires; then the identifiers (unique, URL-safe). Needs
 /// nothing of the catalog but its items and bibliography (for `cite`). Diagnostics are left unsorted.
 pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
-    check_records_with(catalog, diagnostics, None);
+    check_records_with(catalog, diagnostics, None, &HashSet::new());
 }
 
-/// What a record's checks read besides its own files: every identifier with its kind (links, suggestions for
-/// a mistyped one) and the bibliography (`cite`). A record whose files and context are both unchanged gives
-/// the same diagnostics.
+/// What a record's checks read besides its own files: the program, every identifier with its kind (links,
+/// suggestions for a mistyped one) and the bibliography (`cite`). A record whose files and context are both
+/// unchanged gives the same diagnostics.
 fn records_context(catalog: &Catalog) -> Hash {
     let mut hasher = blake3::Hasher::new();
+    hasher.update(&crate::fingerprint::program());
     for item in &catalog.items {
         hasher.update(&(item.id.len() as u64).to_le_bytes());
         hasher.update(item.id.as_bytes());
@@ -184,46 +209,51 @@ fn records_context(catalog: &Catalog) -> Hash {
 }
 
 /// [`check_records`], taking each record's diagnostics from `cache` when neither its files nor its context
-/// changed, and leaving in it this run's.
+/// changed, and leaving in it this run's; a record whose key is in `clean` (an earlier run found nothing) is
+/// not checked either. Returns the keys of the records that gave no diagnostic, sorted, and how many records'
+/// checks were taken rather than made.
 fn check_records_with(
     catalog: &Catalog,
     diagnostics: &mut Diagnostics,
     cache: Option<&mut foldhash::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>>,
-) {
+    clean: &HashSet<Hash>,
+) -> (Vec<Hash>, usize) {
     let ids = links::Identifiers::new(catalog);
-    let context = cache.is_some().then(|| records_context(catalog));
-    let key = |item: &crate::catalog::Item| {
-        context.map(|c| crate::fingerprint::bytes(&c, [&item.files_hash[..]]))
-    };
+    let context = records_context(catalog);
     let known = cache.as_deref();
     // Items are checked in parallel, each into its own diagnostics, gathered in catalog order.
-    let each: Vec<(Option<Hash>, Vec<crate::diagnostic::Diagnostic>)> = catalog
+    let each: Vec<(Hash, Vec<crate::diagnostic::Diagnostic>, bool)> = catalog
         .items
         .par_iter()
         .map(|item| {
-            let key = key(item);
-            if let Some(hit) = key.and_then(|k| known?.get(&k)) {
-                return (key, hit.clone());
+            let key = crate::fingerprint::bytes(&context, [&item.files_hash[..]]);
+            if let Some(hit) = known.and_then(|k| k.get(&key)) {
+                return (key, hit.clone(), true);
+            }
+            if clean.contains(&key) {
+                return (key, Vec::new(), true);
             }
             let mut own = Diagnostics::new();
             item::check_item(catalog, &ids, item, &mut own);
-            (key, own.into_vec())
+            (key, own.into_vec(), false)
         })
         .collect();
+    let taken = each.iter().filter(|(.., taken)| *taken).count();
     let mut kept = foldhash::HashMap::default();
-    for (key, own) in each {
-        match key {
+    let mut found_clean = Vec::new();
+    for (key, own, _) in each {
+        if own.is_empty() {
+            found_clean.push(key);
+        }
+        if cache.is_some() {
             // Kept for the next run as well: a copy goes to this run's diagnostics.
-            Some(key) => {
-                for diagnostic in &own {
-                    diagnostics.push(diagnostic.clone());
-                }
-                kept.insert(key, own);
+            for diagnostic in &own {
+                diagnostics.push(diagnostic.clone());
             }
-            None => {
-                for diagnostic in own {
-                    diagnostics.push(diagnostic);
-                }
+            kept.insert(key, own);
+        } else {
+            for diagnostic in own {
+                diagnostics.push(diagnostic);
             }
         }
     }
@@ -232,14 +262,18 @@ fn check_records_with(
         *cache = kept;
     }
     links::check_identifiers(catalog, diagnostics);
+    found_clean.sort_unstable();
+    (found_clean, taken)
 }
 
 /// Run every check over the catalog, adding to `diagnostics` (which may already hold the reader's), then sort.
 /// Returns the catalog as checked: with errors in `diagnostics` it is complete as far as it could be read.
 ///
-/// `replayed` holds the keys of games an earlier run found clean (see [`Checked::clean_games`]): their records
+/// `clean` holds the keys of games an earlier run found clean (see [`Checked::clean_games`]): their records
 /// are not replayed again, as the same program replays the same records the same way. Everything else about
-/// them (citations, ruleset names) is still checked, since it depends on more than the game's own files.
+/// them (citations, ruleset names) is still checked, since it depends on more than the game's own files. It
+/// also holds the keys of records whose own checks found nothing (see [`Checked::clean_records`]): those are
+/// not checked again.
 ///
 /// `games` gives the games that did not change since the previous run (kept in memory by a long-running
 /// process, or read from the previous build's output) without checking them again, and is left holding this
@@ -248,15 +282,16 @@ fn check_records_with(
 pub fn check_with(
     catalog: Catalog,
     diagnostics: &mut Diagnostics,
-    replayed: &HashSet<Hash>,
+    clean: &FoundClean,
     games: &mut GameCache,
     images: &mut ImageCache,
     mut cache: Option<&mut CheckCache>,
 ) -> Checked {
-    check_records_with(
+    let (clean_records, records_taken) = check_records_with(
         &catalog,
         diagnostics,
         cache.as_deref_mut().map(|c| &mut c.records),
+        &clean.records,
     );
     // A key is cited by many items: each is lowered into one buffer and kept once, rather than allocated for
     // every citation of the catalog (tens of thousands at 10,000 items, at every build of the server).
@@ -275,7 +310,7 @@ pub fn check_with(
             cited.insert(lower.clone());
         }
     }
-    let rules = rules::check_rules(&catalog, replayed, games, diagnostics);
+    let rules = rules::check_rules(&catalog, &clean.games, games, diagnostics);
     cited.extend(rules.cited);
     bibliography::check_bibliography(&catalog, &cited, diagnostics);
     let images = media::check_images(&catalog, diagnostics, images);
@@ -309,5 +344,7 @@ pub fn check_with(
         games,
         images,
         theme,
+        clean_records,
+        records_taken,
     }
 }

@@ -109,6 +109,9 @@ pub struct Built {
     pub parts_taken: usize,
     /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
     pub games_taken: (usize, usize),
+    /// The records whose checks were taken as the previous build made them (not checked again), and the
+    /// records.
+    pub records_taken: (usize, usize),
     /// The pictures taken as the previous build examined them (not decoded again), and the pictures.
     pub pictures_taken: (usize, usize),
     /// The bytes of the catalog's files' text, and the bytes held for them (fewer where a large catalog's
@@ -162,9 +165,9 @@ pub struct Kept {
     parts: memo::Parts,
     manifests: output::Manifests,
     names: crate::archive::NamesCache,
-    /// The games the last check found clean, as the site's file of them says (see [`output::REPLAYED`]):
-    /// known here, the file is not read back at every build.
-    replayed: Option<std::collections::HashSet<crate::fingerprint::Hash>>,
+    /// The games and records the last check found clean, as the site's files of them say (see
+    /// [`output::REPLAYED`] and [`output::RECORDS`]): known here, the files are not read back at every build.
+    clean: Option<crate::check::FoundClean>,
 }
 
 impl Kept {
@@ -250,7 +253,7 @@ fn build_once(
     let games_in_memory = kept.as_deref().is_some_and(|k| !k.games.is_empty());
     let images_in_memory = kept.as_deref().is_some_and(|k| !k.images.is_empty());
     let mut fresh_manifests = output::Manifests::default();
-    let replayed_in_memory = kept.as_deref_mut().and_then(|k| k.replayed.take());
+    let clean_in_memory = kept.as_deref_mut().and_then(|k| k.clean.take());
     let (load_cache, manifests) = match kept.as_deref_mut() {
         Some(kept) => (Some(&mut kept.load), &mut kept.manifests),
         None => (None, &mut fresh_manifests),
@@ -259,14 +262,14 @@ fn build_once(
     // catalog (a process that keeps every file it read between builds, the preview server, does without).
     let read_stamps = || target.stamps();
     let known: Option<crate::catalog::ReadStamps> = trust_stamps.then_some(&read_stamps);
-    let (loaded, (replayed, games_read, images_read)) = rayon::join(
+    let (loaded, (clean, games_read, images_read)) = rayon::join(
         || crate::catalog::load_known(&options.catalog, &mut diagnostics, load_cache, known),
         || {
             let games = (!games_in_memory).then(|| target.checked_games());
             let images = (!images_in_memory).then(|| target.examined_images());
             target.read_manifests(manifests);
-            let replayed = replayed_in_memory.unwrap_or_else(|| target.replayed());
-            (replayed, games, images)
+            let clean = clean_in_memory.unwrap_or_else(|| target.found_clean());
+            (clean, games, images)
         },
     );
     let mut catalog = loaded.map_err(BuildError::Load)?;
@@ -295,16 +298,20 @@ fn build_once(
     let checked = crate::check::check_with(
         catalog,
         &mut diagnostics,
-        &replayed,
+        &clean,
         games,
         images,
         check_cache,
     );
     let games_taken = games.taken();
+    let records_taken = checked.records_taken();
     let pictures_taken = images.taken();
     if let Some(kept) = kept.as_deref_mut() {
-        // What replayed clean stays so whatever becomes of this build: the set holds keys of files' contents.
-        kept.replayed = Some(checked.clean_games().copied().collect());
+        // What checked clean stays so whatever becomes of this build: the sets hold keys of files' contents.
+        kept.clean = Some(crate::check::FoundClean {
+            games: checked.clean_games().copied().collect(),
+            records: checked.clean_records().iter().copied().collect(),
+        });
     }
     crate::resident::hand_back_freed();
     step("check", started);
@@ -413,6 +420,14 @@ fn build_once(
     staging
         .put(output::REPLAYED, replayed.join("\n").as_bytes(), None)
         .map_err(BuildError::Output)?;
+    let mut records = String::with_capacity(65 * checked.clean_records().len());
+    for key in checked.clean_records() {
+        crate::fingerprint::push_hex(&mut records, key);
+        records.push('\n');
+    }
+    staging
+        .put(output::RECORDS, records.as_bytes(), None)
+        .map_err(BuildError::Output)?;
     let images = kept.as_deref().map_or(&read_images, |k| &k.images);
     staging
         .put(output::IMAGES, &images.to_bytes(), None)
@@ -455,6 +470,7 @@ fn build_once(
         images: rendered.images,
         parts_taken: rendered.parts_taken,
         games_taken,
+        records_taken,
         pictures_taken,
         text_held,
         base_url,

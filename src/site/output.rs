@@ -15,7 +15,8 @@
 //!   files instead of making and later deleting a link for every file of the site;
 //! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
 //!   was rendered from, which is how the next build knows what it can keep; and the list of games whose records
-//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, the games that checked
+//!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, the records whose own checks
+//!   found nothing ([`RECORDS`]), which the next build need not check again, the games that checked
 //!   without a diagnostic as checked ([`GAMES`]), which the next build need not compile or read again, and the
 //!   pictures found good ([`IMAGES`]), which the next build need not decode again;
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
@@ -40,6 +41,9 @@ pub const MANIFEST: &str = ".ludotheca-manifest";
 
 /// The keys of the games whose records replayed cleanly (see `crate::check::check_with`), one per line.
 pub const REPLAYED: &str = ".ludotheca-replayed";
+
+/// The keys of the records whose own checks found nothing (see `crate::check::FoundClean`), one per line.
+pub const RECORDS: &str = ".ludotheca-records";
 
 /// The games that checked without a diagnostic, as checked (see `crate::check::kept`).
 pub const GAMES: &str = ".ludotheca-games";
@@ -187,15 +191,22 @@ impl Target {
         })
     }
 
-    /// The games the previous site's build found to replay cleanly ([`REPLAYED`]): none when there is no
-    /// previous site.
-    pub fn replayed(&self) -> HashSet<Hash> {
-        if !self.exists {
-            return HashSet::new();
+    /// What the previous site's build found clean: the games whose records replayed cleanly ([`REPLAYED`])
+    /// and the records whose own checks found nothing ([`RECORDS`]). Each is empty when there is no previous
+    /// site, or none of that file.
+    pub fn found_clean(&self) -> crate::check::FoundClean {
+        let keys = |name: &str| -> HashSet<Hash> {
+            if !self.exists {
+                return HashSet::new();
+            }
+            fs::read_to_string(self.out.join(name))
+                .map(|text| text.lines().filter_map(unhex).collect())
+                .unwrap_or_default()
+        };
+        crate::check::FoundClean {
+            games: keys(REPLAYED),
+            records: keys(RECORDS),
         }
-        fs::read_to_string(self.out.join(REPLAYED))
-            .map(|text| text.lines().filter_map(unhex).collect())
-            .unwrap_or_default()
     }
 
     /// The games the previous site's build checked without a diagnostic ([`GAMES`]): none when there is no
