@@ -1152,3 +1152,33 @@ fn the_shipped_catalog_fits_on_single_pages() {
     }
     assert!(!site.keys().any(|k| k.starts_with("browse/kind/")));
 }
+
+/// A work one item cites twice for the same term lists the item once on the work's page; cited for another
+/// term too, the item is listed again, under that term's label.
+#[test]
+fn a_source_page_lists_each_citing_link_once() {
+    let scratch = Scratch::new("cited-twice");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    let line = "  <dcterms:source cite=\"baghchal-common\"/>\n";
+    assert!(text.contains(line));
+    let listed = |name: &str| {
+        let out = scratch.0.join(name);
+        build(&options(&catalog, &out)).expect("the catalog builds");
+        let page = fs::read_to_string(out.join("sources/baghchal-common/index.html")).unwrap();
+        let item = "href=\"../../games/bagh-chal/index.html\"";
+        (page.matches(item).count(), squash(&page))
+    };
+    let (once, _) = listed("once");
+    assert_eq!(once, 1);
+    let twice = format!("{line}{line}");
+    fs::write(&record, text.replacen(line, &twice, 1)).unwrap();
+    assert_eq!(listed("twice").0, 1, "the same citation again adds no link");
+    let more = format!("{line}  <dcterms:references cite=\"baghchal-common\"/>\n");
+    fs::write(&record, text.replacen(line, &more, 1)).unwrap();
+    let (count, page) = listed("another-term");
+    assert_eq!(count, 2, "cited for another term: listed again");
+    assert!(page.contains("References"), "{page}");
+}

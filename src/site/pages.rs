@@ -2200,10 +2200,15 @@ fn source_pages(
             (&s.slug, cite::full(s.entry), note)
         }),
     ))?;
+    // Each term's label, looked up once rather than at each of the catalog's citations.
+    let labels: foldhash::HashMap<&str, &str> = TERMS
+        .iter()
+        .map(|t| (t.name, archive.catalog.config.label(t)))
+        .collect();
     archive
         .sources
         .par_iter()
-        .try_for_each(|source| one_source_pages(site, out, source, sizes.links))
+        .try_for_each(|source| one_source_pages(site, out, source, &labels, sizes.links))
 }
 
 /// The groups a source's page sorts its citing items into, in order.
@@ -2214,6 +2219,7 @@ fn one_source_pages(
     site: &Site,
     out: &Out,
     source: &crate::archive::Source,
+    labels: &foldhash::HashMap<&str, &str>,
     per_page: usize,
 ) -> Result<(), String> {
     let archive = site.archive;
@@ -2222,7 +2228,10 @@ fn one_source_pages(
     // Every citing item as (group, link, item), grouped in the order of SOURCE_GROUPS, links relative to the
     // site root.
     let mut groups: Vec<Vec<(usize, Link, usize)>> = vec![Vec::new(); SOURCE_GROUPS.len()];
-    let mut seen = std::collections::HashSet::new();
+    // Two citations that give the same link (the same address and note) show once. Each link is known by a
+    // digest of the two, not a copy of them: a source of a large catalog is cited tens of thousands of times.
+    let mut seen: foldhash::HashSet<crate::fingerprint::Digest> = foldhash::HashSet::default();
+    let mut both = Vec::new();
     for c in &source.citations {
         let e = &archive.entries[c.item];
         let (group, link) = if c.term == "ruleset" {
@@ -2244,15 +2253,10 @@ fn one_source_pages(
                 },
             )
         } else {
-            let label = TERMS
-                .iter()
-                .find(|t| t.name == c.term)
-                .map_or(c.term.to_string(), |t| {
-                    archive.catalog.config.label(t).to_string()
-                });
+            let label = labels.get(c.term).copied().unwrap_or(c.term);
             let note = match &c.pages {
                 Some(p) => format!("{label}, {}", cite::pages(p)),
-                None => label,
+                None => label.to_string(),
             };
             let group = match e.kind {
                 Kind::Game => 0,
@@ -2261,7 +2265,16 @@ fn one_source_pages(
             };
             (group, site.item_link("", c.item, Some(note)))
         };
-        if seen.insert((link.href.clone(), link.note.clone())) {
+        both.clear();
+        both.extend_from_slice(&(link.href.len() as u64).to_le_bytes());
+        both.extend_from_slice(link.href.as_bytes());
+        if let Some(note) = &link.note {
+            both.extend_from_slice(note.as_bytes());
+        } else {
+            // No note is not an empty one: bytes no text holds (0xFF is never in UTF-8).
+            both.extend_from_slice(&u64::MAX.to_le_bytes());
+        }
+        if seen.insert(crate::fingerprint::digest(&both)) {
             groups[group].push((group, link, c.item));
         }
     }
