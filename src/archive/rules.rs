@@ -6,7 +6,6 @@
 //! show from the compiled games. A rules file that does not compile is not fatal here: `check` is the gate for
 //! rules, and a page can still say what went wrong.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use ludotheca_engine::lines::LinesPosition;
@@ -146,8 +145,8 @@ fn fill(ruleset: &mut Ruleset, compiled: Option<&Compiled>, shared: &Shared) {
 /// facts. Safe to use from many threads.
 #[derive(Default)]
 pub struct Shared {
-    diagrams: Mutex<HashMap<u64, Vec<Arc<Diagram>>>>,
-    facts: Mutex<HashMap<u64, Vec<Arc<Facts>>>>,
+    diagrams: Mutex<foldhash::HashMap<u64, Vec<Arc<Diagram>>>>,
+    facts: Mutex<foldhash::HashMap<u64, Vec<Arc<Facts>>>>,
 }
 
 impl Shared {
@@ -194,7 +193,6 @@ impl Shared {
 impl Diagram {
     /// A hash of everything the diagram draws (coordinates by their bits).
     fn key(&self) -> u64 {
-        use std::hash::Hasher;
         // Written into one buffer and hashed at once: a large board's diagram is a few thousand small fields,
         // and the hasher's cost is mostly per call. A collision only costs a comparison (see `share`).
         let mut bytes = Vec::with_capacity(64 + self.points.len() * 32);
@@ -222,16 +220,16 @@ impl Diagram {
             bytes.extend(p.seeds.map_or(u32::MAX, u32::from).to_le_bytes());
             bytes.push(p.owner.map_or(u8::MAX, |o| o.min(u8::MAX - 1)));
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(&bytes);
-        h.finish()
+        xxhash_rust::xxh3::xxh3_64(&bytes)
     }
 }
 
 /// A hash of every field of `facts`; a collision only costs a comparison (see [`Shared::facts_arc`]).
 fn facts_key(facts: &Facts) -> u64 {
+    use std::hash::BuildHasher;
     use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // Only ever compared within this process: the fast hash, not the standard library's keyed one.
+    let mut h = foldhash::fast::FixedState::default().build_hasher();
     facts.players.hash(&mut h);
     facts.points.hash(&mut h);
     facts.pieces_per_side.hash(&mut h);
