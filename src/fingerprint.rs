@@ -130,6 +130,25 @@ pub fn seal(format: &[u8], body: &[u8]) -> Vec<u8> {
     sealed
 }
 
+/// [`seal`], streaming: writes into `out` `format`, the program, what `body` writes, and the hash of all before
+/// it, for a file too large to hold whole.
+pub fn seal_into(
+    out: &mut dyn std::io::Write,
+    format: &[u8],
+    body: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut summed = Hashing {
+        inner: out,
+        hasher: blake3::Hasher::new(),
+    };
+    summed.write_all(format)?;
+    summed.write_all(&program())?;
+    body(&mut summed)?;
+    let sum = summed.hasher.finalize();
+    summed.inner.write_all(sum.as_bytes())
+}
+
 /// The body of a file [`seal`] wrote in `format`: `None` when it is damaged, of another format, or another
 /// program's.
 pub fn unseal<'a>(format: &[u8], bytes: &'a [u8]) -> Option<&'a [u8]> {

@@ -749,6 +749,7 @@ fn assert_same_site(out: &Path, fresh: &Path, after: &str) {
         if path == ".ludotheca-manifest"
             || path == ".ludotheca-replayed"
             || path == ".ludotheca-stamps"
+            || path == ".ludotheca-parsed"
         {
             continue;
         }
@@ -1021,6 +1022,13 @@ fn unread_kb(said: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// Puts `bytes` in place of one of a site's own files, as a hand or a faulty disk might. The file is replaced,
+/// not written in place, since it may be a hard link to the site kept beside the output.
+fn replace_own(file: &Path, bytes: &[u8]) {
+    fs::remove_file(file).unwrap();
+    fs::write(file, bytes).unwrap();
+}
+
 #[test]
 fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit() {
     let scratch = Scratch::new("stamps");
@@ -1032,13 +1040,17 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(unread_kb(&said), 0, "nothing to go by yet: {said}");
 
-    // Every rules file and game record is taken unread.
-    let mut bytes = 0;
+    // Every record, rules file and game record is taken unread (the records as the previous build parsed
+    // them).
+    let (mut bytes, mut records) = (0, 0);
     for entry in walkdir::WalkDir::new(&catalog) {
         let entry = entry.unwrap();
         let name = entry.file_name().to_string_lossy();
-        if name == "rules.txt" || name.ends_with(".game") {
+        if name == "rules.txt" || name.ends_with(".game") || name == "record.xml" {
             bytes += entry.metadata().unwrap().len() as usize;
+        }
+        if name == "record.xml" {
+            records += entry.metadata().unwrap().len() as usize;
         }
     }
     let said = run(&catalog, &out, &["--timings"], &[]);
@@ -1068,12 +1080,24 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
         .set_modified(modified)
         .unwrap();
     fs::rename(&spare, &rules).unwrap();
+    // A record edited in place, to the same size, within the same second.
+    let record = catalog.join("games/dam-pursi/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    let edited = text.replacen("<dcterms:title>Dam pursi", "<dcterms:title>DAM PURSI", 1);
+    assert_ne!(edited, text);
+    assert_eq!(edited.len(), text.len());
+    fs::write(&record, &edited).unwrap();
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert!(said.contains("games 6 of 8 taken"), "{said}");
     let page = fs::read_to_string(out.join("games/bagh-chal/index.html")).unwrap();
     assert!(
         page.contains("leaving a TIGER no move"),
         "the page shows the edit"
+    );
+    let page = fs::read_to_string(out.join("games/dam-pursi/index.html")).unwrap();
+    assert!(
+        page.contains("DAM PURSI"),
+        "the page shows the record's edit"
     );
     let fresh = scratch.0.join("fresh");
     run(&catalog, &fresh, &[], &[]);
@@ -1083,20 +1107,12 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
         "a game record and a rules file changed under the same size",
     );
 
-    // The two changed files are read again until they have settled; the others stay unread.
+    // The three changed files are read again until they have settled; the others stay unread.
     let said = run(&catalog, &out, &["--timings"], &[]);
-    let changed = fs::metadata(&game).unwrap().len() + fs::metadata(&rules).unwrap().len();
+    let changed = fs::metadata(&game).unwrap().len()
+        + fs::metadata(&rules).unwrap().len()
+        + fs::metadata(&record).unwrap().len();
     assert_eq!(unread_kb(&said), (bytes - changed as usize) >> 10, "{said}");
-
-    // Stamps from another program, or damaged, vouch for nothing.
-    fs::write(
-        out.join(".ludotheca-stamps"),
-        b"ludotheca-stamps 2\n\xff\xff",
-    )
-    .unwrap();
-    let said = run(&catalog, &out, &["--timings"], &[]);
-    assert_eq!(unread_kb(&said), 0, "{said}");
-    assert_same_site(&out, &fresh, "a build after damaged stamps");
 
     // A game record removed, every other file unchanged: the stamps no longer hold it.
     std::thread::sleep(std::time::Duration::from_millis(3_300));
@@ -1117,6 +1133,31 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     let fresh = scratch.0.join("fresh-after-removal");
     run(&catalog, &fresh, &[], &[]);
     assert_same_site(&out, &fresh, "a game record removed");
+
+    // Stamps from another program, or damaged, vouch for nothing; the records as parsed, kept in a file of
+    // their own, are still taken. (Once every file has settled and been read, so that all are kept.)
+    std::thread::sleep(std::time::Duration::from_millis(3_300));
+    run(&catalog, &out, &[], &[]);
+    replace_own(
+        &out.join(".ludotheca-stamps"),
+        b"ludotheca-stamps 2\n\xff\xff",
+    );
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(unread_kb(&said), records >> 10, "{said}");
+    assert_same_site(&out, &fresh, "a build after damaged stamps");
+    // Both damaged: every file is read.
+    let parsed = out.join(".ludotheca-parsed");
+    let mut bytes = fs::read(&parsed).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    replace_own(&parsed, &bytes);
+    replace_own(
+        &out.join(".ludotheca-stamps"),
+        b"ludotheca-stamps 2\n\xff\xff",
+    );
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(unread_kb(&said), 0, "{said}");
+    assert_same_site(&out, &fresh, "a build after damaged stamps and records");
 }
 
 #[test]

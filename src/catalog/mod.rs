@@ -4,6 +4,7 @@
 
 pub mod bibtex;
 pub mod config;
+pub mod parsed;
 pub mod read;
 pub mod record;
 pub mod stamps;
@@ -392,7 +393,10 @@ impl Item {
         &mut self,
         files: &SourceMap,
         root: &Path,
-    ) -> Vec<(FileId, stamps::ContentHash, bool)> {
+    ) -> (
+        stamps::ContentHash,
+        Vec<(FileId, stamps::ContentHash, bool)>,
+    ) {
         let others: Vec<(FileId, stamps::ContentHash, bool)> = self
             .rules_file
             .into_iter()
@@ -415,8 +419,12 @@ impl Item {
             game_files.push(hash);
         }
         self.game_files_hash = crate::fingerprint::bytes(&[0; 32], game_files.iter().copied());
-        let record = files.get(self.file).text();
-        let mut parts: Vec<&[u8]> = vec![path(self.file), record.as_bytes()];
+        // The record stands in by the hash of its bytes too: one taken as parsed is not read.
+        let record = match files.get(self.file).unread() {
+            Some((hash, _)) => hash,
+            None => stamps::content_hash(files.get(self.file).text().as_bytes()),
+        };
+        let mut parts: Vec<&[u8]> = vec![path(self.file), &record];
         parts.extend(game_files);
         // Images stand in by the hash of their bytes: a page shows an image's size, so a new picture under the
         // same name must change the page's key.
@@ -430,7 +438,7 @@ impl Item {
             .collect();
         parts.extend(images.iter().map(|h| &h.as_bytes()[..]));
         self.files_hash = crate::fingerprint::bytes(&[0; 32], parts);
-        others
+        (record, others)
     }
 
     /// Values of one term (by local name, whichever namespace).
@@ -535,6 +543,61 @@ impl Catalog {
         std::iter::once(stamps::HEADER.to_vec())
             .chain(entries)
             .collect()
+    }
+
+    /// Writes the records to keep as parsed for the next build ([`parsed`]) into `out`, in the catalog's
+    /// order: those taken as parsed by this load, with the stamp and hash `known` (the stamps the load went by)
+    /// holds for them, and those read with a settled stamp and nothing said of them (`fresh`, as
+    /// [`Catalog::stamps`] held them). Encoded on every core a few blocks at a time, and written as made: at
+    /// 100,000 items the file is hundreds of megabytes.
+    pub fn write_parsed(
+        &self,
+        out: &mut dyn std::io::Write,
+        fresh: &[(FileId, stamps::Known)],
+        known: Option<&stamps::Stamps>,
+    ) -> std::io::Result<()> {
+        let block = |items: &[std::sync::Arc<Item>]| {
+            let mut block = Vec::new();
+            for item in items {
+                let path = within(self.files.path(item.file), &self.root);
+                let read = match self.files.get(item.file).unread() {
+                    Some(_) => known
+                        .and_then(|k| k.records.get(path))
+                        .map(|kept| (kept.stamp, kept.hash)),
+                    None => fresh
+                        .binary_search_by_key(&item.file, |(id, _)| *id)
+                        .ok()
+                        .map(|at| (fresh[at].1.stamp, fresh[at].1.hash)),
+                };
+                if let Some((stamp, hash)) = read {
+                    parsed::push_entry(&mut block, path, &stamp, &hash, item);
+                }
+            }
+            block
+        };
+        const BLOCK: usize = 1024;
+        let mut rounds = self
+            .items
+            .chunks(BLOCK * rayon::current_num_threads().max(1) * 2);
+        let mut made: std::collections::VecDeque<Vec<u8>> = Default::default();
+        parsed::write(out, || {
+            if made.is_empty() {
+                made = rounds.next()?.par_chunks(BLOCK).map(block).collect();
+            }
+            made.pop_front()
+        })
+    }
+
+    /// Whether [`Catalog::write_parsed`] would write what `known` was read from: every record was taken as
+    /// parsed, and none is gone.
+    pub fn parsed_unchanged(&self, known: Option<&stamps::Stamps>) -> bool {
+        known.is_some_and(|known| {
+            self.items.len() == known.records.len()
+                && self
+                    .items
+                    .iter()
+                    .all(|item| self.files.get(item.file).unread().is_some())
+        })
     }
 
     /// Whether [`Catalog::stamps_to_keep`] would give what `known` was read from: every rules file and game
@@ -911,6 +974,10 @@ pub fn load_known(
         cache,
         &unchanged,
     )?;
+    let mut known = known;
+    if let Some(known) = known.as_mut() {
+        known.records.forget_forms();
+    }
 
     let mut catalog = Catalog::new(root.to_path_buf(), files);
     catalog.stamps = stamps;
@@ -1326,6 +1393,39 @@ impl Unchanged<'_> {
         }
         Some(files.add_unread(path.to_path_buf(), known, self.changed))
     }
+
+    /// The record at `path` of the item `id` in `folder`, taken as the previous build parsed it (added unread)
+    /// when it has the stamp it had then (see [`parsed`]).
+    fn take_record(
+        &self,
+        path: &Path,
+        id: &str,
+        folder: &Path,
+        files: &mut SourceMap,
+    ) -> Option<Item> {
+        let records = &self.known?.records;
+        let kept = records.get(within(path, self.root))?;
+        let meta = fs::symlink_metadata(path).ok()?;
+        if stamps::Stamp::of(&meta)? != kept.stamp {
+            return None;
+        }
+        // Numbered as the first file of the item once it is added below.
+        let mut item = Item::new(
+            id.to_string(),
+            folder.to_path_buf(),
+            FileId(files.len() as u32),
+        );
+        if !records.fill(kept, &mut item) {
+            return None;
+        }
+        let known = stamps::Known {
+            stamp: kept.stamp,
+            hash: kept.hash,
+            placeholder: false,
+        };
+        item.file = files.add_unread(path.to_path_buf(), &known, self.changed);
+        Some(item)
+    }
 }
 
 /// The sample the load reads first, and a dictionary is learnt from: at most this many items, taken at even
@@ -1463,21 +1563,38 @@ fn load_item(
     // carry the previous build's).
     let mut seen: HashMap<FileId, stamps::Stamp> = HashMap::new();
     let record_path = folder.join("record.xml");
-    // The walk found the record there, so it is opened at once; a link put in its place goes the careful way.
-    let found = reader.read_listed(&record_path, FileKind::Record, diagnostics)?;
-    let mut item = match add_text(&record_path, found, files, diagnostics)? {
-        Found::Read((file, utf8)) => {
-            let mut item = Item::new(id, folder.to_path_buf(), file);
-            if utf8 {
-                record::parse(files, file, &mut item, diagnostics);
+    let mut item = match unchanged.take_record(&record_path, &id, folder, files) {
+        Some(item) => item,
+        None => {
+            // The walk found the record there, so it is opened at once; a link put in its place goes the
+            // careful way.
+            let found = reader.read_listed_stamped(&record_path, FileKind::Record, diagnostics)?;
+            let said = diagnostics.len();
+            let mut stamp = None;
+            let found = found.map(|(bytes, s)| {
+                stamp = s;
+                bytes
+            });
+            match add_text(&record_path, found, files, diagnostics)? {
+                Found::Read((file, utf8)) => {
+                    let mut item = Item::new(id, folder.to_path_buf(), file);
+                    if utf8 {
+                        record::parse(files, file, &mut item, diagnostics);
+                    }
+                    // Kept as parsed for the next build only when the reader had nothing to say of it: what it
+                    // said must be said again.
+                    if let Some(stamp) = stamp.filter(|_| utf8 && diagnostics.len() == said) {
+                        seen.insert(file, stamp);
+                    }
+                    item
+                }
+                // Refused and reported (or gone since the walk): the item stays, with an empty record, so that
+                // it never vanishes in silence.
+                Found::Refused | Found::Absent => {
+                    let file = files.add(record_path, String::new());
+                    Item::new(id, folder.to_path_buf(), file)
+                }
             }
-            item
-        }
-        // Refused and reported (or gone since the walk): the item stays, with an empty record, so that it never
-        // vanishes in silence.
-        Found::Refused | Found::Absent => {
-            let file = files.add(record_path, String::new());
-            Item::new(id, folder.to_path_buf(), file)
         }
     };
 
@@ -1545,10 +1662,11 @@ fn load_item(
         _ => {}
     }
     load_images(reader, folder, &mut item, diagnostics)?;
-    let hashed = item.hash_files(files, reader.named_root());
-    // Kept for the next build: the stamps of the files read that have settled.
-    let kept = hashed
-        .into_iter()
+    let (record_hash, hashed) = item.hash_files(files, reader.named_root());
+    // Kept for the next build: the stamps of the files read that have settled, the record's first (the
+    // stamps are in the order of the files).
+    let kept = std::iter::once((item.file, record_hash, false))
+        .chain(hashed)
         .filter_map(|(file, hash, placeholder)| {
             let stamp = *seen.get(&file)?;
             stamp.settled(unchanged.began).then_some((
@@ -1632,7 +1750,7 @@ pub fn read_record(
     let file = files.add(folder.join("record.xml"), text);
     let mut item = Item::new(id.to_string(), folder, file);
     record::parse(files, file, &mut item, diagnostics);
-    item.hash_files(files, Path::new(""));
+    let _ = item.hash_files(files, Path::new(""));
     item
 }
 

@@ -8,7 +8,8 @@
 //! later only if a page or a check asks for it, and checked against the hash then: for a file changed in
 //! between, the build drops what it made before it replaces the site, and is made again reading every file.
 //! Most of a rebuild's reading was these files: nearly nine in ten of a large catalog's files, and three
-//! quarters of its text. Records are still read, since every build needs their values.
+//! quarters of its text. Records are taken by their stamps too, as the previous build parsed them (see
+//! [`super::parsed`]).
 //!
 //! Why a stamp can be trusted: writing a file moves its change time (`ctime`) to the present, and no program
 //! can set it back (`touch` and archivers set the other time); replacing a file, by renaming another over it
@@ -83,7 +84,34 @@ impl Stamp {
     pub fn size(&self) -> usize {
         self.len as usize
     }
+
+    /// The stamp at fixed widths, little-endian: size, the two times, inode, device.
+    pub fn to_bytes(&self) -> [u8; STAMP] {
+        let mut bytes = [0; STAMP];
+        bytes[..4].copy_from_slice(&self.len.to_le_bytes());
+        bytes[4..12].copy_from_slice(&self.modified.to_le_bytes());
+        bytes[12..20].copy_from_slice(&self.changed.to_le_bytes());
+        bytes[20..28].copy_from_slice(&self.inode.to_le_bytes());
+        bytes[28..].copy_from_slice(&self.device.to_le_bytes());
+        bytes
+    }
+
+    /// The stamp [`Stamp::to_bytes`] wrote.
+    pub fn from_bytes(bytes: &[u8; STAMP]) -> Stamp {
+        let take =
+            |at: usize| -> [u8; 8] { bytes[at..at + 8].try_into().expect("8 bytes of a stamp") };
+        Stamp {
+            len: u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes of a stamp")),
+            modified: i64::from_le_bytes(take(4)),
+            changed: i64::from_le_bytes(take(12)),
+            inode: u64::from_le_bytes(take(20)),
+            device: u64::from_le_bytes(take(28)),
+        }
+    }
 }
+
+/// The bytes of a stamp as [`Stamp::to_bytes`] writes it.
+pub const STAMP: usize = 4 + 8 + 8 + 8 + 8;
 
 /// What a build read in one file: its stamp, the hash of its bytes, and whether they hold the placeholder mark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +144,11 @@ pub struct Stamps {
     files: foldhash::HashMap<u64, Known>,
     /// Seeded for this process: the keys never leave it.
     keys: foldhash::quality::RandomState,
+    /// The records the build parsed, each with its stamp (see [`super::parsed`]).
+    pub records: super::parsed::ParsedRecords,
+    /// The names of the files these were read from that were there but could not be read back (damaged, or
+    /// another version's): the build writes them anew.
+    pub unreadable: Vec<&'static str>,
 }
 
 impl Stamps {
@@ -186,18 +219,14 @@ pub fn push_entries<'a>(bytes: &mut Vec<u8>, files: impl Iterator<Item = (&'a Pa
         bytes.reserve(2 + path.len() + ENTRY);
         bytes.extend_from_slice(&(path.len() as u16).to_le_bytes());
         bytes.extend_from_slice(path.as_bytes());
-        bytes.extend_from_slice(&stamp.len.to_le_bytes());
-        bytes.extend_from_slice(&stamp.modified.to_le_bytes());
-        bytes.extend_from_slice(&stamp.changed.to_le_bytes());
-        bytes.extend_from_slice(&stamp.inode.to_le_bytes());
-        bytes.extend_from_slice(&stamp.device.to_le_bytes());
+        bytes.extend_from_slice(&stamp.to_bytes());
         bytes.extend_from_slice(hash);
         bytes.push(u8::from(*placeholder));
     }
 }
 
-/// The bytes of an entry after its path: size, two times, inode, device, hash, flag.
-const ENTRY: usize = 4 + 8 + 8 + 8 + 8 + 16 + 1;
+/// The bytes of an entry after its path: the stamp, the hash, the flag.
+const ENTRY: usize = STAMP + 16 + 1;
 
 /// The first entry of `bytes`, and the bytes after it: none when they do not hold a whole entry.
 fn entry(bytes: &[u8]) -> Option<(&str, Known, &[u8])> {
@@ -206,17 +235,11 @@ fn entry(bytes: &[u8]) -> Option<(&str, Known, &[u8])> {
     let (path, rest) = rest.split_at_checked(len)?;
     let path = std::str::from_utf8(path).ok()?;
     let (fixed, rest) = rest.split_first_chunk::<ENTRY>()?;
-    let take =
-        |at: usize| -> [u8; 8] { fixed[at..at + 8].try_into().expect("8 bytes of the entry") };
-    let stamp = Stamp {
-        len: u32::from_le_bytes(fixed[..4].try_into().expect("4 bytes of the entry")),
-        modified: i64::from_le_bytes(take(4)),
-        changed: i64::from_le_bytes(take(12)),
-        inode: u64::from_le_bytes(take(20)),
-        device: u64::from_le_bytes(take(28)),
-    };
-    let hash = fixed[36..52].try_into().expect("16 bytes of the entry");
-    let placeholder = match fixed[52] {
+    let stamp = Stamp::from_bytes(fixed[..STAMP].try_into().expect("a stamp's bytes"));
+    let hash = fixed[STAMP..STAMP + 16]
+        .try_into()
+        .expect("16 bytes of the entry");
+    let placeholder = match fixed[STAMP + 16] {
         0 => false,
         1 => true,
         _ => return None,

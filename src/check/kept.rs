@@ -111,23 +111,15 @@ pub fn write<T: Serialize>(
     numbers: HashMap<*const Diagram, u32>,
     games: &[T],
 ) -> io::Result<()> {
-    // Buffered before the hash: the serializer writes a field at a time.
-    let mut out = io::BufWriter::with_capacity(
-        1 << 16,
-        fingerprint::Hashing {
-            inner: out,
-            hasher: blake3::Hasher::new(),
-        },
-    );
-    out.write_all(FORMAT)?;
-    out.write_all(&fingerprint::program())?;
-    postcard::to_io(diagrams, &mut out).map_err(io::Error::other)?;
-    let using = Using::table(Table::Writing(numbers));
-    postcard::to_io(games, &mut out).map_err(io::Error::other)?;
-    drop(using);
-    let summed = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-    let sum = summed.hasher.finalize();
-    summed.inner.write_all(sum.as_bytes())
+    fingerprint::seal_into(out, FORMAT, |summed| {
+        // Buffered before the hash: the serializer writes a field at a time.
+        let mut out = io::BufWriter::with_capacity(1 << 16, summed);
+        postcard::to_io(diagrams, &mut out).map_err(io::Error::other)?;
+        let using = Using::table(Table::Writing(numbers));
+        postcard::to_io(games, &mut out).map_err(io::Error::other)?;
+        drop(using);
+        out.flush()
+    })
 }
 
 /// The games `bytes` holds; none when they were written by another program or are damaged.

@@ -204,6 +204,22 @@ fn keep_games(staging: &output::Staging, games: &GameCache, whole: bool) -> Resu
     staging.put_with(output::GAMES, Some(digest), &|out| games.write(out))
 }
 
+/// Writes the records as parsed for the next build (see [`crate::catalog::parsed`]), or keeps the previous
+/// file when every record was taken from it and none is gone.
+fn keep_parsed(
+    staging: &output::Staging,
+    catalog: &crate::catalog::Catalog,
+    read: &[(crate::source::FileId, crate::catalog::stamps::Known)],
+    known: Option<&crate::catalog::stamps::Stamps>,
+) -> Result<(), String> {
+    if catalog.parsed_unchanged(known) && staging.keep_as_it_was(output::PARSED)? {
+        return Ok(());
+    }
+    staging.put_with(output::PARSED, None, &|out| {
+        catalog.write_parsed(out, read, known)
+    })
+}
+
 /// [`build_with`], making only what `scope` asks for.
 pub fn build_scoped(
     options: &BuildOptions,
@@ -352,6 +368,12 @@ fn build_once(
     // the first attempt, so it is written anew.
     if !trust_stamps {
         staging.distrust(output::STAMPS);
+        staging.distrust(output::PARSED);
+    }
+    // A file of them that could not be read back (damaged, or another version's) is written anew, rather than
+    // kept because what this build writes has the checksum the manifest gives the file.
+    for unreadable in known.iter().flat_map(|k| &k.unreadable) {
+        staging.distrust(unreadable);
     }
     let (names, games) = match kept.as_deref_mut() {
         Some(kept) => (Some(&mut kept.names), &kept.games),
@@ -377,19 +399,23 @@ fn build_once(
         }
         Scope::Items => Ok(()),
     };
-    drop(stamps);
-    drop(known);
     stamps_written.map_err(BuildError::Output)?;
-    // Resolving runs mostly on one thread, and so does writing the games file: side by side, neither waits.
+    // Resolving runs mostly on one thread, and so does writing the games file and the parsed records: side by
+    // side, neither waits.
     let (archive, games_written) = rayon::join(
         || Archive::resolve_with(&checked, names),
         || match scope {
-            Scope::Whole => keep_games(&staging, games, games_file_whole),
-            // A build of the items only keeps the previous file (see `carry_rest`), as the whole build after
-            // it writes this one.
+            Scope::Whole => {
+                keep_games(&staging, games, games_file_whole)?;
+                keep_parsed(&staging, &checked.catalog, &stamps, known.as_ref())
+            }
+            // A build of the items only keeps the previous files (see `carry_rest`), as the whole build after
+            // it writes them.
             Scope::Items => Ok(()),
         },
     );
+    drop(stamps);
+    drop(known);
     games_written.map_err(BuildError::Output)?;
     crate::resident::hand_back_freed();
     step("resolve", started);

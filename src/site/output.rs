@@ -42,6 +42,9 @@ pub const MANIFEST: &str = ".ludotheca-manifest";
 /// The keys of the games whose records replayed cleanly (see `crate::check::check_with`), one per line.
 pub const REPLAYED: &str = ".ludotheca-replayed";
 
+/// The records as parsed, each with its stamp (see `crate::catalog::parsed`).
+pub const PARSED: &str = ".ludotheca-parsed";
+
 /// The keys of the records whose own checks found nothing (see `crate::check::FoundClean`), one per line.
 pub const RECORDS: &str = ".ludotheca-records";
 
@@ -224,7 +227,25 @@ impl Target {
     /// The stamps of the files the previous site's build read ([`STAMPS`]): none when there is no previous site
     /// of ours, or its file was written by another program or is damaged.
     pub fn stamps(&self) -> crate::catalog::stamps::Stamps {
-        self.read_own(STAMPS, crate::catalog::stamps::Stamps::from_bytes)
+        use crate::catalog::parsed::ParsedRecords;
+        use crate::catalog::stamps::{HEADER, Stamps};
+        if !self.exists || !self.ours {
+            return Stamps::default();
+        }
+        let mut stamps = Stamps::default();
+        if let Ok(bytes) = fs::read(self.out.join(STAMPS)) {
+            stamps = Stamps::from_bytes(&bytes);
+            if stamps.is_empty() && bytes != HEADER {
+                stamps.unreadable.push(STAMPS);
+            }
+        }
+        if let Ok(file) = fs::read(self.out.join(PARSED)) {
+            match ParsedRecords::from_file(file) {
+                Some(records) => stamps.records = records,
+                None => stamps.unreadable.push(PARSED),
+            }
+        }
+        stamps
     }
 
     /// One of the previous build's own files, as `parse` reads it: nothing when there is no previous site of

@@ -1,0 +1,676 @@
+//! Each record as a build parsed it, kept beside the site so that the next build, in a new process, takes the
+//! records no one touched without reading or parsing them (at 10,000 items, parsing every record was the
+//! largest part of a rebuild's load).
+//!
+//! A record is kept only when it parsed without a word from the reader and its stamp had settled (see
+//! [`super::stamps`]): the next build takes it when its stamp is the same, which vouches that its bytes are
+//! the ones parsed. The file is sealed with the program that wrote it: another version's, or a damaged one, is
+//! not read. Its entries are copied as they were for the records taken, so a rebuild after one edit encodes one
+//! record.
+
+use std::hash::BuildHasher;
+use std::ops::Range;
+use std::path::Path;
+
+use super::stamps::{ContentHash, STAMP, Stamp};
+use super::terms::{Namespace, TERMS};
+use super::{
+    Attribute, GameLink, ImageFile, ImageRef, Item, Kind, Span, Spanned, Stray, Unknown, Value,
+};
+
+/// The first line of the file: its format.
+pub const FORMAT: &[u8] = b"ludotheca parsed records 1\n";
+
+/// One record as kept: its stamp and the hash of its bytes when it was parsed, and where its parsed form lies
+/// in the file's body.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    pub stamp: Stamp,
+    pub hash: ContentHash,
+    form: Range<usize>,
+}
+
+/// The records a build kept, by path within the catalog folder (held by a 64-bit hash of the path, as the
+/// stamps are), with the file their parsed forms lie in.
+#[derive(Debug, Default)]
+pub struct ParsedRecords {
+    /// The file as read; the forms are within it. Let go once the load has taken what it needs.
+    file: Vec<u8>,
+    records: foldhash::HashMap<u64, Kept>,
+    keys: foldhash::quality::RandomState,
+}
+
+impl ParsedRecords {
+    fn key(&self, path: &Path) -> u64 {
+        self.keys.hash_one(path.as_os_str().as_encoded_bytes())
+    }
+
+    /// The records kept in `file`, as a build writes it ([`write`]): `None` when it is not that (another
+    /// program's file, or a damaged one).
+    pub fn from_file(file: Vec<u8>) -> Option<ParsedRecords> {
+        let body = crate::fingerprint::unseal(FORMAT, &file)?;
+        // Where the body starts in the file: after the format and the program.
+        let start = body.as_ptr() as usize - file.as_ptr() as usize;
+        let end = start + body.len();
+        let mut parsed = ParsedRecords::default();
+        let mut at = start;
+        while at < end {
+            let (path, kept, next) = entry(&file[..end], at)?;
+            let key = parsed.key(Path::new(path));
+            parsed.records.insert(key, kept);
+            at = next;
+        }
+        parsed.file = file;
+        Some(parsed)
+    }
+
+    /// The record kept for `path` (within the catalog folder).
+    pub fn get(&self, path: &Path) -> Option<&Kept> {
+        self.records.get(&self.key(path))
+    }
+
+    /// The record `kept` describes as parsed, read into `item` (which has its identifier, folder and file):
+    /// false, with `item` as it was, when the form is no longer held, does not decode, or points past the
+    /// record's bytes.
+    pub fn fill(&self, kept: &Kept, item: &mut Item) -> bool {
+        let Some(bytes) = self.file.get(kept.form.clone()) else {
+            return false;
+        };
+        let mut from = Decoder {
+            bytes,
+            len: kept.stamp.size(),
+        };
+        match decode(&mut from) {
+            Some(parsed) if from.bytes.is_empty() => {
+                parsed.into(item);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Lets go of the parsed forms, keeping each record's stamp and hash: at 100,000 items the forms are
+    /// hundreds of megabytes, and once the load has the items they are held there.
+    pub fn forget_forms(&mut self) {
+        self.file = Vec::new();
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+}
+
+/// The stamp and hash of an entry, after its path.
+const ENTRY_HEAD: usize = STAMP + 16;
+
+/// Writes the file of the records, sealed with the program: `blocks` hands over the entries ([`push_entry`]) a
+/// block at a time, so that the file is never held whole.
+pub fn write(
+    out: &mut dyn std::io::Write,
+    mut blocks: impl FnMut() -> Option<Vec<u8>>,
+) -> std::io::Result<()> {
+    crate::fingerprint::seal_into(out, FORMAT, |out| {
+        while let Some(block) = blocks() {
+            out.write_all(&block)?;
+        }
+        Ok(())
+    })
+}
+
+/// Adds to `out` the entry of the record at `path` (within the catalog folder), of stamp `stamp` and bytes
+/// hashing to `hash`, parsed into `item`: nothing when the item holds what no entry can (a path that is not
+/// UTF-8, a term not in the vocabulary, a position past 4 GiB).
+pub fn push_entry(out: &mut Vec<u8>, path: &Path, stamp: &Stamp, hash: &ContentHash, item: &Item) {
+    let Some(path) = path.to_str().filter(|p| p.len() <= usize::from(u16::MAX)) else {
+        return;
+    };
+    let mut form = Encoder(Vec::new());
+    if encode(&mut form, item).is_none() {
+        return;
+    }
+    let Ok(form_len) = u32::try_from(form.0.len()) else {
+        return;
+    };
+    out.extend_from_slice(&(path.len() as u16).to_le_bytes());
+    out.extend_from_slice(path.as_bytes());
+    out.extend_from_slice(&stamp.to_bytes());
+    out.extend_from_slice(hash);
+    out.extend_from_slice(&form_len.to_le_bytes());
+    out.extend_from_slice(&form.0);
+}
+
+/// The entry of `body` at `at`: its path, what is kept of it, and where the next entry starts.
+fn entry(body: &[u8], at: usize) -> Option<(&str, Kept, usize)> {
+    let rest = body.get(at..)?;
+    let (len, rest) = rest.split_first_chunk::<2>()?;
+    let len = usize::from(u16::from_le_bytes(*len));
+    let (path, rest) = rest.split_at_checked(len)?;
+    let path = std::str::from_utf8(path).ok()?;
+    let (head, rest) = rest.split_first_chunk::<ENTRY_HEAD>()?;
+    let stamp = Stamp::from_bytes(head[..STAMP].try_into().ok()?);
+    let hash: ContentHash = head[STAMP..].try_into().ok()?;
+    let (form_len, _) = rest.split_first_chunk::<4>()?;
+    let form_len = u32::from_le_bytes(*form_len) as usize;
+    let start = at + 2 + len + ENTRY_HEAD + 4;
+    let end = start
+        .checked_add(form_len)
+        .filter(|&end| end <= body.len())?;
+    Some((
+        path,
+        Kept {
+            stamp,
+            hash,
+            form: start..end,
+        },
+        end,
+    ))
+}
+
+/// The parts of an [`Item`] a record gives: all but its identifier, folder and files, which the load sets.
+struct Form {
+    kind: Option<Kind>,
+    kind_attr: Option<Spanned<String>>,
+    root_span: Span,
+    root_ok: bool,
+    well_formed: bool,
+    values: Vec<Value>,
+    played_with: Vec<GameLink>,
+    attests: Vec<GameLink>,
+    confidence: Vec<Spanned<String>>,
+    images: Vec<ImageRef>,
+    unknown_elements: Vec<Unknown>,
+    unknown_attributes: Vec<Unknown>,
+    stray_content: Vec<Stray>,
+}
+
+impl Form {
+    fn into(self, item: &mut Item) {
+        item.kind = self.kind;
+        item.kind_attr = self.kind_attr;
+        item.root_span = self.root_span;
+        item.root_ok = self.root_ok;
+        item.well_formed = self.well_formed;
+        item.values = self.values;
+        item.played_with = self.played_with;
+        item.attests = self.attests;
+        item.confidence = self.confidence;
+        item.images = self.images;
+        item.unknown_elements = self.unknown_elements;
+        item.unknown_attributes = self.unknown_attributes;
+        item.stray_content = self.stray_content;
+    }
+}
+
+struct Encoder(Vec<u8>);
+
+impl Encoder {
+    fn u8(&mut self, n: u8) {
+        self.0.push(n);
+    }
+
+    fn u32(&mut self, n: usize) -> Option<()> {
+        self.0
+            .extend_from_slice(&u32::try_from(n).ok()?.to_le_bytes());
+        Some(())
+    }
+
+    fn str(&mut self, s: &str) -> Option<()> {
+        self.u32(s.len())?;
+        self.0.extend_from_slice(s.as_bytes());
+        Some(())
+    }
+
+    fn span(&mut self, span: &Span) -> Option<()> {
+        self.u32(span.start)?;
+        self.u32(span.end)
+    }
+
+    fn spanned(&mut self, s: &Spanned<String>) -> Option<()> {
+        self.str(&s.value)?;
+        self.span(&s.span)
+    }
+
+    fn opt_spanned(&mut self, s: &Option<Spanned<String>>) -> Option<()> {
+        match s {
+            Some(s) => {
+                self.u8(1);
+                self.spanned(s)
+            }
+            None => {
+                self.u8(0);
+                Some(())
+            }
+        }
+    }
+
+    fn list<T>(&mut self, list: &[T], one: impl Fn(&mut Self, &T) -> Option<()>) -> Option<()> {
+        self.u32(list.len())?;
+        list.iter().try_for_each(|x| one(self, x))
+    }
+}
+
+/// Bytes being decoded; `len` is the size of the record the positions point into.
+struct Decoder<'a> {
+    bytes: &'a [u8],
+    len: usize,
+}
+
+impl Decoder<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let (&n, rest) = self.bytes.split_first()?;
+        self.bytes = rest;
+        Some(n)
+    }
+
+    fn bool(&mut self) -> Option<bool> {
+        match self.u8()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+
+    fn u32(&mut self) -> Option<usize> {
+        let (n, rest) = self.bytes.split_first_chunk::<4>()?;
+        self.bytes = rest;
+        Some(u32::from_le_bytes(*n) as usize)
+    }
+
+    fn str(&mut self) -> Option<&str> {
+        let len = self.u32()?;
+        let (s, rest) = self.bytes.split_at_checked(len)?;
+        self.bytes = rest;
+        std::str::from_utf8(s).ok()
+    }
+
+    /// A position within the record: never past its end.
+    fn offset(&mut self) -> Option<usize> {
+        self.u32().filter(|&n| n <= self.len)
+    }
+
+    fn span(&mut self) -> Option<Span> {
+        let (start, end) = (self.offset()?, self.offset()?);
+        (start <= end).then_some(start..end)
+    }
+
+    fn spanned(&mut self) -> Option<Spanned<String>> {
+        let value = self.str()?.to_string();
+        Some(Spanned::new(value, self.span()?))
+    }
+
+    fn opt_spanned(&mut self) -> Option<Option<Spanned<String>>> {
+        match self.bool()? {
+            true => Some(Some(self.spanned()?)),
+            false => Some(None),
+        }
+    }
+
+    /// A count of things of at least `each` bytes: never more than the bytes left could hold.
+    fn count(&mut self, each: usize) -> Option<usize> {
+        self.u32()
+            .filter(|&n| n.saturating_mul(each) <= self.bytes.len())
+    }
+
+    fn list<T>(&mut self, each: usize, one: impl Fn(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let n = self.count(each)?;
+        let mut list = Vec::with_capacity(n);
+        for _ in 0..n {
+            list.push(one(self)?);
+        }
+        Some(list)
+    }
+}
+
+fn kind_code(kind: Option<Kind>) -> u8 {
+    match kind {
+        None => 0,
+        Some(Kind::Game) => 1,
+        Some(Kind::Board) => 2,
+        Some(Kind::Evidence) => 3,
+    }
+}
+
+fn attribute_code(attribute: Attribute) -> u8 {
+    match attribute {
+        Attribute::Lang => 0,
+        Attribute::Scheme => 1,
+        Attribute::Ref => 2,
+        Attribute::Cite => 3,
+        Attribute::Pages => 4,
+    }
+}
+
+const ATTRIBUTES: [Attribute; 5] = [
+    Attribute::Lang,
+    Attribute::Scheme,
+    Attribute::Ref,
+    Attribute::Cite,
+    Attribute::Pages,
+];
+
+fn encode_link(out: &mut Encoder, link: &GameLink) -> Option<()> {
+    out.opt_spanned(&link.game)?;
+    out.opt_spanned(&link.ruleset)?;
+    out.span(&link.span)
+}
+
+fn decode_link(from: &mut Decoder) -> Option<GameLink> {
+    Some(GameLink {
+        game: from.opt_spanned()?,
+        ruleset: from.opt_spanned()?,
+        span: from.span()?,
+    })
+}
+
+fn encode_unknown(out: &mut Encoder, unknown: &Unknown) -> Option<()> {
+    match &unknown.ns {
+        Some(ns) => {
+            out.u8(1);
+            out.str(ns)?;
+        }
+        None => out.u8(0),
+    }
+    out.str(&unknown.name)?;
+    out.u8(u8::from(unknown.undeclared_prefix));
+    out.span(&unknown.span)
+}
+
+fn decode_unknown(from: &mut Decoder) -> Option<Unknown> {
+    let ns = match from.bool()? {
+        true => Some(from.str()?.to_string()),
+        false => None,
+    };
+    Some(Unknown {
+        ns,
+        name: from.str()?.to_string(),
+        undeclared_prefix: from.bool()?,
+        span: from.span()?,
+    })
+}
+
+/// `item`'s parsed form into `out`; `None` when it holds what the form cannot.
+fn encode(out: &mut Encoder, item: &Item) -> Option<()> {
+    out.u8(kind_code(item.kind));
+    out.opt_spanned(&item.kind_attr)?;
+    out.span(&item.root_span)?;
+    out.u8(u8::from(item.root_ok));
+    out.u8(u8::from(item.well_formed));
+    out.u32(item.values.len())?;
+    for value in &item.values {
+        let term = TERMS.iter().position(|t| std::ptr::eq(t, value.term))?;
+        out.u8(u8::try_from(term).ok()?);
+        out.u8(match value.ns {
+            Namespace::Dc => 0,
+            Namespace::Dcterms => 1,
+        });
+        out.str(&value.text)?;
+        let attributes = value.attributes.as_deref().map_or(&[][..], |a| &a[..]);
+        out.u8(u8::try_from(attributes.len()).ok()?);
+        for (name, text) in attributes {
+            out.u8(attribute_code(*name));
+            out.spanned(text)?;
+        }
+        out.u32(value.text_start as usize)?;
+        out.u32(value.text_end as usize)?;
+        out.u32(value.name_start as usize)?;
+        out.0.extend_from_slice(&value.name_len.to_le_bytes());
+    }
+    for links in [&item.played_with, &item.attests] {
+        out.list(links, encode_link)?;
+    }
+    out.list(&item.confidence, Encoder::spanned)?;
+    out.list(&item.images, |out, image| {
+        out.opt_spanned(&image.file)?;
+        out.opt_spanned(&image.alt)?;
+        out.str(&image.caption)?;
+        out.span(&image.caption_span)?;
+        out.span(&image.span)
+    })?;
+    for unknowns in [&item.unknown_elements, &item.unknown_attributes] {
+        out.list(unknowns, encode_unknown)?;
+    }
+    out.list(&item.stray_content, |out, stray| {
+        let (code, span) = match stray {
+            Stray::Text(span) => (0, span),
+            Stray::Element(span) => (1, span),
+        };
+        out.u8(code);
+        out.span(span)
+    })?;
+    Some(())
+}
+
+fn decode(from: &mut Decoder) -> Option<Form> {
+    let kind = match from.u8()? {
+        0 => None,
+        1 => Some(Kind::Game),
+        2 => Some(Kind::Board),
+        3 => Some(Kind::Evidence),
+        _ => return None,
+    };
+    let kind_attr = from.opt_spanned()?;
+    let root_span = from.span()?;
+    let root_ok = from.bool()?;
+    let well_formed = from.bool()?;
+    let values = from.list(2 + 4 + 1 + 12 + 2, |from| {
+        let term = TERMS.get(usize::from(from.u8()?))?;
+        let ns = match from.u8()? {
+            0 => Namespace::Dc,
+            1 => Namespace::Dcterms,
+            _ => return None,
+        };
+        let text: Box<str> = from.str()?.into();
+        let n = usize::from(from.u8()?);
+        let mut attributes = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = *ATTRIBUTES.get(usize::from(from.u8()?))?;
+            attributes.push((name, from.spanned()?));
+        }
+        let text_start = u32::try_from(from.offset()?).ok()?;
+        let text_end = u32::try_from(from.offset()?).ok()?;
+        let name_start = u32::try_from(from.offset()?).ok()?;
+        let (name_len, rest) = from.bytes.split_first_chunk::<2>()?;
+        let name_len = u16::from_le_bytes(*name_len);
+        from.bytes = rest;
+        if text_start > text_end || name_start as usize + usize::from(name_len) > from.len {
+            return None;
+        }
+        Some(Value {
+            term,
+            text,
+            attributes: (!attributes.is_empty()).then(|| Box::new(attributes.into_boxed_slice())),
+            text_start,
+            text_end,
+            name_start,
+            name_len,
+            ns,
+        })
+    })?;
+    let played_with = from.list(10, decode_link)?;
+    let attests = from.list(10, decode_link)?;
+    let confidence = from.list(12, Decoder::spanned)?;
+    let images = from.list(22, |from| {
+        Some(ImageRef {
+            file: from.opt_spanned()?,
+            alt: from.opt_spanned()?,
+            caption: from.str()?.to_string(),
+            caption_span: from.span()?,
+            span: from.span()?,
+            found: ImageFile::Unread,
+        })
+    })?;
+    let unknown_elements = from.list(15, decode_unknown)?;
+    let unknown_attributes = from.list(15, decode_unknown)?;
+    let stray_content = from.list(9, |from| {
+        let code = from.u8()?;
+        let span = from.span()?;
+        match code {
+            0 => Some(Stray::Text(span)),
+            1 => Some(Stray::Element(span)),
+            _ => None,
+        }
+    })?;
+    Some(Form {
+        kind,
+        kind_attr,
+        root_span,
+        root_ok,
+        well_formed,
+        values,
+        played_with,
+        attests,
+        confidence,
+        images,
+        unknown_elements,
+        unknown_attributes,
+        stray_content,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Diagnostics;
+    use crate::source::SourceMap;
+
+    /// Every shipped record, and one that holds each thing a record can: both namespaces, every attribute,
+    /// links to games, a confidence, pictures, unknown elements and attributes, stray text, line breaks as
+    /// CR LF and references.
+    fn records() -> Vec<(String, String)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let mut records = Vec::new();
+        for entry in walkdir::WalkDir::new(&root).sort_by_file_name() {
+            let entry = entry.unwrap();
+            if entry.file_name() == "record.xml" {
+                let id = entry.path().parent().unwrap().file_name().unwrap();
+                records.push((
+                    id.to_string_lossy().into_owned(),
+                    std::fs::read_to_string(entry.path()).unwrap(),
+                ));
+            }
+        }
+        assert!(records.len() > 5);
+        let odd = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n\
+            <record xmlns=\"urn:ludotheca:record:1\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
+            xmlns:dcterms=\"http://purl.org/dc/terms/\" xmlns:x=\"urn:other\" \
+            xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" kind=\"evidence\" x:odd=\"1\">\r\n\
+            <dc:title xml:lang=\"hi\">Caupa&#x1F3B2; &amp; more</dc:title>\r\n\
+            <dcterms:date xsi:type=\"dcterms:W3CDTF\">1921</dcterms:date>\r\n\
+            <dcterms:source cite=\"hutton-1921-sema\" pages=\"12-14\"/>\r\n\
+            <dcterms:relation ref=\"bagh-chal\">Bagh\r\nChal</dcterms:relation>\r\n\
+            <attests game=\"bagh-chal\" ruleset=\"common\"/>\r\n\
+            <confidence> 80 </confidence>\r\n\
+            <image file=\"images/a.png\" alt=\"A board\">Seen <![CDATA[from above]]></image>\r\n\
+            <x:note>unknown</x:note><undeclared:thing/>\r\n\
+            stray text\r\n\
+            <dcterms:subject>Twice</dcterms:subject><dcterms:subject>Twice</dcterms:subject>\r\n\
+            </record>\r\n";
+        records.push(("odd".to_string(), odd.to_string()));
+        records
+    }
+
+    /// A stamp of a file of `len` bytes.
+    fn stamp(len: usize) -> Stamp {
+        let mut bytes = [7; STAMP];
+        bytes[..4].copy_from_slice(&(len as u32).to_le_bytes());
+        Stamp::from_bytes(&bytes)
+    }
+
+    #[test]
+    fn a_record_reads_back_as_it_was_parsed_and_a_damaged_form_never_does() {
+        for (id, text) in records() {
+            let mut files = SourceMap::default();
+            let mut diagnostics = Diagnostics::new();
+            let item = crate::catalog::read_record(&id, text.clone(), &mut files, &mut diagnostics);
+            if id == "odd" {
+                assert!(
+                    item.values.len() >= 6
+                        && !item.attests.is_empty()
+                        && !item.confidence.is_empty()
+                        && !item.images.is_empty()
+                        && !item.unknown_elements.is_empty()
+                        && !item.unknown_attributes.is_empty()
+                        && !item.stray_content.is_empty(),
+                    "{item:?}"
+                );
+            }
+            let path = Path::new("games/x/record.xml");
+            let mut body = Vec::new();
+            push_entry(&mut body, path, &stamp(text.len()), &[1; 16], &item);
+            assert!(!body.is_empty(), "{id} is kept");
+            let mut file = Vec::new();
+            write(&mut file, {
+                let mut once = Some(body);
+                move || once.take()
+            })
+            .unwrap();
+            let parsed = ParsedRecords::from_file(file.clone()).expect("the file reads back");
+            let kept = parsed.get(path).expect("the record is kept").clone();
+            assert_eq!((kept.stamp, kept.hash), (stamp(text.len()), [1; 16]));
+            let mut back = Item::new(id.clone(), item.folder.clone(), item.file);
+            assert!(parsed.fill(&kept, &mut back), "{id}");
+            back.files_hash = item.files_hash;
+            back.game_files_hash = item.game_files_hash;
+            back.files_without_placeholder = item.files_without_placeholder;
+            assert_eq!(format!("{back:?}"), format!("{item:?}"), "{id}");
+
+            // Cut short anywhere, the form is refused, and so is one whose positions run past the record.
+            for end in kept.form.start..kept.form.end {
+                let short = Kept {
+                    form: kept.form.start..end,
+                    ..kept.clone()
+                };
+                assert!(!parsed.fill(
+                    &short,
+                    &mut Item::new(id.clone(), item.folder.clone(), item.file)
+                ));
+            }
+            let smaller = Kept {
+                stamp: stamp(item.root_span.end.saturating_sub(1)),
+                ..kept.clone()
+            };
+            assert!(
+                !parsed.fill(&smaller, &mut back),
+                "{id}: a position past the record"
+            );
+
+            // A file changed anywhere is not read at all.
+            for at in [0, file.len() / 2, file.len() - 1] {
+                let mut damaged = file.clone();
+                damaged[at] ^= 1;
+                assert!(ParsedRecords::from_file(damaged).is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn forms_let_go_are_never_filled_from() {
+        let (id, text) = records().remove(0);
+        let mut files = SourceMap::default();
+        let item =
+            crate::catalog::read_record(&id, text.clone(), &mut files, &mut Diagnostics::new());
+        let mut body = Vec::new();
+        push_entry(
+            &mut body,
+            Path::new("r.xml"),
+            &stamp(text.len()),
+            &[2; 16],
+            &item,
+        );
+        let mut file = Vec::new();
+        write(&mut file, {
+            let mut once = Some(body);
+            move || once.take()
+        })
+        .unwrap();
+        let mut parsed = ParsedRecords::from_file(file).unwrap();
+        let kept = parsed.get(Path::new("r.xml")).unwrap().clone();
+        parsed.forget_forms();
+        assert_eq!(parsed.len(), 1);
+        assert!(!parsed.fill(&kept, &mut item.clone()));
+    }
+}
