@@ -379,8 +379,8 @@ fn build_once(
         Some(kept) => (Some(&mut kept.names), &kept.games),
         None => (None, &read_games),
     };
-    // Written before resolving, and dropped: at 100,000 items they are tens of megabytes, which would add to
-    // the peak of the steps after. A build of the items only carries the previous file (see `carry_rest`):
+    // Written before resolving, and dropped once the records as parsed are written beside it: at 100,000 items
+    // they are tens of megabytes, which would add to the render's peak. A build of the items only carries the previous file (see `carry_rest`):
     // making it is 30 ms at 10,000 items, in the pass the archivist waits for, and the whole build after it
     // writes this one. A stamp that no longer matches its file only costs that file being read.
     let stamps_kept = scope == Scope::Whole
