@@ -545,40 +545,52 @@ impl Catalog {
             .collect()
     }
 
+    /// The stamp and hash of each item's record as the next build may take it as parsed ([`parsed`]), by item:
+    /// for a record taken as parsed by this load, what `known` (the stamps the load went by) holds of it; for
+    /// one read with a settled stamp and nothing said of it, what `fresh` (as [`Catalog::stamps`] held them)
+    /// does; none for any other. Small beside what it is made from, which the build lets go before resolving.
+    pub fn records_to_keep(
+        &self,
+        fresh: &[(FileId, stamps::Known)],
+        known: Option<&stamps::Stamps>,
+    ) -> Vec<Option<(stamps::Stamp, stamps::ContentHash)>> {
+        self.items
+            .par_iter()
+            .map(|item| match self.files.get(item.file).unread() {
+                Some(_) => known?
+                    .records
+                    .get(within(self.files.path(item.file), &self.root))
+                    .map(|kept| (kept.stamp, kept.hash)),
+                None => fresh
+                    .binary_search_by_key(&item.file, |(id, _)| *id)
+                    .ok()
+                    .map(|at| (fresh[at].1.stamp, fresh[at].1.hash)),
+            })
+            .collect()
+    }
+
     /// Writes the records to keep as parsed for the next build ([`parsed`]) into `out`, in the catalog's
-    /// order: those taken as parsed by this load, with the stamp and hash `known` (the stamps the load went by)
-    /// holds for them, and those read with a settled stamp and nothing said of them (`fresh`, as
-    /// [`Catalog::stamps`] held them). Encoded on every core a few blocks at a time, and written as made: at
-    /// 100,000 items the file is hundreds of megabytes.
+    /// order: each item's record of which `read` ([`Catalog::records_to_keep`]) gives the stamp and hash.
+    /// Encoded on every core a few blocks at a time, and written as made: at 100,000 items the file is hundreds
+    /// of megabytes.
     pub fn write_parsed(
         &self,
         out: &mut dyn std::io::Write,
-        fresh: &[(FileId, stamps::Known)],
-        known: Option<&stamps::Stamps>,
+        read: &[Option<(stamps::Stamp, stamps::ContentHash)>],
     ) -> std::io::Result<()> {
-        let block = |items: &[std::sync::Arc<Item>]| {
+        let block = |items: &[(&std::sync::Arc<Item>, &Option<_>)]| {
             let mut block = Vec::new();
-            for item in items {
-                let path = within(self.files.path(item.file), &self.root);
-                let read = match self.files.get(item.file).unread() {
-                    Some(_) => known
-                        .and_then(|k| k.records.get(path))
-                        .map(|kept| (kept.stamp, kept.hash)),
-                    None => fresh
-                        .binary_search_by_key(&item.file, |(id, _)| *id)
-                        .ok()
-                        .map(|at| (fresh[at].1.stamp, fresh[at].1.hash)),
-                };
+            for (item, read) in items {
                 if let Some((stamp, hash)) = read {
-                    parsed::push_entry(&mut block, path, &stamp, &hash, item);
+                    let path = within(self.files.path(item.file), &self.root);
+                    parsed::push_entry(&mut block, path, stamp, hash, item);
                 }
             }
             block
         };
         const BLOCK: usize = 1024;
-        let mut rounds = self
-            .items
-            .chunks(BLOCK * rayon::current_num_threads().max(1) * 2);
+        let items: Vec<_> = self.items.iter().zip(read).collect();
+        let mut rounds = items.chunks(BLOCK * rayon::current_num_threads().max(1) * 2);
         let mut made: std::collections::VecDeque<Vec<u8>> = Default::default();
         parsed::write(out, || {
             if made.is_empty() {

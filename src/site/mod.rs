@@ -37,6 +37,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::archive::Archive;
+use crate::catalog::stamps::{ContentHash, Stamp};
 use crate::catalog::{LoadCache, LoadError};
 use crate::check::{CheckCache, GameCache, ImageCache};
 use crate::diagnostic::Diagnostics;
@@ -209,15 +210,12 @@ fn keep_games(staging: &output::Staging, games: &GameCache, whole: bool) -> Resu
 fn keep_parsed(
     staging: &output::Staging,
     catalog: &crate::catalog::Catalog,
-    read: &[(crate::source::FileId, crate::catalog::stamps::Known)],
-    known: Option<&crate::catalog::stamps::Stamps>,
+    (unchanged, read): (bool, &[Option<(Stamp, ContentHash)>]),
 ) -> Result<(), String> {
-    if catalog.parsed_unchanged(known) && staging.keep_as_it_was(output::PARSED)? {
+    if unchanged && staging.keep_as_it_was(output::PARSED)? {
         return Ok(());
     }
-    staging.put_with(output::PARSED, None, &|out| {
-        catalog.write_parsed(out, read, known)
-    })
+    staging.put_with(output::PARSED, None, &|out| catalog.write_parsed(out, read))
 }
 
 /// [`build_with`], making only what `scope` asks for.
@@ -379,8 +377,8 @@ fn build_once(
         Some(kept) => (Some(&mut kept.names), &kept.games),
         None => (None, &read_games),
     };
-    // Written before resolving, and dropped once the records as parsed are written beside it: at 100,000 items
-    // they are tens of megabytes, which would add to the render's peak. A build of the items only carries the previous file (see `carry_rest`):
+    // Written before resolving, and dropped: at 100,000 items they are tens of megabytes, which would add to
+    // the peak of the steps after. A build of the items only carries the previous file (see `carry_rest`):
     // making it is 30 ms at 10,000 items, in the pass the archivist waits for, and the whole build after it
     // writes this one. A stamp that no longer matches its file only costs that file being read.
     let stamps_kept = scope == Scope::Whole
@@ -399,6 +397,15 @@ fn build_once(
         }
         Scope::Items => Ok(()),
     };
+    // What the records as parsed are written from, small beside the stamps it is taken from.
+    let records = (scope == Scope::Whole).then(|| {
+        (
+            checked.catalog.parsed_unchanged(known.as_ref()),
+            checked.catalog.records_to_keep(&stamps, known.as_ref()),
+        )
+    });
+    drop(stamps);
+    drop(known);
     stamps_written.map_err(BuildError::Output)?;
     // Resolving runs mostly on one thread, and so does writing the games file and the parsed records: side by
     // side, neither waits.
@@ -407,15 +414,19 @@ fn build_once(
         || match scope {
             Scope::Whole => {
                 keep_games(&staging, games, games_file_whole)?;
-                keep_parsed(&staging, &checked.catalog, &stamps, known.as_ref())
+                match &records {
+                    Some((unchanged, read)) => {
+                        keep_parsed(&staging, &checked.catalog, (*unchanged, read))
+                    }
+                    None => Ok(()),
+                }
             }
             // A build of the items only keeps the previous files (see `carry_rest`), as the whole build after
             // it writes them.
             Scope::Items => Ok(()),
         },
     );
-    drop(stamps);
-    drop(known);
+    drop(records);
     games_written.map_err(BuildError::Output)?;
     crate::resident::hand_back_freed();
     step("resolve", started);
