@@ -71,8 +71,8 @@ impl ParsedRecords {
     }
 
     /// The record `kept` describes as parsed, read into `item` (which has its identifier, folder and file):
-    /// false, with `item` as it was, when the form is no longer held, does not decode, or points past the
-    /// record's bytes.
+    /// false when the form is no longer held, does not decode, or points past the record's bytes, and `item`,
+    /// then filled in part, is to be dropped.
     pub fn fill(&self, kept: &Kept, item: &mut Item) -> bool {
         let Some(bytes) = self.file.get(kept.form.clone()) else {
             return false;
@@ -81,13 +81,7 @@ impl ParsedRecords {
             bytes,
             len: kept.stamp.size(),
         };
-        match decode(&mut from) {
-            Some(parsed) if from.bytes.is_empty() => {
-                parsed.into(item);
-                true
-            }
-            _ => false,
-        }
+        decode(&mut from, item).is_some() && from.bytes.is_empty()
     }
 
     /// Lets go of the parsed forms, keeping each record's stamp and hash: at 100,000 items the forms are
@@ -169,41 +163,6 @@ fn entry(body: &[u8], at: usize) -> Option<(&str, Kept, usize)> {
         },
         end,
     ))
-}
-
-/// The parts of an [`Item`] a record gives: all but its identifier, folder and files, which the load sets.
-struct Form {
-    kind: Option<Kind>,
-    kind_attr: Option<Spanned<String>>,
-    root_span: Span,
-    root_ok: bool,
-    well_formed: bool,
-    values: Vec<Value>,
-    played_with: Vec<GameLink>,
-    attests: Vec<GameLink>,
-    confidence: Vec<Spanned<String>>,
-    images: Vec<ImageRef>,
-    unknown_elements: Vec<Unknown>,
-    unknown_attributes: Vec<Unknown>,
-    stray_content: Vec<Stray>,
-}
-
-impl Form {
-    fn into(self, item: &mut Item) {
-        item.kind = self.kind;
-        item.kind_attr = self.kind_attr;
-        item.root_span = self.root_span;
-        item.root_ok = self.root_ok;
-        item.well_formed = self.well_formed;
-        item.values = self.values;
-        item.played_with = self.played_with;
-        item.attests = self.attests;
-        item.confidence = self.confidence;
-        item.images = self.images;
-        item.unknown_elements = self.unknown_elements;
-        item.unknown_attributes = self.unknown_attributes;
-        item.stray_content = self.stray_content;
-    }
 }
 
 struct Encoder(Vec<u8>);
@@ -445,19 +404,21 @@ fn encode(out: &mut Encoder, item: &Item) -> Option<()> {
     Some(())
 }
 
-fn decode(from: &mut Decoder) -> Option<Form> {
-    let kind = match from.u8()? {
+/// The parsed form in `from`, into the record's parts of `item` (all but its identifier, folder and files,
+/// which the load sets).
+fn decode(from: &mut Decoder, item: &mut Item) -> Option<()> {
+    item.kind = match from.u8()? {
         0 => None,
         1 => Some(Kind::Game),
         2 => Some(Kind::Board),
         3 => Some(Kind::Evidence),
         _ => return None,
     };
-    let kind_attr = from.opt_spanned()?;
-    let root_span = from.span()?;
-    let root_ok = from.bool()?;
-    let well_formed = from.bool()?;
-    let values = from.list(2 + 4 + 1 + 12 + 2, |from| {
+    item.kind_attr = from.opt_spanned()?;
+    item.root_span = from.span()?;
+    item.root_ok = from.bool()?;
+    item.well_formed = from.bool()?;
+    item.values = from.list(2 + 4 + 1 + 12 + 2, |from| {
         let term = TERMS.get(usize::from(from.u8()?))?;
         let ns = match from.u8()? {
             0 => Namespace::Dc,
@@ -491,10 +452,10 @@ fn decode(from: &mut Decoder) -> Option<Form> {
             ns,
         })
     })?;
-    let played_with = from.list(10, decode_link)?;
-    let attests = from.list(10, decode_link)?;
-    let confidence = from.list(12, Decoder::spanned)?;
-    let images = from.list(22, |from| {
+    item.played_with = from.list(10, decode_link)?;
+    item.attests = from.list(10, decode_link)?;
+    item.confidence = from.list(12, Decoder::spanned)?;
+    item.images = from.list(22, |from| {
         Some(ImageRef {
             file: from.opt_spanned()?,
             alt: from.opt_spanned()?,
@@ -504,9 +465,9 @@ fn decode(from: &mut Decoder) -> Option<Form> {
             found: ImageFile::Unread,
         })
     })?;
-    let unknown_elements = from.list(15, decode_unknown)?;
-    let unknown_attributes = from.list(15, decode_unknown)?;
-    let stray_content = from.list(9, |from| {
+    item.unknown_elements = from.list(14, decode_unknown)?;
+    item.unknown_attributes = from.list(14, decode_unknown)?;
+    item.stray_content = from.list(9, |from| {
         let code = from.u8()?;
         let span = from.span()?;
         match code {
@@ -515,21 +476,7 @@ fn decode(from: &mut Decoder) -> Option<Form> {
             _ => None,
         }
     })?;
-    Some(Form {
-        kind,
-        kind_attr,
-        root_span,
-        root_ok,
-        well_formed,
-        values,
-        played_with,
-        attests,
-        confidence,
-        images,
-        unknown_elements,
-        unknown_attributes,
-        stray_content,
-    })
+    Some(())
 }
 
 #[cfg(test)]
