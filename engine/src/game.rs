@@ -76,7 +76,8 @@ pub trait Game {
     fn play(&self, pos: &mut Self::Position, mv: &Self::Move) -> Self::Undo;
     fn undo(&self, pos: &mut Self::Position, mv: &Self::Move, undo: Self::Undo);
     /// `Some` once the game is over in this position, which is exactly when `legal_moves` lists none. Cheap:
-    /// it asks whether any move exists without listing them, so replays use it to find a finished game.
+    /// it asks whether any move exists without listing them, so replays use it to tell a finished game from a
+    /// wrong move.
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome>;
     fn format_move(&self, pos: &Self::Position, mv: &Self::Move) -> String;
     /// Reads a move and checks that it is legal in `pos`, by following what is written (the start point, the

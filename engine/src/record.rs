@@ -659,22 +659,23 @@ fn play_through<G: Game>(
     };
     visit(&pos, None);
     for m in &record.moves {
-        // The game is over exactly when no move is legal, which `outcome` finds without listing any.
-        if let Some(outcome) = game.outcome(&pos) {
-            return Err(err(
-                m.line,
-                m.column,
-                format!(
-                    "`{}` is played after the game has ended ({})",
-                    record.text_of(m),
-                    result_of(Some(outcome))
-                ),
-                "remove the moves after the end of the game",
-            ));
-        }
         let mv = match game.parse_move(&pos, record.text_of(m)) {
             Ok(mv) => mv,
             Err(e) => {
+                // The game is over exactly when no move is legal, so a move read as legal settles that it is
+                // not; only a refused one needs `outcome` (which finds it without listing any move) to say why.
+                if let Some(outcome) = game.outcome(&pos) {
+                    return Err(err(
+                        m.line,
+                        m.column,
+                        format!(
+                            "`{}` is played after the game has ended ({})",
+                            record.text_of(m),
+                            result_of(Some(outcome))
+                        ),
+                        "remove the moves after the end of the game",
+                    ));
+                }
                 let (message, help) = match e {
                     MoveError::Syntax(s) => (s, "see docs/notation.md for how moves are written"),
                     MoveError::Illegal(s) => (s, "play one of the legal moves listed"),

@@ -464,6 +464,52 @@ fn the_move_cap_draws() {
     assert!(sorted_moves(&g, &pos).is_empty());
 }
 
+/// A record that plays on after the game has ended is refused at the first move too many, both where the side
+/// to move could still move on the board (the tigers' fifth capture, the move cap) and where it could not.
+#[test]
+fn a_move_after_the_end_is_refused_where_it_is_written() {
+    let g = lines_game(BAGH_CHAL, None);
+    for (position, moves, ended) in [
+        (
+            "tigers tiger a1 e1 a5 e5; goats goat a2 c3; tigers captured 4; to-move tigers",
+            "1. a1xa3 c3-c4",
+            "(1-0)",
+        ),
+        (
+            "tigers tiger a1 e1 a5 e5; goats goat c3; ply 299; to-move goats",
+            "1... c3-c4 2. a1-a2",
+            "(1/2-1/2)",
+        ),
+    ] {
+        let text = format!(
+            "[Event \"x\"]\n[Kind \"demonstration\"]\n[Position \"{position}\"]\n\n{moves} *\n"
+        );
+        let record = Record::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+        let err = ludotheca_engine::record::check(&g, &record)
+            .err()
+            .unwrap_or_else(|| panic!("{moves}: accepted"));
+        let last = moves.rsplit(' ').next().unwrap();
+        assert_eq!(
+            (err.line, err.column as usize),
+            (5, moves.len() - last.len() + 1),
+            "{moves}: {}",
+            err.message
+        );
+        assert!(
+            err.message.contains("played after the game has ended"),
+            "{moves}: {}",
+            err.message
+        );
+        assert!(err.message.ends_with(ended), "{}", err.message);
+        // Without the move too many, the record replays to the end it reached.
+        let played = text.replace(&format!(" {last} "), " ");
+        let record = Record::parse(&played).unwrap_or_else(|e| panic!("{e}"));
+        let checked = ludotheca_engine::record::check(&g, &record)
+            .unwrap_or_else(|e| panic!("{played}: {e}"));
+        assert!(checked.outcome.is_some(), "{played}");
+    }
+}
+
 /// Plays seeded random games and checks at every ply: undo restores the position, every move's notation parses
 /// back to it, and the whole game replays from its record text.
 fn check_random_games<G: Game>(game: &G, games: u64, seed: u64) {

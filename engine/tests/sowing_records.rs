@@ -337,3 +337,62 @@ fn every_sowing_record_replays_and_every_ruleset_has_an_illustrative_game() {
         );
     }
 }
+
+/// Games played at random to their end, then written with one move more: the record is refused at that move,
+/// and without it replays to the end the game reached.
+#[test]
+fn a_move_after_the_end_is_refused_where_it_is_written() {
+    let mut rng = ludotheca_engine::rng::Rng::new(11);
+    for (src, ruleset) in [(TCHOUBA, "4x6"), (SHIMUNANA, "shimunana")] {
+        let g = sowing(src, ruleset);
+        let start = g.start();
+        let mut ended = 0;
+        for _ in 0..20 {
+            let (mut pos, mut played, mut moves) = (start.clone(), Vec::new(), Vec::new());
+            let first = {
+                g.legal_moves(&start, &mut moves).unwrap();
+                g.format_move(&start, &moves[0])
+            };
+            loop {
+                moves.clear();
+                g.legal_moves(&pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                g.play(&mut pos, &mv);
+                played.push(mv);
+            }
+            let Some(outcome) = g.outcome(&pos) else {
+                panic!("{ruleset}: no move is left but the game has no outcome");
+            };
+            ended += 1;
+            let moves = write_moves(&g, &start, &played);
+            let text = format!("[Event \"x\"]\n[Kind \"illustrative\"]\n\n{moves} {first}\n");
+            let record = Record::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            let err = ludotheca_engine::record::check(&g, &record)
+                .err()
+                .unwrap_or_else(|| panic!("{ruleset}: a move after the end was accepted"));
+            let last_line = text.lines().count() as u32;
+            let column = text.lines().last().unwrap().len() - first.len() + 1;
+            assert_eq!(
+                (err.line, err.column as usize),
+                (last_line, column),
+                "{}",
+                err.message
+            );
+            assert!(
+                err.message.contains("played after the game has ended"),
+                "{}",
+                err.message
+            );
+            let record = Record::parse(&format!(
+                "[Event \"x\"]\n[Kind \"illustrative\"]\n\n{moves}\n"
+            ))
+            .unwrap();
+            let checked = ludotheca_engine::record::check(&g, &record).unwrap();
+            assert_eq!(checked.outcome, Some(outcome));
+        }
+        assert_eq!(ended, 20, "{ruleset}");
+    }
+}
