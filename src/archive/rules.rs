@@ -36,6 +36,7 @@ pub struct Ruleset {
     pub source: Option<Box<str>>,
     pub pages: Option<Box<str>>,
     /// Shared between rulesets (and games) whose facts are the same, as variants often are.
+    #[serde(with = "crate::check::kept::maybe_shared")]
     pub facts: Option<Arc<Facts>>,
     /// Shared between rulesets (and games) that start on the same board with the same pieces: a large catalog
     /// holds many copies of a few boards.

@@ -6,29 +6,40 @@
 //!
 //! The file: a line naming the format, the hash of the program that wrote it (a file written by any other
 //! build of ludotheca is not read at all, since the layout of what it holds may differ), the board diagrams,
-//! each once, then the games, which name their diagrams by number (a large catalog's games draw a few boards
-//! many times over), and last a hash of everything before it (a damaged file is not read). It is written as it
-//! is made, never held whole: at 10,000 items it is tens of megabytes.
+//! each once, the rulesets' facts, each once, then the games, which name their diagrams and facts by number
+//! (variants share facts, and a large catalog's games draw a few boards many times over), and last a hash of
+//! everything before it (a damaged file is not read). It is written as it is made, never held whole: at 10,000
+//! items it is megabytes.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::Arc;
 
+use ludotheca_engine::ruleset::Facts;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::archive::Diagram;
 use crate::fingerprint::{self, Hash};
 
 /// The file's first line.
-const FORMAT: &[u8] = b"ludotheca checked games 1\n";
+const FORMAT: &[u8] = b"ludotheca checked games 2\n";
 
-/// The diagrams of the file being written or read. Held by the thread doing it, for the serde functions below,
-/// which have no other way to reach it.
-enum Table {
-    /// Each diagram's number, by its address.
-    Writing(HashMap<*const Diagram, u32>),
-    Reading(Vec<Arc<Diagram>>),
+/// Each shared value's number in the file being written, by its address.
+#[derive(Default)]
+pub(crate) struct Numbers {
+    pub diagrams: HashMap<*const Diagram, u32>,
+    pub facts: HashMap<*const Facts, u32>,
+}
+
+/// The shared values of the file being written or read. Held by the thread doing it, for the serde functions
+/// below, which have no other way to reach it.
+pub(crate) enum Table {
+    Writing(Numbers),
+    Reading {
+        diagrams: Vec<Arc<Diagram>>,
+        facts: Vec<Arc<Facts>>,
+    },
 }
 
 thread_local! {
@@ -51,70 +62,114 @@ impl Drop for Using {
     }
 }
 
-/// A shared diagram, written as its number in the file's table.
-pub mod shared {
+/// A value the file holds once, in a table of its own, and names by number wherever it is used.
+pub(crate) trait Tabled: Sized {
+    /// Its kind, for errors.
+    const NAME: &'static str;
+    fn number(numbers: &Numbers, value: &Arc<Self>) -> Option<u32>;
+    fn numbered(table: &Table, number: usize) -> Option<Arc<Self>>;
+}
+
+impl Tabled for Diagram {
+    const NAME: &'static str = "diagram";
+    fn number(numbers: &Numbers, value: &Arc<Self>) -> Option<u32> {
+        numbers.diagrams.get(&Arc::as_ptr(value)).copied()
+    }
+    fn numbered(table: &Table, number: usize) -> Option<Arc<Self>> {
+        match table {
+            Table::Reading { diagrams, .. } => diagrams.get(number).cloned(),
+            Table::Writing(_) => None,
+        }
+    }
+}
+
+impl Tabled for Facts {
+    const NAME: &'static str = "ruleset's facts";
+    fn number(numbers: &Numbers, value: &Arc<Self>) -> Option<u32> {
+        numbers.facts.get(&Arc::as_ptr(value)).copied()
+    }
+    fn numbered(table: &Table, number: usize) -> Option<Arc<Self>> {
+        match table {
+            Table::Reading { facts, .. } => facts.get(number).cloned(),
+            Table::Writing(_) => None,
+        }
+    }
+}
+
+/// A shared value, written as its number in the file's table.
+pub(crate) mod shared {
     use super::*;
 
-    pub fn serialize<S: Serializer>(diagram: &Arc<Diagram>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<T: Tabled, S: Serializer>(value: &Arc<T>, s: S) -> Result<S::Ok, S::Error> {
         let number = TABLE.with(|t| match t.borrow().as_ref() {
-            Some(Table::Writing(numbers)) => numbers
-                .get(&Arc::as_ptr(diagram))
-                .copied()
-                .ok_or_else(|| serde::ser::Error::custom("a diagram missing from the table")),
-            _ => Err(serde::ser::Error::custom(
-                "a diagram is written only into the file of checked games",
-            )),
+            Some(Table::Writing(numbers)) => T::number(numbers, value).ok_or_else(|| {
+                serde::ser::Error::custom(format!("a {} missing from the table", T::NAME))
+            }),
+            _ => Err(serde::ser::Error::custom(format!(
+                "a {} is written only into the file of checked games",
+                T::NAME
+            ))),
         })?;
         s.serialize_u32(number)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<Diagram>, D::Error> {
+    pub fn deserialize<'de, T: Tabled, D: Deserializer<'de>>(d: D) -> Result<Arc<T>, D::Error> {
         let number = u32::deserialize(d)? as usize;
         TABLE.with(|t| match t.borrow().as_ref() {
-            Some(Table::Reading(diagrams)) => diagrams
-                .get(number)
-                .cloned()
-                .ok_or_else(|| serde::de::Error::custom("no diagram of that number")),
-            _ => Err(serde::de::Error::custom(
-                "a diagram is read only from the file of checked games",
-            )),
+            Some(table @ Table::Reading { .. }) => T::numbered(table, number)
+                .ok_or_else(|| serde::de::Error::custom(format!("no {} of that number", T::NAME))),
+            _ => Err(serde::de::Error::custom(format!(
+                "a {} is read only from the file of checked games",
+                T::NAME
+            ))),
         })
     }
 }
 
-/// [`shared`], for a diagram that may be absent.
-pub mod maybe_shared {
+/// [`shared`], for a value that may be absent.
+pub(crate) mod maybe_shared {
     use super::*;
 
-    pub fn serialize<S: Serializer>(
-        diagram: &Option<Arc<Diagram>>,
+    pub fn serialize<T: Tabled, S: Serializer>(
+        value: &Option<Arc<T>>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Number<'a>(#[serde(with = "shared")] &'a Arc<Diagram>);
-        diagram.as_ref().map(Number).serialize(s)
+        struct Number<'a, T: Tabled>(&'a Arc<T>);
+        impl<T: Tabled> Serialize for Number<'_, T> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                shared::serialize(self.0, s)
+            }
+        }
+        value.as_ref().map(Number).serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<Diagram>>, D::Error> {
-        #[derive(Deserialize)]
-        struct Number(#[serde(with = "shared")] Arc<Diagram>);
-        Ok(Option::<Number>::deserialize(d)?.map(|n| n.0))
+    pub fn deserialize<'de, T: Tabled, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Arc<T>>, D::Error> {
+        struct Number<T: Tabled>(Arc<T>);
+        impl<'de, T: Tabled> Deserialize<'de> for Number<T> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                shared::deserialize(d).map(Number)
+            }
+        }
+        Ok(Option::<Number<T>>::deserialize(d)?.map(|n| n.0))
     }
 }
 
-/// Writes `games`, which draw `diagrams` (each once), every diagram they hold named by its number there
-/// (`numbers`, by address), sealed as `fingerprint::seal` seals a file, but streaming: the file is large. The
-/// caller gives the games in a fixed order, so the same games give the same bytes.
-pub fn write<T: Serialize>(
+/// Writes `games`, which draw `diagrams` and state `facts` (each once), every diagram and facts they hold named
+/// by its number there (`numbers`, by address), sealed as `fingerprint::seal` seals a file, but streaming: the
+/// file is large. The caller gives the games in a fixed order, so the same games give the same bytes.
+pub(crate) fn write<T: Serialize>(
     out: &mut dyn Write,
-    diagrams: &[&Diagram],
-    numbers: HashMap<*const Diagram, u32>,
+    (diagrams, facts): (&[&Diagram], &[&Facts]),
+    numbers: Numbers,
     games: &[T],
 ) -> io::Result<()> {
     fingerprint::seal_into(out, FORMAT, |summed| {
         // Buffered before the hash: the serializer writes a field at a time.
         let mut out = io::BufWriter::with_capacity(1 << 16, summed);
         postcard::to_io(diagrams, &mut out).map_err(io::Error::other)?;
+        postcard::to_io(facts, &mut out).map_err(io::Error::other)?;
         let using = Using::table(Table::Writing(numbers));
         postcard::to_io(games, &mut out).map_err(io::Error::other)?;
         drop(using);
@@ -127,10 +182,16 @@ pub fn read<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Vec<T> {
     let Some(rest) = fingerprint::unseal(FORMAT, bytes) else {
         return Vec::new();
     };
-    let Ok((diagrams, games)) = postcard::take_from_bytes::<Vec<Diagram>>(rest) else {
+    let Ok((diagrams, rest)) = postcard::take_from_bytes::<Vec<Diagram>>(rest) else {
         return Vec::new();
     };
-    let _using = Using::table(Table::Reading(diagrams.into_iter().map(Arc::new).collect()));
+    let Ok((facts, games)) = postcard::take_from_bytes::<Vec<Facts>>(rest) else {
+        return Vec::new();
+    };
+    let _using = Using::table(Table::Reading {
+        diagrams: diagrams.into_iter().map(Arc::new).collect(),
+        facts: facts.into_iter().map(Arc::new).collect(),
+    });
     postcard::from_bytes(games).unwrap_or_default()
 }
 
@@ -149,9 +210,16 @@ mod tests {
     /// The shipped catalog checked with `games` as the previous run's: the games as checked, and how many
     /// were taken.
     fn check(games: &mut GameCache) -> crate::check::Checked {
+        check_at(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog"),
+            games,
+        )
+    }
+
+    /// [`check`], of the catalog at `root`.
+    fn check_at(root: &Path, games: &mut GameCache) -> crate::check::Checked {
         let mut diagnostics = Diagnostics::new();
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
-        let catalog = crate::catalog::load(&root, &mut diagnostics).unwrap();
+        let catalog = crate::catalog::load(root, &mut diagnostics).unwrap();
         let checked = check_with(
             catalog,
             &mut diagnostics,
@@ -217,6 +285,66 @@ mod tests {
         // Written again, the games read back give the same bytes, their shared diagrams written once.
         assert!(written(&read) == bytes);
         assert_eq!(read.digest(), games.digest());
+    }
+
+    #[test]
+    fn equal_facts_are_written_once_and_read_back_as_one() {
+        // The shipped catalog with a second game on Bagh-Chal's rules: its ruleset states the same facts.
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let scratch = tempfile::tempdir().expect("a scratch folder");
+        let root = scratch.path().join("catalog");
+        for entry in walkdir::WalkDir::new(&shipped) {
+            let entry = entry.expect("the shipped catalog lists");
+            let to = root.join(entry.path().strip_prefix(&shipped).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+        let copy = root.join("games/bagh-chal-copy");
+        std::fs::create_dir(&copy).unwrap();
+        for name in ["record.xml", "rules.txt"] {
+            std::fs::copy(root.join("games/bagh-chal").join(name), copy.join(name)).unwrap();
+        }
+        let facts_of = |checked: &crate::check::Checked| {
+            let mut facts = Vec::new();
+            for i in 0..checked.catalog.items.len() {
+                let Some(game) = checked.game(i) else {
+                    continue;
+                };
+                let id = &checked.catalog.items[i].id;
+                if id == "bagh-chal" || id == "bagh-chal-copy" {
+                    facts.extend(game.rules.rulesets.iter().filter_map(|r| r.facts.clone()));
+                }
+            }
+            facts
+        };
+        let mut games = GameCache::default();
+        let first = check_at(&root, &mut games);
+        let checked = facts_of(&first);
+        assert_eq!(checked.len(), 2);
+        assert_eq!(checked[0], checked[1]);
+        let bytes = written(&games);
+        let mut read = GameCache::from_bytes(&bytes);
+        let second = check_at(&root, &mut read);
+        let read_back = facts_of(&second);
+        assert_eq!(read_back, checked);
+        assert!(std::sync::Arc::ptr_eq(&read_back[0], &read_back[1]));
+        // Once in the file: the second game adds no statement of its captures to the shipped catalog's file.
+        let mut shipped_games = GameCache::default();
+        check(&mut shipped_games);
+        let said = checked[0]
+            .capture_rules
+            .first()
+            .expect("Bagh-Chal captures");
+        let times = |bytes: &[u8]| {
+            bytes
+                .windows(said.len())
+                .filter(|w| *w == said.as_bytes())
+                .count()
+        };
+        assert_eq!(times(&bytes), times(&written(&shipped_games)), "{said}");
     }
 
     #[test]

@@ -3,14 +3,14 @@
 //! its game really has. The rules engine reports positions as line:column; they are turned into spans of the
 //! loaded files here, so these diagnostics look like every other.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use ludotheca_engine::record::{self, Record, RecordError};
 use ludotheca_engine::rules::ErrorKind;
-use ludotheca_engine::ruleset::RulesInfo;
+use ludotheca_engine::ruleset::{Facts, RulesInfo};
 use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
 use super::{CheckedGame, PuzzleStart, RecordSummary, kept};
@@ -97,12 +97,13 @@ impl GameCache {
     /// ([`GameCache::from_bytes`]).
     pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let keepable = self.keepable();
-        // Every diagram once, numbered in the order the games first draw them. Equal diagrams may be two copies
-        // (one read from the previous build, one drawn by this check): both get the number of the first, so that
-        // the file is the same whichever way its games came.
+        // Every diagram and every ruleset's facts once, numbered in the order the games first hold them. Equal
+        // values may be two copies (one read from the previous build, one made by this check): both get the
+        // number of the first, so that the file is the same whichever way its games came.
         let shared = Shared::default();
-        let mut numbers: HashMap<*const Diagram, u32> = HashMap::new();
+        let mut numbers = kept::Numbers::default();
         let mut diagrams: Vec<&Diagram> = Vec::new();
+        let mut facts: Vec<&Facts> = Vec::new();
         for (_, outcome) in &keepable {
             let game = &outcome.game;
             let drawn = game
@@ -116,18 +117,32 @@ impl GameCache {
                 .flatten()
                 .filter_map(|r| r.start.as_ref());
             for diagram in drawn.chain(started.map(|s| &s.diagram)) {
-                if numbers.contains_key(&Arc::as_ptr(diagram)) {
+                if numbers.diagrams.contains_key(&Arc::as_ptr(diagram)) {
                     continue;
                 }
                 let first = shared.share_arc(diagram);
-                let number = match numbers.get(&Arc::as_ptr(&first)) {
+                let number = match numbers.diagrams.get(&Arc::as_ptr(&first)) {
                     Some(&number) => number,
                     None => {
                         diagrams.push(diagram);
                         diagrams.len() as u32 - 1
                     }
                 };
-                numbers.insert(Arc::as_ptr(diagram), number);
+                numbers.diagrams.insert(Arc::as_ptr(diagram), number);
+            }
+            for stated in game.rules.rulesets.iter().filter_map(|r| r.facts.as_ref()) {
+                if numbers.facts.contains_key(&Arc::as_ptr(stated)) {
+                    continue;
+                }
+                let first = shared.facts_arc(stated);
+                let number = match numbers.facts.get(&Arc::as_ptr(&first)) {
+                    Some(&number) => number,
+                    None => {
+                        facts.push(stated);
+                        facts.len() as u32 - 1
+                    }
+                };
+                numbers.facts.insert(Arc::as_ptr(stated), number);
             }
         }
         let games: Vec<KeptRef<'_>> = keepable
@@ -143,23 +158,16 @@ impl GameCache {
                 }
             })
             .collect();
-        kept::write(out, &diagrams, numbers, &games)
+        kept::write(out, (&diagrams, &facts), numbers, &games)
     }
 
     /// The games an earlier build wrote with [`GameCache::write`]; none when another program wrote them or
     /// they are damaged.
     pub fn from_bytes(bytes: &[u8]) -> GameCache {
-        // The file holds each ruleset's facts by value: shared again as read, as `check` shares them.
-        let shared = Shared::default();
         let games = kept::read::<KeptGame>(bytes)
             .into_iter()
             .filter(|kept| kept.game.clean)
-            .map(|mut kept| {
-                for ruleset in &mut kept.game.rules.rulesets {
-                    if let Some(facts) = &mut ruleset.facts {
-                        *facts = shared.facts_arc(facts);
-                    }
-                }
+            .map(|kept| {
                 let outcome = GameOutcome {
                     diagnostics: Diagnostics::new(),
                     cited: kept.cited.into_iter().collect(),
