@@ -353,13 +353,7 @@ fn a_move_after_the_end_is_refused_where_it_is_written() {
                 g.legal_moves(&start, &mut moves).unwrap();
                 g.format_move(&start, &moves[0])
             };
-            loop {
-                moves.clear();
-                g.legal_moves(&pos, &mut moves).unwrap();
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[rng.below(moves.len())];
+            while let Some(mv) = Game::random_move(&g, &pos, &mut rng, &mut moves).unwrap() {
                 g.play(&mut pos, &mv);
                 played.push(mv);
             }

@@ -1846,6 +1846,21 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, NotUtf8> {
     }
 }
 
+/// The shipped catalog copied into `root`, for a test that changes it.
+#[cfg(test)]
+pub(crate) fn copy_shipped(root: &Path) {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+    for entry in WalkDir::new(&shipped) {
+        let entry = entry.expect("the shipped catalog lists");
+        let to = root.join(entry.path().strip_prefix(&shipped).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&to).unwrap();
+        } else {
+            fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -1997,18 +2012,9 @@ mod tests {
 
     #[test]
     fn a_folder_the_walk_no_longer_finds_leaves_the_cache_and_the_others_stay() {
-        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
         let scratch = tempfile::tempdir().expect("a scratch folder");
         let root = scratch.path().join("catalog");
-        for entry in walkdir::WalkDir::new(&shipped) {
-            let entry = entry.expect("the shipped catalog lists");
-            let to = root.join(entry.path().strip_prefix(&shipped).unwrap());
-            if entry.file_type().is_dir() {
-                fs::create_dir_all(&to).unwrap();
-            } else {
-                fs::copy(entry.path(), &to).unwrap();
-            }
-        }
+        copy_shipped(&root);
         let mut cache = LoadCache::default();
         let first = load_with(&root, &mut Diagnostics::new(), Some(&mut cache)).unwrap();
         let all = cache.folders.len();

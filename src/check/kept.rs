@@ -290,18 +290,9 @@ mod tests {
     #[test]
     fn equal_facts_are_written_once_and_read_back_as_one() {
         // The shipped catalog with a second game on Bagh-Chal's rules: its ruleset states the same facts.
-        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
         let scratch = tempfile::tempdir().expect("a scratch folder");
         let root = scratch.path().join("catalog");
-        for entry in walkdir::WalkDir::new(&shipped) {
-            let entry = entry.expect("the shipped catalog lists");
-            let to = root.join(entry.path().strip_prefix(&shipped).unwrap());
-            if entry.file_type().is_dir() {
-                std::fs::create_dir_all(&to).unwrap();
-            } else {
-                std::fs::copy(entry.path(), &to).unwrap();
-            }
-        }
+        crate::catalog::copy_shipped(&root);
         let copy = root.join("games/bagh-chal-copy");
         std::fs::create_dir(&copy).unwrap();
         for name in ["record.xml", "rules.txt"] {

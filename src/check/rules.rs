@@ -3,7 +3,7 @@
 //! its game really has. The rules engine reports positions as line:column; they are turned into spans of the
 //! loaded files here, so these diagnostics look like every other.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -117,32 +117,14 @@ impl GameCache {
                 .flatten()
                 .filter_map(|r| r.start.as_ref());
             for diagram in drawn.chain(started.map(|s| &s.diagram)) {
-                if numbers.diagrams.contains_key(&Arc::as_ptr(diagram)) {
-                    continue;
-                }
-                let first = shared.share_arc(diagram);
-                let number = match numbers.diagrams.get(&Arc::as_ptr(&first)) {
-                    Some(&number) => number,
-                    None => {
-                        diagrams.push(diagram);
-                        diagrams.len() as u32 - 1
-                    }
-                };
-                numbers.diagrams.insert(Arc::as_ptr(diagram), number);
+                number_once(diagram, &mut numbers.diagrams, &mut diagrams, |d| {
+                    shared.share_arc(d)
+                });
             }
             for stated in game.rules.rulesets.iter().filter_map(|r| r.facts.as_ref()) {
-                if numbers.facts.contains_key(&Arc::as_ptr(stated)) {
-                    continue;
-                }
-                let first = shared.facts_arc(stated);
-                let number = match numbers.facts.get(&Arc::as_ptr(&first)) {
-                    Some(&number) => number,
-                    None => {
-                        facts.push(stated);
-                        facts.len() as u32 - 1
-                    }
-                };
-                numbers.facts.insert(Arc::as_ptr(stated), number);
+                number_once(stated, &mut numbers.facts, &mut facts, |f| {
+                    shared.facts_arc(f)
+                });
             }
         }
         let games: Vec<KeptRef<'_>> = keepable
@@ -179,6 +161,27 @@ impl GameCache {
             .collect();
         GameCache { games, taken: 0 }
     }
+}
+
+/// Numbers `value` (by its address) in `numbers`: as the equal value `first` finds was numbered, or, when it is
+/// the first of its kind, as the next in `table`, where it is added.
+fn number_once<'a, T>(
+    value: &'a Arc<T>,
+    numbers: &mut HashMap<*const T, u32>,
+    table: &mut Vec<&'a T>,
+    first: impl FnOnce(&Arc<T>) -> Arc<T>,
+) {
+    if numbers.contains_key(&Arc::as_ptr(value)) {
+        return;
+    }
+    let number = match numbers.get(&Arc::as_ptr(&first(value))) {
+        Some(&number) => number,
+        None => {
+            table.push(value);
+            table.len() as u32 - 1
+        }
+    };
+    numbers.insert(Arc::as_ptr(value), number);
 }
 
 /// What checking every game gives: the bibliography keys cited from rules files and game records (lowercase),
