@@ -266,6 +266,32 @@ fn check_records_with(
     (found_clean, taken)
 }
 
+/// The catalog's theme compiled, or `None` when it does not compile; taken from `cache` (kept by a long-running
+/// process) when its templates and static files are unchanged.
+fn compiled_theme(
+    catalog: &Catalog,
+    cache: Option<&mut Option<(Hash, Arc<Theme>)>>,
+    diagnostics: &mut Diagnostics,
+) -> Option<Arc<Theme>> {
+    let Some(cache) = cache else {
+        return theme::check_theme(catalog, diagnostics).map(Arc::new);
+    };
+    let key = theme::theme_key(catalog);
+    if let Some((known, theme)) = cache.as_ref()
+        && *known == key
+    {
+        return Some(Arc::clone(theme));
+    }
+    let before = diagnostics.len();
+    let theme = theme::check_theme(catalog, diagnostics).map(Arc::new);
+    // Only a theme that compiled without a word is kept: a warning must be given again.
+    *cache = theme
+        .as_ref()
+        .filter(|_| diagnostics.len() == before)
+        .map(|t| (key, Arc::clone(t)));
+    theme
+}
+
 /// Run every check over the catalog, adding to `diagnostics` (which may already hold the reader's), then sort.
 /// Returns the catalog as checked: with errors in `diagnostics` it is complete as far as it could be read.
 ///
@@ -285,55 +311,52 @@ pub fn check_with(
     clean: &FoundClean,
     games: &mut GameCache,
     images: &mut ImageCache,
-    mut cache: Option<&mut CheckCache>,
+    cache: Option<&mut CheckCache>,
 ) -> Checked {
-    let (clean_records, records_taken) = check_records_with(
-        &catalog,
-        diagnostics,
-        cache.as_deref_mut().map(|c| &mut c.records),
-        &clean.records,
-    );
-    // A key is cited by many items: each is lowered into one buffer and kept once, rather than allocated for
-    // every citation of the catalog (tens of thousands at 10,000 items, at every build of the server).
-    let mut cited: foldhash::HashSet<String> = foldhash::HashSet::default();
-    let mut lower = String::new();
-    for key in catalog
-        .items
-        .iter()
-        .flat_map(|i| &i.values)
-        .filter_map(|v| v.cite())
-    {
-        lower.clear();
-        lower.push_str(&key.value);
-        lower.make_ascii_lowercase();
-        if !cited.contains(&lower) {
-            cited.insert(lower.clone());
-        }
-    }
-    let rules = rules::check_rules(&catalog, &clean.games, games, diagnostics);
-    cited.extend(rules.cited);
-    bibliography::check_bibliography(&catalog, &cited, diagnostics);
-    let images = media::check_images(&catalog, diagnostics, images);
-    let theme = match cache.as_deref_mut() {
-        Some(cache) => {
-            let key = theme::theme_key(&catalog);
-            match &cache.theme {
-                Some((known, theme)) if *known == key => Some(Arc::clone(theme)),
-                _ => {
-                    let before = diagnostics.len();
-                    let theme = theme::check_theme(&catalog, diagnostics).map(Arc::new);
-                    // Only a theme that compiled without a word is kept: a warning must be given again.
-                    cache.theme = theme
-                        .as_ref()
-                        .filter(|_| diagnostics.len() == before)
-                        .map(|t| (key, Arc::clone(t)));
-                    theme
+    let (records_cache, theme_cache, placeholders_cache) = match cache {
+        Some(cache) => (
+            Some(&mut cache.records),
+            Some(&mut cache.theme),
+            Some(&mut cache.placeholders),
+        ),
+        None => (None, None, None),
+    };
+    // Compiling the theme is one thread's work (tens of milliseconds of tera's parser in a new process), done
+    // beside the rest of the check, which a rebuild mostly takes as the previous build made it.
+    let mut theme_diagnostics = Diagnostics::new();
+    let (theme, (rules, images, (clean_records, records_taken))) = rayon::join(
+        || compiled_theme(&catalog, theme_cache, &mut theme_diagnostics),
+        || {
+            let records = check_records_with(&catalog, diagnostics, records_cache, &clean.records);
+            // A key is cited by many items: each is lowered into one buffer and kept once, rather than
+            // allocated for every citation of the catalog (tens of thousands at 10,000 items, at every build
+            // of the server).
+            let mut cited: foldhash::HashSet<String> = foldhash::HashSet::default();
+            let mut lower = String::new();
+            for key in catalog
+                .items
+                .iter()
+                .flat_map(|i| &i.values)
+                .filter_map(|v| v.cite())
+            {
+                lower.clear();
+                lower.push_str(&key.value);
+                lower.make_ascii_lowercase();
+                if !cited.contains(&lower) {
+                    cited.insert(lower.clone());
                 }
             }
-        }
-        None => theme::check_theme(&catalog, diagnostics).map(Arc::new),
-    };
-    placeholder::check_placeholders(&catalog, diagnostics, cache.map(|c| &mut c.placeholders));
+            let mut rules = rules::check_rules(&catalog, &clean.games, games, diagnostics);
+            cited.extend(std::mem::take(&mut rules.cited));
+            bibliography::check_bibliography(&catalog, &cited, diagnostics);
+            let images = media::check_images(&catalog, diagnostics, images);
+            (rules, images, records)
+        },
+    );
+    placeholder::check_placeholders(&catalog, diagnostics, placeholders_cache);
+    for diagnostic in theme_diagnostics.into_vec() {
+        diagnostics.push(diagnostic);
+    }
     diagnostics.sort();
     let mut games: Vec<Option<Arc<CheckedGame>>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {
