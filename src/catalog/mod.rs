@@ -1863,6 +1863,8 @@ pub(crate) fn copy_shipped(root: &Path) {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn within_cuts_as_strip_prefix_does() {
         let roots = [
@@ -1908,8 +1910,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     /// A large catalog holds millions of values from the load to the end of a build: a field added here
     /// costs its size that many times.

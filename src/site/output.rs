@@ -196,19 +196,17 @@ impl Target {
 
     /// What the previous site's build found clean: the games whose records replayed cleanly ([`REPLAYED`])
     /// and the records whose own checks found nothing ([`RECORDS`]). Each is empty when there is no previous
-    /// site, or none of that file.
+    /// site of ours, or none of that file.
     pub fn found_clean(&self) -> crate::check::FoundClean {
-        let keys = |name: &str| -> HashSet<Hash> {
-            if !self.exists {
-                return HashSet::new();
-            }
-            fs::read_to_string(self.out.join(name))
-                .map(|text| text.lines().filter_map(unhex).collect())
-                .unwrap_or_default()
-        };
+        fn keys(bytes: &[u8]) -> HashSet<Hash> {
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .filter_map(unhex)
+                .collect()
+        }
         crate::check::FoundClean {
-            games: keys(REPLAYED),
-            records: keys(RECORDS),
+            games: self.read_own(REPLAYED, keys),
+            records: self.read_own(RECORDS, keys),
         }
     }
 
