@@ -338,12 +338,31 @@ fn pages_carry_data_for_machines_and_search() {
     assert!(page.contains("<meta name=\"DCTERMS.alternative\" content=\"Terhüchü\" lang=\"njm\">"));
     assert!(page.contains("<script type=\"application/ld+json\">"));
     assert!(page.contains("data-widget-slot=\"board\""));
-    assert!(page.contains("<svg class=\"board lines\""));
+    // The board section shows the start as the picture file of its ruleset's diagram, not a copy of it.
+    let board_picture = |page: &str| -> String {
+        let figure = page
+            .split("<div class=\"board-figure\"><img class=\"board\" src=\"../../diagrams/")
+            .nth(1)
+            .expect("the board section's picture");
+        figure[..figure.find('"').unwrap()].to_string()
+    };
+    let file = board_picture(&page);
+    assert_eq!(
+        page.matches(&format!("src=\"../../diagrams/{file}\""))
+            .count(),
+        2,
+        "the board section and the first ruleset show one file"
+    );
+    let drawn = String::from_utf8(site[&format!("diagrams/{file}")].clone()).unwrap();
+    assert!(drawn.contains("<g class=\"lines\">"), "{drawn}");
+    assert!(!page.contains("<svg class=\"board"), "no drawing inline");
     assert!(page.contains("@misc{ludotheca-terhuchu,"));
     assert!(page.contains("TY  - ELEC"));
     let sowing = String::from_utf8(site["games/tchouba/index.html"].clone()).unwrap();
+    let drawn =
+        String::from_utf8(site[&format!("diagrams/{}", board_picture(&sowing))].clone()).unwrap();
     assert!(
-        sowing.contains("<svg class=\"board sowing\""),
+        drawn.contains("class=\"hole side-0\""),
         "tchouba has no sowing diagram"
     );
 

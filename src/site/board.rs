@@ -1,9 +1,10 @@
 //! Board diagrams as SVG, drawn from a ruleset's compiled geometry and start position: points and lines with
 //! the pieces standing at the start, or for a sowing game its rows of holes with their seeds.
 //!
-//! The interactive board takes over the inline drawing ([`svg`]): every point carries `data-point="<name>"`,
-//! and the pieces' shapes differ by side (disc and square) as well as by colour. The diagrams a page only
-//! shows are picture files ([`image`]), one per distinct drawing, shared by every page that shows it.
+//! Every diagram is a picture file ([`image`]), one per distinct drawing, shared by every page that shows it:
+//! a ruleset's start, the board section's (which the interactive board replaces with a drawing of its own)
+//! and a puzzle's position. Points and holes carry `data-point="<name>"`, and the pieces' shapes differ by
+//! side (disc and square) as well as by colour.
 
 use std::fmt::Write as _;
 
@@ -15,31 +16,6 @@ use crate::archive::Diagram;
 /// Pixels per unit of the geometry (grid points are one unit apart).
 const UNIT: f64 = 64.0;
 const MARGIN: f64 = 28.0;
-
-/// The diagram as an `<svg>` element labelled by `title`; `id` makes its element ids unique on the page.
-pub fn svg(diagram: &Diagram, id: &str, title: &str, sides: &[String]) -> String {
-    let frame = Frame::of(diagram);
-    let mut out = String::with_capacity(4096);
-    let class = match diagram.family {
-        Family::Sowing => "sowing",
-        Family::PointsAndLines => "lines",
-    };
-    let _ = write!(
-        out,
-        "<svg class=\"board {class}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0} {:.0}\" \
-         width=\"{:.0}\" height=\"{:.0}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\
-         <title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>",
-        frame.width,
-        frame.height,
-        frame.width,
-        frame.height,
-        escape_html(title),
-        escape_html(&describe(diagram, sides)),
-    );
-    draw(&mut out, diagram, &frame, Some(sides));
-    out.push_str("</svg>");
-    out
-}
 
 /// A diagram as a picture file of its own, for pages that show it without playing on it: one file serves
 /// every ruleset and game that starts on the same board, instead of a copy in each page. Its text (title,
@@ -71,7 +47,7 @@ pub fn image(diagram: &Diagram) -> Image {
          height=\"{:.0}\"><style>{IMAGE_STYLE}</style>",
         frame.width, frame.height, frame.width, frame.height,
     );
-    draw(&mut svg, diagram, &frame, None);
+    draw(&mut svg, diagram, &frame);
     svg.push_str("</svg>\n");
     Image {
         svg,
@@ -228,16 +204,16 @@ fn side_name(sides: &[String], side: u8) -> String {
         .unwrap_or_else(|| format!("Side {}", side + 1))
 }
 
-/// The drawing inside the `<svg>` element. With `sides`, each piece carries a title naming its side and kind
-/// (shown on hover in the page); a picture file has none, since its text is the page's.
-fn draw(out: &mut String, diagram: &Diagram, frame: &Frame, sides: Option<&[String]>) {
+/// The drawing inside the `<svg>` element. It holds no text but point names and seed counts: what it shows in
+/// words is the page's to say, in the image's `alt`.
+fn draw(out: &mut String, diagram: &Diagram, frame: &Frame) {
     match diagram.family {
         Family::Sowing => draw_sowing(out, diagram, frame),
-        Family::PointsAndLines => draw_lines(out, diagram, frame, sides),
+        Family::PointsAndLines => draw_lines(out, diagram, frame),
     }
 }
 
-fn draw_lines(out: &mut String, diagram: &Diagram, frame: &Frame, sides: Option<&[String]>) {
+fn draw_lines(out: &mut String, diagram: &Diagram, frame: &Frame) {
     out.push_str("<g class=\"lines\">");
     for line in &diagram.lines {
         let coords: Vec<String> = line
@@ -261,30 +237,20 @@ fn draw_lines(out: &mut String, diagram: &Diagram, frame: &Frame, sides: Option<
             out,
             "<g data-point=\"{name}\"><circle class=\"point\" cx=\"{cx}\" cy=\"{cy}\" r=\"4\"/>"
         );
-        let title = |side: u8, kind: &str| match sides {
-            Some(sides) => format!(
-                "<title>{name}: {} {}</title>",
-                escape_html(&side_name(sides, side)),
-                escape_html(kind)
-            ),
-            None => String::new(),
-        };
         match &p.piece {
-            Some((0, kind)) => {
+            Some((0, _)) => {
                 let _ = write!(
                     out,
-                    "<circle class=\"piece side-0\" cx=\"{cx}\" cy=\"{cy}\" r=\"15\">{}</circle>",
-                    title(0, kind)
+                    "<circle class=\"piece side-0\" cx=\"{cx}\" cy=\"{cy}\" r=\"15\"/>"
                 );
             }
-            Some((side, kind)) => {
+            Some((side, _)) => {
                 let _ = write!(
                     out,
-                    "<rect class=\"piece side-{}\" x=\"{}\" y=\"{}\" width=\"26\" height=\"26\" rx=\"3\">{}</rect>",
+                    "<rect class=\"piece side-{}\" x=\"{}\" y=\"{}\" width=\"26\" height=\"26\" rx=\"3\"/>",
                     side.min(&1),
                     Num(x - 13.0),
                     Num(y - 13.0),
-                    title(*side, kind)
                 );
             }
             None => {}
@@ -374,16 +340,26 @@ mod tests {
             family: Family::PointsAndLines,
             points: vec![
                 point("a1", 0.0, 0.0, Some((0, "Man"))),
-                point("b1", 1.0, 0.0, Some((1, "<Man>"))),
+                point("b<1>", 1.0, 0.0, Some((1, "<Man>"))),
             ],
             lines: vec![vec![0, 1]],
             in_hand: [0, 3],
         };
-        let svg = svg(&diagram, "b", "Board", &["White".into(), "Black".into()]);
+        let drawn = image(&diagram);
+        let svg = &drawn.svg;
         assert!(svg.contains("<polyline points=\"28,28 92,28\"/>"), "{svg}");
-        assert!(svg.contains("data-point=\"a1\""));
-        assert!(svg.contains("&lt;Man&gt;"));
-        assert!(svg.contains("White: on a1."));
-        assert!(svg.contains("Black: on b1; 3 in hand."));
+        assert!(svg.contains("<g data-point=\"a1\"><circle class=\"point\" cx=\"28\" cy=\"28\" r=\"4\"/><circle class=\"piece side-0\""));
+        assert!(svg.contains("<g data-point=\"b&lt;1&gt;\">"), "{svg}");
+        assert!(
+            svg.contains("<rect class=\"piece side-1\" x=\"79\" y=\"15\""),
+            "{svg}"
+        );
+        assert!(
+            !svg.contains("Man"),
+            "a picture file holds no words of the page's"
+        );
+        assert_eq!((drawn.width, drawn.height), (120, 56));
+        let words = describe(&diagram, &["White".into(), "Black".into()]);
+        assert_eq!(words, "2 points. White: on a1. Black: on b<1>; 3 in hand.");
     }
 }

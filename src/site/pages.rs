@@ -270,6 +270,24 @@ impl<'a, 'c> Site<'a, 'c> {
         meta::script_json(&ld)
     }
 
+    /// A diagram's picture file as a page shows it (`src`, `width`, `height`, `alt`): the `alt` is `label`,
+    /// what it shows, then `described`, the position in words, for a reader who cannot see it.
+    fn diagram_image(
+        &self,
+        root: &str,
+        diagram: &Arc<Diagram>,
+        label: String,
+        described: String,
+    ) -> Option<Json> {
+        let file = self.diagrams.get(&diagram_id(diagram))?;
+        Some(json!({
+            "src": format!("{root}{}", file.path),
+            "width": file.width,
+            "height": file.height,
+            "alt": format!("{label}. {described}"),
+        }))
+    }
+
     fn item_link(&self, root: &str, index: usize, note: Option<String>) -> Link {
         let entry = &self.archive.entries[index];
         Link {
@@ -1742,19 +1760,12 @@ fn puzzle_row(site: &Site, root: &str, puzzle: &PuzzleRef) -> serde_json::Value 
             .unwrap_or_else(|| format!("Side {}", s.to_move + 1))
     });
     let image = start.and_then(|s| {
-        site.diagrams.get(&diagram_id(&s.diagram)).map(|file| {
-            json!({
-                "src": format!("{root}{}", file.path),
-                "width": file.width,
-                "height": file.height,
-                "alt": format!(
-                    "{}, {}: the position of the puzzle. {}",
-                    entry.title,
-                    title,
-                    board::describe_position(&s.diagram, sides)
-                ),
-            })
-        })
+        site.diagram_image(
+            root,
+            &s.diagram,
+            format!("{}, {}: the position of the puzzle", entry.title, title),
+            board::describe_position(&s.diagram, sides),
+        )
     });
     let ruleset_title = ruleset.map(|r| r.title.clone()).filter(|t| !t.is_empty());
     let several = rules.is_some_and(|r| r.rulesets.len() > 1);
@@ -2644,8 +2655,9 @@ fn item_page<'a>(
 
     // Rulesets, with their board diagrams.
     let mut rulesets = Vec::new();
-    // The board slot shows the first ruleset's start position, drawn again with ids of its own.
-    let mut first_svg: Option<(String, String)> = None;
+    // The board slot shows the first ruleset's start position: the same picture file as its ruleset's diagram,
+    // which the visitor's browser then holds once, rather than a copy of the drawing in every page.
+    let mut first_image: Option<(Json, String)> = None;
     let mut rules_error = None;
     let mut rules_text = None;
     if let Some(rules) = &entry.rules {
@@ -2672,32 +2684,20 @@ fn item_page<'a>(
                             lang: None,
                         },
                     ));
-                    site.diagrams.get(&diagram_id(d)).map(|file| {
-                        json!({
-                            "src": format!("{root}{}", file.path),
-                            "width": file.width,
-                            "height": file.height,
-                            "alt": format!(
-                                "{}, {}: the board at the start. {}",
-                                entry.title,
-                                r.title,
-                                board::describe(d, &rules.sides)
-                            ),
-                        })
-                    })
+                    site.diagram_image(
+                        &root,
+                        d,
+                        format!("{}, {}: the board at the start", entry.title, r.title),
+                        board::describe(d, &rules.sides),
+                    )
                 }
                 _ => None,
             };
-            if first_svg.is_none()
-                && let Some(d) = &r.diagram
+            // The first ruleset with a diagram draws it (no earlier one can have the same).
+            if first_image.is_none()
+                && let Some(picture) = &image
             {
-                let svg = board::svg(
-                    d,
-                    "board-start",
-                    &format!("{}, {}: the board at the start", entry.title, r.title),
-                    &rules.sides,
-                );
-                first_svg = Some((svg, r.name.to_string()));
+                first_image = Some((picture.clone(), r.name.to_string()));
             }
             let boards: Vec<Link> = entry
                 .boards
@@ -2729,7 +2729,7 @@ fn item_page<'a>(
 
     // A board shows the diagram of the ruleset it is played with.
     let mut played_with = Vec::new();
-    let mut board_svg = None;
+    let mut board_image = None;
     let mut board_ruleset = None;
     for (g, rs) in &entry.played_with {
         let game = &archive.entries[*g];
@@ -2746,17 +2746,18 @@ fn item_page<'a>(
             link.href = format!("{}#ruleset-{}", link.href, anchor(&r.name));
         }
         played_with.push(link);
-        if board_svg.is_none()
+        if board_image.is_none()
             && let Some((rules, r)) = ruleset
             && let Some(d) = &r.diagram
+            && let Some(picture) = site.diagram_image(
+                &root,
+                d,
+                format!("{}: the {} board", entry.title, game.title),
+                board::describe(d, &rules.sides),
+            )
         {
             board_ruleset = Some(r.name.to_string());
-            board_svg = Some(board::svg(
-                d,
-                "board-played",
-                &format!("{}: the {} board", entry.title, game.title),
-                &rules.sides,
-            ));
+            board_image = Some(picture);
         }
     }
 
@@ -2866,7 +2867,7 @@ fn item_page<'a>(
         "rules_error": rules_error,
         "rules_text": rules_text.as_deref(),
         "family": entry.rules.as_ref().and_then(|r| r.family).map(family_name),
-        "widget_ruleset": first_svg.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
+        "widget_ruleset": first_image.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
         "version_of": version_of,
         "versions": versions,
         "related": related,
@@ -2884,7 +2885,7 @@ fn item_page<'a>(
         "images": super::media::page_images(entry),
     });
     // The large parts are moved in: `json!` copies every value it is given.
-    let widget_svg = first_svg.map(|(svg, _)| svg).or_else(|| board_svg.clone());
+    let widget_image = first_image.map(|(picture, _)| picture).or(board_image);
     for (key, value) in [
         ("alternatives", Json::Array(alternatives)),
         ("fields_html", fields::html(&fields).into()),
@@ -2893,9 +2894,8 @@ fn item_page<'a>(
             serde_json::to_value(&fields).map_err(|e| e.to_string())?,
         ),
         ("rulesets", Json::Array(rulesets)),
-        ("widget_svg", widget_svg.into()),
+        ("widget_image", widget_image.into()),
         ("widget", super::widget::data(archive, entry).into()),
-        ("board_svg", board_svg.into()),
         ("uncatalogued", Json::Array(names)),
         ("cite", Json::Array(cites)),
         ("game_records", Json::Array(game_records)),

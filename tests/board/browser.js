@@ -432,7 +432,8 @@ function expect(cond, message) { if (!cond) throw new Error(message); }
   await test('without JavaScript the static diagram and the records as written remain, each text once', async () => {
     const html = fs.readFileSync(path.join(SITE, 'games', 'terhuchu', 'index.html'), 'utf8');
     expect(/<section id="board"[^>]*data-widget-slot="board"/.test(html), 'the slot');
-    expect(/<svg class="board lines"/.test(html), 'the static SVG');
+    expect(/<div class="board-figure"><img class="board" src="\.\.\/\.\.\/diagrams\/[0-9a-f]{20}\.svg" width="\d+" height="\d+" alt="Terhuchu, [^"]*: the board at the start\. 25 points\. /.test(html),
+      'the start drawn: the picture file of the first ruleset\'s diagram, described in its alt text');
     expect(/<pre class="board-record" data-record="demo-chain-turns">\n\[Event &quot;Demonstration: a multiple capture/.test(html),
       'each record shown as written');
     expect(html.split('1. a1xa3xc1 *').length === 2, 'a record\'s moves are in the page once');
