@@ -1242,3 +1242,81 @@ fn equal_rules_files_in_two_folders_are_each_reported_in_their_own_folder() {
         }
     }
 }
+
+/// `check --site DIR` (and without `--site`, the folder `site`): its exit status, its report (standard output)
+/// and anything else it said (standard error).
+fn check_after(catalog: &Path, site: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["check", "--catalog"])
+        .arg(catalog)
+        .args(site)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everything() {
+    let scratch = Scratch::new("check-after-build");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    run(&catalog, &out, &["--quiet"], &[]);
+    let site = ["--site", out.to_str().unwrap()];
+
+    let (code, report, said) = check_after(&catalog, &site);
+    assert_eq!((code, report.as_str()), (Some(0), "0 errors, 0 warnings\n"));
+    assert!(
+        said.contains("note: 8 of 8 games and 10 of 10 records were as the build in `")
+            && said.contains("--fresh checks them all"),
+        "{said}"
+    );
+
+    // A move made illegal in one game record, and a record that names an item the catalog lacks: what the
+    // build found clean of those two items is no longer theirs, and both errors are reported.
+    let record = catalog.join("games/terhuchu/games/demo-chain-turns.game");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(&record, text.replace("1. a1xa3xc1", "1. a1xa4xc1")).unwrap();
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replace("ref=\"sumi-naga-hunt\"", "ref=\"sumi-naga-hunts\""),
+    )
+    .unwrap();
+    let (code, report, said) = check_after(&catalog, &site);
+    let (fresh_code, fresh_report, fresh_said) =
+        check_after(&catalog, &["--site", out.to_str().unwrap(), "--fresh"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        (code, &report),
+        (fresh_code, &fresh_report),
+        "the same report"
+    );
+    assert!(
+        report.contains("error[E103]") && report.contains("error[E017]"),
+        "{report}"
+    );
+    assert!(report.ends_with("2 errors, 0 warnings\n"), "{report}");
+    assert!(said.contains("note: 7 of 8 games and "), "{said}");
+    assert!(fresh_said.is_empty(), "--fresh takes nothing: {fresh_said}");
+
+    // A folder with a build's kept files but not the marker of a site ludotheca wrote is not read.
+    let foreign = scratch.0.join("foreign");
+    fs::create_dir(&foreign).unwrap();
+    for entry in fs::read_dir(&out).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if entry.file_type().unwrap().is_file() && name != ".ludotheca-site" {
+            fs::copy(entry.path(), foreign.join(&name)).unwrap();
+        }
+    }
+    let (code, report, said) = check_after(&catalog, &["--site", foreign.to_str().unwrap()]);
+    assert_eq!((code, &report), (fresh_code, &fresh_report));
+    assert!(said.is_empty(), "{said}");
+}

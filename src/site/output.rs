@@ -194,6 +194,30 @@ impl Target {
         })
     }
 
+    /// A site folder that a build wrote, opened only to read what that build kept (for `check`, which writes
+    /// nothing): none when `out` is not a folder holding ludotheca's marker.
+    pub fn built(out: &Path) -> Option<Target> {
+        let meta = fs::symlink_metadata(out).ok()?;
+        if !meta.is_dir() || !matches!(marker_state(&out.join(MARKER)), Marker::Ours) {
+            return None;
+        }
+        let name = match out.components().next_back() {
+            Some(Component::Normal(name)) => name.to_os_string(),
+            _ => return None,
+        };
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Some(Target {
+            out: out.to_path_buf(),
+            parent,
+            name,
+            exists: true,
+            ours: true,
+        })
+    }
+
     /// What the previous site's build found clean: the games whose records replayed cleanly ([`REPLAYED`])
     /// and the records whose own checks found nothing ([`RECORDS`]). Each is empty when there is no previous
     /// site of ours, or none of that file.
