@@ -32,28 +32,62 @@ pub fn load_and_check(root: &Path) -> Result<(Checked, Diagnostics), LoadError> 
     Ok((checked, diagnostics))
 }
 
-/// How many games and records a check took as a build had found them, of how many in all.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a check took as a build had left it: games and records as that build found them, each of how many in
+/// all, and the catalog's files taken unread by their stamps, of how many.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reused {
     pub games: (usize, usize),
     pub records: (usize, usize),
+    pub files: (usize, usize),
+    /// Files taken unread that were found changed when a check read them: the catalog was then checked
+    /// again, reading every file.
+    pub changed: Vec<std::path::PathBuf>,
 }
 
-/// [`load_and_check`], taking from `site`, when it is a site a build wrote, the games that build replayed
-/// cleanly and the records it found clean: each is known by the hash of everything its checks read, so one
-/// taken is one whose checks would find nothing again, and what depends on more than its own files (citations,
-/// ruleset names, identifiers) is checked as always. The same diagnostics as a check of everything, sooner
-/// after a build; nothing in `site` is written.
+/// [`load_and_check`], taking from `site`, when it is a site a build wrote, what that build kept: the games it
+/// replayed cleanly and the records it found clean, each known by the hash of everything its checks read (so
+/// one taken is one whose checks would find nothing again; what depends on more than an item's own files,
+/// citations, ruleset names and identifiers, is checked as always), and the files whose stamps are unchanged
+/// since it read them, taken unread. The same diagnostics as a check of everything, sooner after a build;
+/// nothing in `site` is written.
 pub fn load_and_check_after(
     root: &Path,
     site: Option<&Path>,
 ) -> Result<(Checked, Diagnostics, Reused), LoadError> {
-    let mut diagnostics = Diagnostics::new();
     let built = site.and_then(site::output::Target::built);
+    let (checked, diagnostics, reused) = check_once(root, built.as_ref(), true)?;
+    if reused.changed.is_empty() {
+        return Ok((checked, diagnostics, reused));
+    }
+    // A file taken unread by its stamp had changed when the check read it: what was made of it is dropped,
+    // and the catalog checked again reading every file (which finds none changed since the load).
+    drop((checked, diagnostics));
+    let (checked, diagnostics, again) = check_once(root, built.as_ref(), false)?;
+    Ok((
+        checked,
+        diagnostics,
+        Reused {
+            changed: reused.changed,
+            ..again
+        },
+    ))
+}
+
+/// [`load_and_check_after`], once, taking files unread by their stamps when `trust_stamps`; the files found
+/// changed since, if any, are in the [`Reused`] returned.
+fn check_once(
+    root: &Path,
+    built: Option<&site::output::Target>,
+    trust_stamps: bool,
+) -> Result<(Checked, Diagnostics, Reused), LoadError> {
+    let mut diagnostics = Diagnostics::new();
+    let read_stamps = || built.map(|target| target.stamps()).unwrap_or_default();
+    let known: Option<catalog::ReadStamps> =
+        (trust_stamps && built.is_some()).then_some(&read_stamps);
     // Read beside the load, as a build reads them.
     let (catalog, (clean, mut games, mut images)) = rayon::join(
-        || catalog::load(root, &mut diagnostics),
-        || match &built {
+        || catalog::load_known(root, &mut diagnostics, None, known),
+        || match built {
             Some(target) => (
                 target.found_clean(),
                 target.checked_games(),
@@ -62,17 +96,32 @@ pub fn load_and_check_after(
             None => Default::default(),
         },
     );
+    let catalog = catalog?;
+    let files = (
+        catalog
+            .files
+            .iter()
+            .filter(|(_, file)| file.unread().is_some())
+            .count(),
+        catalog.files.len(),
+    );
+    let changed = std::sync::Arc::clone(&catalog.changed);
     let checked = check::check_with(
-        catalog?,
+        catalog,
         &mut diagnostics,
         &clean,
         &mut games,
         &mut images,
         None,
     );
+    // A file taken unread is read, and checked against the hash its stamp vouched for, when the check needs
+    // its text: to replay it, to check it, or to quote its line in a diagnostic, which is done as the
+    // diagnostic is made. So by now every file the report rests on has been seen as it is.
     let reused = Reused {
         games: games.taken(),
         records: checked.records_taken(),
+        files,
+        changed: changed.paths(),
     };
     Ok((checked, diagnostics, reused))
 }

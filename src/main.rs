@@ -544,15 +544,25 @@ fn check(args: CheckArgs) -> ExitCode {
         Ok(()) => {}
     }
     // Said on the error stream, and only to people: the report itself is the same either way.
-    if format == Format::Human && (reused.games.0 > 0 || reused.records.0 > 0) {
+    for path in &reused.changed {
+        eprintln!(
+            "note: `{}` changed while the catalog was being checked: checked again, reading every file",
+            path.display()
+        );
+    }
+    if format == Format::Human && (reused.games.0 > 0 || reused.records.0 > 0 || reused.files.0 > 0)
+    {
         eprintln!(
             "note: {} of {} games and {} of {} records were as the build in `{}` found them clean, and were \
-             not checked again (--fresh checks them all)",
+             not checked again; {} of {} files were as it read them, and were not read again \
+             (--fresh reads and checks everything)",
             reused.games.0,
             reused.games.1,
             reused.records.0,
             reused.records.1,
-            args.site.display()
+            args.site.display(),
+            reused.files.0,
+            reused.files.1,
         );
     }
     if diagnostics.has_errors() {
