@@ -900,20 +900,35 @@ fn a_rebuild_after_any_sequence_of_edits_equals_a_fresh_build() {
     }
 }
 
-/// `check`'s exit status and what it said (its report on standard output, anything else on standard error).
-fn checked(catalog: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
+/// Replace the first `from` in the file at `path` with `to`; the file must hold `from`.
+fn replace_in(path: &Path, from: &str, to: &str) {
+    let text = fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} holds no `{from}`", path.display());
+    fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// `check` with `args` and `env`: its exit status, its report (standard output) and anything else it said
+/// (standard error).
+fn check_run(catalog: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
         .args(["check", "--catalog"])
         .arg(catalog)
+        .args(args)
         .env("NO_COLOR", "1")
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    let said = [output.stdout, output.stderr].concat();
     (
         output.status.code(),
-        String::from_utf8_lossy(&said).into_owned(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// `check --fresh` (nothing taken from a site a build wrote): its exit status and all it said.
+fn checked(catalog: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let (status, report, said) = check_run(catalog, &["--fresh"], env);
+    (status, report + &said)
 }
 
 #[test]
@@ -995,20 +1010,16 @@ fn a_catalog_held_packed_gives_the_same_site_and_the_same_diagnostics() {
 
     // Diagnostics quote the lines of packed files as they are: a move that is not legal in a game record, and a
     // value the record's scheme refuses.
-    let game = catalog.join("games/bagh-chal/games/demo-blocking.game");
-    let text = fs::read_to_string(&game).unwrap();
-    fs::write(&game, text.replace("1. d3-c3 0-1", "1. d3-d1 0-1")).unwrap();
-    let record = catalog.join("games/tchouba/record.xml");
-    let text = fs::read_to_string(&record).unwrap();
-    fs::write(
-        &record,
-        text.replacen(
-            "<dcterms:title>Tchouba</dcterms:title>",
-            "<dcterms:title>Tchouba</dcterms:title>\n  <dcterms:created xsi:type=\"dcterms:W3CDTF\">somewhen</dcterms:created>",
-            1,
-        ),
-    )
-    .unwrap();
+    replace_in(
+        &catalog.join("games/bagh-chal/games/demo-blocking.game"),
+        "1. d3-c3 0-1",
+        "1. d3-d1 0-1",
+    );
+    replace_in(
+        &catalog.join("games/tchouba/record.xml"),
+        "<dcterms:title>Tchouba</dcterms:title>",
+        "<dcterms:title>Tchouba</dcterms:title>\n  <dcterms:created xsi:type=\"dcterms:W3CDTF\">somewhen</dcterms:created>",
+    );
     let (status, as_read) = checked(&catalog, &[]);
     assert_eq!(status, Some(1), "{as_read}");
     assert!(as_read.contains("demo-blocking.game:"), "{as_read}");
@@ -1263,23 +1274,6 @@ fn equal_rules_files_in_two_folders_are_each_reported_in_their_own_folder() {
     }
 }
 
-/// `check --site DIR` (and without `--site`, the folder `site`): its exit status, its report (standard output)
-/// and anything else it said (standard error).
-fn check_after(catalog: &Path, site: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(["check", "--catalog"])
-        .arg(catalog)
-        .args(site)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everything() {
     let scratch = Scratch::new("check-after-build");
@@ -1290,14 +1284,14 @@ fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everyth
     let fresh = ["--site", out.to_str().unwrap(), "--fresh"];
 
     // Everything taken but the three files every check reads (configuration, bibliography, About page).
-    let (code, report, said) = check_after(&catalog, &site);
+    let (code, report, said) = check_run(&catalog, &site, &[]);
     assert_eq!((code, report.as_str()), (Some(0), "0 errors, 0 warnings\n"));
     assert!(
         said.contains("note: 8 of 8 games and 10 of 10 records were as the build in `")
             && said.contains("; 84 of 87 files were as it read them, and were not read again"),
         "{said}"
     );
-    let (_, _, fresh_said) = check_after(&catalog, &fresh);
+    let (_, _, fresh_said) = check_run(&catalog, &fresh, &[]);
     assert!(fresh_said.is_empty(), "--fresh takes nothing: {fresh_said}");
 
     // Stamps that vouch for a game record with the hash of other bytes stand for a file written after the
@@ -1308,7 +1302,7 @@ fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everyth
         &catalog,
         Path::new("games/bagh-chal/games/demo-blocking.game"),
     );
-    let (code, report, said) = check_after(&catalog, &site);
+    let (code, report, said) = check_run(&catalog, &site, &[]);
     assert_eq!((code, report.as_str()), (Some(0), "0 errors, 0 warnings\n"));
     assert!(
         said.contains("demo-blocking.game` changed while the catalog was being checked: checked again, reading every file")
@@ -1320,18 +1314,18 @@ fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everyth
     // A move made illegal in one game record, and a record that names an item the catalog lacks: those two
     // files are read, what the build found clean of their items is no longer theirs, and both errors are
     // reported.
-    let record = catalog.join("games/terhuchu/games/demo-chain-turns.game");
-    let text = fs::read_to_string(&record).unwrap();
-    fs::write(&record, text.replace("1. a1xa3xc1", "1. a1xa4xc1")).unwrap();
-    let record = catalog.join("games/bagh-chal/record.xml");
-    let text = fs::read_to_string(&record).unwrap();
-    fs::write(
-        &record,
-        text.replace("ref=\"sumi-naga-hunt\"", "ref=\"sumi-naga-hunts\""),
-    )
-    .unwrap();
-    let (code, report, said) = check_after(&catalog, &site);
-    let (fresh_code, fresh_report, _) = check_after(&catalog, &fresh);
+    replace_in(
+        &catalog.join("games/terhuchu/games/demo-chain-turns.game"),
+        "1. a1xa3xc1",
+        "1. a1xa4xc1",
+    );
+    replace_in(
+        &catalog.join("games/bagh-chal/record.xml"),
+        "ref=\"sumi-naga-hunt\"",
+        "ref=\"sumi-naga-hunts\"",
+    );
+    let (code, report, said) = check_run(&catalog, &site, &[]);
+    let (fresh_code, fresh_report, _) = check_run(&catalog, &fresh, &[]);
     assert_eq!(code, Some(1));
     assert_eq!(
         (code, &report),
@@ -1358,7 +1352,7 @@ fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everyth
             fs::copy(entry.path(), foreign.join(&name)).unwrap();
         }
     }
-    let (code, report, said) = check_after(&catalog, &["--site", foreign.to_str().unwrap()]);
+    let (code, report, said) = check_run(&catalog, &["--site", foreign.to_str().unwrap()], &[]);
     assert_eq!((code, &report), (fresh_code, &fresh_report));
     assert!(said.is_empty(), "{said}");
 }

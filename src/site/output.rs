@@ -100,6 +100,20 @@ fn marker_state(path: &Path) -> Marker {
     }
 }
 
+/// The folder holding the output folder `out` (`.` when `out` names none) and the output folder's own name;
+/// none when `out` does not end in a name (`..`, `/`).
+fn parent_and_name(out: &Path) -> Option<(PathBuf, OsString)> {
+    let name = match out.components().next_back() {
+        Some(Component::Normal(name)) => name.to_os_string(),
+        _ => return None,
+    };
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Some((parent, name))
+}
+
 /// A checked output folder, ready to receive a site.
 #[derive(Debug)]
 pub struct Target {
@@ -116,17 +130,10 @@ impl Target {
     /// Check that `out` may be (re)written, before any work is done.
     pub fn prepare(out: &Path, catalog: &Path, force: bool) -> Result<Target, String> {
         let shown = out.display();
-        let name = match out.components().next_back() {
-            Some(Component::Normal(name)) => name.to_os_string(),
-            _ => {
-                return Err(format!(
-                    "`{shown}` cannot be an output folder: name a folder, such as `site`"
-                ));
-            }
-        };
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
+        let Some((parent, name)) = parent_and_name(out) else {
+            return Err(format!(
+                "`{shown}` cannot be an output folder: name a folder, such as `site`"
+            ));
         };
         if !parent.is_dir() {
             return Err(format!(
@@ -201,14 +208,7 @@ impl Target {
         if !meta.is_dir() || !matches!(marker_state(&out.join(MARKER)), Marker::Ours) {
             return None;
         }
-        let name = match out.components().next_back() {
-            Some(Component::Normal(name)) => name.to_os_string(),
-            _ => return None,
-        };
-        let parent = match out.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let (parent, name) = parent_and_name(out)?;
         Some(Target {
             out: out.to_path_buf(),
             parent,
