@@ -1387,6 +1387,12 @@ struct Unchanged<'a> {
 }
 
 impl Unchanged<'_> {
+    /// Whether any file can be taken unread: without stamps (a first build, or `--fresh`), looking at a file
+    /// before reading it would only repeat the look its reading makes.
+    fn knows_files(&self) -> bool {
+        self.known.is_some_and(|known| !known.is_empty())
+    }
+
     /// The file at `path`, added unread when the previous build read it and it has the same stamp (`meta`, the
     /// file's own metadata, when the caller has it; looked at here otherwise).
     fn take(
@@ -1642,7 +1648,7 @@ fn load_item(
                 }
                 // The listing's type and look at the entry do not follow a link.
                 let listed = entry.file_type().is_ok_and(|t| t.is_file());
-                let meta = if listed && unchanged.known.is_some() {
+                let meta = if listed && unchanged.knows_files() {
                     entry.metadata().ok()
                 } else {
                     None
