@@ -315,8 +315,10 @@ impl Target {
             Manifest::default()
         };
         // From here until the new manifest is written, the folder's contents are not what a manifest says: a
-        // build killed meanwhile leaves it without one, and the next build removes it as a leftover.
-        let unmarked = fs::remove_file(temp.join(MANIFEST)).is_ok();
+        // build killed meanwhile leaves it without one, and the next build removes it as a leftover. Set aside
+        // rather than removed: the new manifest is written over it (see [`write_new`]).
+        let manifest = temp.join(MANIFEST);
+        let unmarked = fs::rename(&manifest, partial_of(&manifest)).is_ok();
         if files.is_empty() || !unmarked {
             let _ = remove_tree(temp).or_else(|_| fs::remove_file(temp));
             return None;
@@ -979,10 +981,15 @@ fn overwrite(mut file: fs::File, bytes: &[u8]) -> io::Result<()> {
     file.set_len(bytes.len() as u64)
 }
 
-/// Write a file under a new name, then rename it into place: the old file, if any, is never written into.
+/// Write a file under a new name, then rename it into place: the old file, if any, is never written into. A
+/// file of the folder's own already under the new name (the standby's manifest, set aside when the standby was
+/// claimed) is written over.
 fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let partial = partial_of(path);
-    fs::write(&partial, bytes)?;
+    match open_own(&partial) {
+        Some(file) => overwrite(file, bytes)?,
+        None => fs::write(&partial, bytes)?,
+    }
     fs::rename(&partial, path)
 }
 
