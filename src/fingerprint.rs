@@ -8,8 +8,9 @@ pub type Hash = [u8; 32];
 pub type Digest = [u8; 16];
 
 /// The checksum by which a build tells whether a file or part it writes holds the same bytes as the one the
-/// previous build wrote: XXH3's 128 bits, written as its canonical (big-endian) form. A key of what something
-/// is made from stays a BLAKE3 [`Hash`]; this only compares outputs with outputs. It runs about 25 times as
+/// previous build wrote: XXH3's 128 bits, written as its canonical (big-endian) form. A key of what a check
+/// found is made from stays a BLAKE3 [`Hash`] ([`bytes`]); keys of what the site's files are made from are
+/// XXH3 as well ([`key`]). It runs about 25 times as
 /// fast as BLAKE3 over the 2 KB parts of the data files and 7 times over 30 KB pages. Two different outputs
 /// agree on 128 bits by chance as rarely as on the half of BLAKE3 the index of parts kept before, which is never
 /// in practice. It is not made to resist bytes crafted to collide; only the catalog's own author could craft
@@ -80,6 +81,26 @@ pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash
         input.extend_from_slice(part);
     }
     *blake3::hash(&input).as_bytes()
+}
+
+/// The key of what one of the site's files (a page, a download, a data file's part) is made from: the same
+/// input as [`bytes`], hashed with XXH3's 128 bits (the rest of the [`Hash`] is zero). A rebuild keys every
+/// page, download and part of the site, about 90,000 short inputs at 10,000 items, and BLAKE3, built for long
+/// inputs, spent about a microsecond on each. Two inputs agreeing on 128 bits by chance never happens in
+/// practice; bytes crafted to agree could only keep the catalog author's own earlier page in place. What a
+/// check found is keyed with [`bytes`] instead, where agreeing keys could let a clean verdict stand for other
+/// input.
+pub fn key<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash {
+    let parts = parts.into_iter();
+    let mut input = Vec::with_capacity(salt.len() + 8 * parts.size_hint().0 + 128);
+    input.extend_from_slice(salt);
+    for part in parts {
+        input.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        input.extend_from_slice(part);
+    }
+    let mut key = Hash::default();
+    key[..16].copy_from_slice(&xxhash_rust::xxh3::xxh3_128(&input).to_be_bytes());
+    key
 }
 
 /// A writer that hashes what passes through it: with BLAKE3 unless said otherwise.

@@ -68,7 +68,7 @@ fn text_method(bytes: &[u8]) -> CompressionMethod {
 /// What an item's archive is made from: the program and the item's files (names and texts, and the pictures'
 /// hashes, which `files_hash` covers).
 pub fn inputs(entry: &Entry, program: &Hash) -> Hash {
-    fingerprint::bytes(program, [&entry.files_hash[..]])
+    fingerprint::key(program, [&entry.files_hash[..]])
 }
 
 /// The zip of an item's record, rules, game records and pictures, from what the catalog reader loaded (the

@@ -92,7 +92,7 @@ pub fn scaled(dir: &str, image: &CheckedImage, width: u32) -> Variant {
 
 /// What a scaled copy is made from: the picture's bytes, the copy's size, and the program that scales.
 fn copy_inputs(program: &Hash, image: &CheckedImage, variant: &Variant) -> Hash {
-    crate::fingerprint::bytes(
+    crate::fingerprint::key(
         program,
         [
             &image.hash[..],

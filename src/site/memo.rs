@@ -138,7 +138,7 @@ impl<'a> Items<'a> {
                 let keys: Vec<Hash> = indices
                     .iter()
                     .map(|&index| match self.keys.get(index) {
-                        Some(key) => fingerprint::bytes(key, [extra]),
+                        Some(key) => fingerprint::key(key, [extra]),
                         None => Hash::default(),
                     })
                     .collect();
@@ -162,7 +162,7 @@ impl<'a> Items<'a> {
         let Some(key) = self.keys.get(index) else {
             return (None, make().into());
         };
-        let key = fingerprint::bytes(key, [extra]);
+        let key = fingerprint::key(key, [extra]);
         // A part read back from the previous site comes with its hash, checked as it was read; a part made
         // now is hashed once, and a long-running process keeps the hash with the part.
         let stored = || match fetched.or_else(|| {

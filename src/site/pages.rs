@@ -167,7 +167,7 @@ impl<'a, 'c> Site<'a, 'c> {
     fn list_key(&self, parts: &[&[u8]], keys: &[Hash], items: impl Iterator<Item = usize>) -> Hash {
         let count = (parts.len() as u64).to_le_bytes();
         let keys: Vec<&[u8]> = items.map(|i| &keys[i][..]).collect();
-        crate::fingerprint::bytes(
+        crate::fingerprint::key(
             &self.catalog_key,
             std::iter::once(&count[..])
                 .chain(parts.iter().copied())
@@ -519,7 +519,7 @@ pub fn render_site(
                             // The text is one of the item's files, so their hash stands for its bytes: an
                             // unchanged record is kept without hashing 10,000 records' bytes again.
                             let inputs =
-                                crate::fingerprint::bytes(&entry.files_hash, [path.as_bytes()]);
+                                crate::fingerprint::key(&entry.files_hash, [path.as_bytes()]);
                             if !staging.keep_if_unchanged(&path, inputs)? {
                                 let text = archive.catalog.files.get(file).text();
                                 staging.put(&path, text.as_bytes(), Some(inputs))?;
@@ -749,7 +749,7 @@ fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
 /// What an item shows of itself in a list (its title, kind, address, rulesets), hashed: its address, its own
 /// files and everything of [`catalog_key`]; unlike [`item_key`], not the items it links with.
 fn own_key(catalog_key: &Hash, entry: &Entry) -> Hash {
-    crate::fingerprint::bytes(catalog_key, [entry.url.as_bytes(), &entry.files_hash[..]])
+    crate::fingerprint::key(catalog_key, [entry.url.as_bytes(), &entry.files_hash[..]])
 }
 
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
@@ -788,9 +788,7 @@ fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Has
         let person = &archive.people[p];
         parts.extend([person.name.as_bytes(), person.slug.as_bytes()]);
     }
-    // Hashed as one input: fed a few bytes at a time, BLAKE3's bookkeeping was most of the cost, and every
-    // build keys every item.
-    crate::fingerprint::bytes(catalog_key, parts)
+    crate::fingerprint::key(catalog_key, parts)
 }
 
 fn count_by<T: Ord + Clone>(values: impl Iterator<Item = T>) -> Vec<(T, usize)> {
