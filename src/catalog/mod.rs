@@ -1177,11 +1177,21 @@ fn load_items(
     // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
     // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
     type Fresh = Option<(Item, SourceMap, Diagnostics, ItemStamps)>;
-    let is_known = |folder: &PathBuf| known.is_some_and(|k| k.contains_key(folder));
-    let read_one = |(id, folder): &(String, PathBuf)| -> Result<Fresh, LoadError> {
-        if is_known(folder) {
+    // Looked up once each, on every core: a path's hash and comparison go component by component, and the
+    // preview server's pass after an edit looks up all 10,000 folders.
+    let known_at: Vec<Option<(usize, usize)>> = folders
+        .par_iter()
+        .map(|(_, folder)| {
+            let loaded = known?.get(folder)?;
+            Some((loaded.files.len(), loaded.stamps.len()))
+        })
+        .collect();
+    let is_known = |n: usize| known_at[n].is_some();
+    let read_one = |n: usize| -> Result<Fresh, LoadError> {
+        if is_known(n) {
             return Ok(None);
         }
+        let (id, folder) = &folders[n];
         let mut own_files = SourceMap::default();
         let mut own_diagnostics = Diagnostics::new();
         let (item, own_stamps) = load_item(
@@ -1206,11 +1216,14 @@ fn load_items(
     // every item is then packed against as it is read: nothing is held as read, or compressed twice.
     let pack_above = pack_above();
     let step = folders.len().div_ceil(SAMPLE_ITEMS).max(1);
-    let mut sampled: Vec<Result<Fresh, LoadError>> =
-        folders.par_iter().step_by(step).map(read_one).collect();
+    let mut sampled: Vec<Result<Fresh, LoadError>> = (0..folders.len())
+        .into_par_iter()
+        .step_by(step)
+        .map(read_one)
+        .collect();
     let sample: Vec<&SourceMap> = sampled.iter().filter_map(own_files).collect();
     let sample_text: usize = sample.iter().map(|files| files.text_len()).sum();
-    let fresh = folders.iter().filter(|(_, f)| !is_known(f)).count();
+    let fresh = known_at.iter().filter(|k| k.is_none()).count();
     let expected = (sample_text as u128 * fresh as u128)
         .checked_div(sample.len() as u128)
         .unwrap_or(0);
@@ -1227,12 +1240,11 @@ fn load_items(
     // Should the sample have promised less text than the catalog holds, each item past the mark is packed
     // alone as it is read, and all are packed against a dictionary at the end.
     let text_read = AtomicUsize::new(sample_text);
-    let rest: Vec<Result<Fresh, LoadError>> = folders
-        .par_iter()
-        .enumerate()
-        .filter(|(n, _)| n % step != 0)
-        .map(|(_, folder)| {
-            let mut read = read_one(folder)?;
+    let rest: Vec<Result<Fresh, LoadError>> = (0..folders.len())
+        .into_par_iter()
+        .filter(|n| n % step != 0)
+        .map(|n| {
+            let mut read = read_one(n)?;
             if let Some((_, own_files, _, _)) = &mut read {
                 match &dictionary {
                     Some(dictionary) => own_files.pack_with(dictionary.as_ref()),
@@ -1268,24 +1280,30 @@ fn load_items(
         });
     }
     // Sized at once: at 100,000 items they are 740,000, and a vector grown by doubling would hold twice that
-    // for a moment.
+    // for a moment. Those of the folders known are counted too: the preview server's pass takes nearly all.
+    let known_files: usize = known_at.iter().flatten().map(|(files, _)| files).sum();
+    let known_stamps: usize = known_at.iter().flatten().map(|(_, stamps)| stamps).sum();
     let mut stamps = Vec::with_capacity(
-        read.iter()
-            .map(|r| match r {
-                Ok(Some((.., own))) => own.len(),
-                _ => 0,
-            })
-            .sum(),
+        known_stamps
+            + read
+                .iter()
+                .map(|r| match r {
+                    Ok(Some((.., own))) => own.len(),
+                    _ => 0,
+                })
+                .sum::<usize>(),
     );
     let mut items = Vec::with_capacity(read.len());
     // Room for every file read at once: at 100,000 items the map grows to 840,000 files.
     files.reserve(
-        read.iter()
-            .map(|r| match r {
-                Ok(Some((_, own, _, _))) => own.len(),
-                _ => 0,
-            })
-            .sum(),
+        known_files
+            + read
+                .iter()
+                .map(|r| match r {
+                    Ok(Some((_, own, _, _))) => own.len(),
+                    _ => 0,
+                })
+                .sum::<usize>(),
     );
     let this_load = match cache.as_deref_mut() {
         Some(cache) => {
