@@ -10,11 +10,11 @@ pub type Digest = [u8; 16];
 /// The checksum by which a build tells whether a file or part it writes holds the same bytes as the one the
 /// previous build wrote: XXH3's 128 bits, written as its canonical (big-endian) form. A key of what a check
 /// found is made from stays a BLAKE3 [`Hash`] ([`bytes`]); keys of what the site's files are made from are
-/// XXH3 as well ([`key`]). It runs about 25 times as
-/// fast as BLAKE3 over the 2 KB parts of the data files and 7 times over 30 KB pages. Two different outputs
-/// agree on 128 bits by chance as rarely as on the half of BLAKE3 the index of parts kept before, which is never
-/// in practice. It is not made to resist bytes crafted to collide; only the catalog's own author could craft
-/// them, and to no end but keeping their own earlier page.
+/// XXH3 as well ([`key`]). It runs about 25 times as fast as BLAKE3 over the 2 KB parts of the data files and
+/// 7 times over 30 KB pages. Two different outputs agree on 128 bits by chance as rarely as on the half of
+/// BLAKE3 the index of parts kept before, which is never in practice. It is not made to resist bytes crafted
+/// to collide; only the catalog's own author could craft them, and to no end but keeping their own earlier
+/// page.
 pub fn digest(bytes: &[u8]) -> Digest {
     xxhash_rust::xxh3::xxh3_128(bytes).to_be_bytes()
 }
