@@ -69,18 +69,7 @@ pub fn texts<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a str>) -> Hash 
 
 /// Hashes a list of byte strings so that no two different lists hash alike (each is preceded by its length).
 pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash {
-    // Hashed as one input, the same bytes as fed piece by piece: BLAKE3 hashes the 1 KiB chunks of one input
-    // side by side, but fed a few bytes and then a text at a time it goes through most of them a block at a
-    // time (an item's files, tens of kilobytes, took a tenth of a rebuild to hash that way).
-    let parts: Vec<&[u8]> = parts.into_iter().collect();
-    let mut input =
-        Vec::with_capacity(salt.len() + parts.iter().map(|p| 8 + p.len()).sum::<usize>());
-    input.extend_from_slice(salt);
-    for part in parts {
-        input.extend_from_slice(&(part.len() as u64).to_le_bytes());
-        input.extend_from_slice(part);
-    }
-    *blake3::hash(&input).as_bytes()
+    *blake3::hash(&framed(salt, parts)).as_bytes()
 }
 
 /// The key of what one of the site's files (a page, a download, a data file's part) is made from: the same
@@ -91,16 +80,25 @@ pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash
 /// check found is keyed with [`bytes`] instead, where agreeing keys could let a clean verdict stand for other
 /// input.
 pub fn key<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash {
-    let parts = parts.into_iter();
-    let mut input = Vec::with_capacity(salt.len() + 8 * parts.size_hint().0 + 128);
+    let mut key = Hash::default();
+    key[..16].copy_from_slice(&xxhash_rust::xxh3::xxh3_128(&framed(salt, parts)).to_be_bytes());
+    key
+}
+
+/// `salt`, then each part preceded by its length, in one buffer: hashed as one input, the same bytes as fed
+/// piece by piece. BLAKE3 hashes the 1 KiB chunks of one input side by side, but fed a few bytes and then a
+/// text at a time it goes through most of them a block at a time (an item's files, tens of kilobytes, took a
+/// tenth of a rebuild to hash that way).
+fn framed<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
+    let parts: Vec<&[u8]> = parts.into_iter().collect();
+    let mut input =
+        Vec::with_capacity(salt.len() + parts.iter().map(|p| 8 + p.len()).sum::<usize>());
     input.extend_from_slice(salt);
     for part in parts {
         input.extend_from_slice(&(part.len() as u64).to_le_bytes());
         input.extend_from_slice(part);
     }
-    let mut key = Hash::default();
-    key[..16].copy_from_slice(&xxhash_rust::xxh3::xxh3_128(&input).to_be_bytes());
-    key
+    input
 }
 
 /// A writer that hashes what passes through it: with BLAKE3 unless said otherwise.

@@ -730,32 +730,19 @@ impl Staging {
     /// a 54 MB `catalog.json` in memory, on the way to the page the archivist waits for, and other threads
     /// making folders beside it waited as long. Held open, it is freed once the new site is in place.
     fn hold_if_large(&self, dest: &Path) {
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-            const LARGE: u64 = 1 << 20;
-            // Each held file is a descriptor: a few dozen at most, whatever the site.
-            const AT_MOST: usize = 64;
-            let Ok(file) = fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-                .open(dest)
-            else {
-                return;
-            };
-            let own_and_large = file
-                .metadata()
-                .is_ok_and(|m| m.is_file() && m.nlink() == 1 && m.len() >= LARGE);
-            let mut doomed = self
-                .doomed
-                .lock()
-                .expect("no thread panics while holding the held files");
-            if own_and_large && doomed.len() < AT_MOST {
-                doomed.push(file);
-            }
+        const LARGE: u64 = 1 << 20;
+        // Each held file is a descriptor: a few dozen at most, whatever the site.
+        const AT_MOST: usize = 64;
+        let Some(file) = open_alone(dest, false).filter(|(_, len)| *len >= LARGE) else {
+            return;
+        };
+        let mut doomed = self
+            .doomed
+            .lock()
+            .expect("no thread panics while holding the held files");
+        if doomed.len() < AT_MOST {
+            doomed.push(file.0);
         }
-        #[cfg(not(target_os = "linux"))]
-        let _ = dest;
     }
 
     /// Write the manifest and marker, swap the staged site in, and remove the previous one.
@@ -953,24 +940,30 @@ fn replace(from: &Path, to: &Path) -> io::Result<()> {
 
 /// The standby's own copy of a site file, opened to be written over where it lies. Writing into a file's pages
 /// costs about a third of freeing them and taking new ones (54 MB in memory: 11 ms against 30), and a rebuild
-/// writes each data file anew. Only a regular file that no other folder shares (the live site shares any
-/// unchanged file of the standby's by a hard link), opened without following a link; none where the system
-/// cannot tell.
+/// writes each data file anew. See [`open_alone`] for which files qualify.
 fn open_own(dest: &Path) -> Option<fs::File> {
+    open_alone(dest, true).map(|(file, _)| file)
+}
+
+/// The regular file at `dest`, opened (for writing when `write`) without following a link, with its length,
+/// when no other folder shares it: the live site shares any unchanged file of the standby's by a hard link.
+/// None otherwise, or where the system cannot tell.
+fn open_alone(dest: &Path, write: bool) -> Option<(fs::File, u64)> {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         let file = fs::OpenOptions::new()
-            .write(true)
+            .read(!write)
+            .write(write)
             .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
             .open(dest)
             .ok()?;
         let meta = file.metadata().ok()?;
-        (meta.is_file() && meta.nlink() == 1).then_some(file)
+        (meta.is_file() && meta.nlink() == 1).then_some((file, meta.len()))
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = dest;
+        let _ = (dest, write);
         None
     }
 }
