@@ -15,7 +15,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use walkdir::{DirEntry, WalkDir};
@@ -845,7 +845,6 @@ impl LoadCache {
 /// One item folder as read: the item, the files it read and what was reported. The item's file ids are those
 /// of the catalog it was last loaded into, whose source map held `offset` files before this item's; `files`
 /// numbers the same files from 0.
-#[derive(Clone)]
 struct LoadedItem {
     item: std::sync::Arc<Item>,
     offset: u32,
@@ -853,8 +852,9 @@ struct LoadedItem {
     diagnostics: Diagnostics,
     /// The stamps of the item's files, numbered like `files`.
     stamps: Vec<(FileId, stamps::Known)>,
-    /// The last load that found the folder (see [`LoadCache::load`]).
-    seen: u64,
+    /// The last load that found the folder (see [`LoadCache::load`]): marked where the folder is looked up, on
+    /// every core, through a shared reference.
+    seen: AtomicU64,
 }
 
 /// [`load`], reading again only the item folders `cache` does not know, and leaving in it every folder read.
@@ -1170,6 +1170,14 @@ fn load_items(
     mut cache: Option<&mut LoadCache>,
     unchanged: &Unchanged,
 ) -> Result<ItemsLoaded, LoadError> {
+    let this_load = match cache.as_deref_mut() {
+        Some(cache) => {
+            cache.load += 1;
+            cache.load
+        }
+        None => 0,
+    };
+    let keeps = cache.is_some();
     let known = cache
         .as_deref()
         .map(|c| &c.folders)
@@ -1177,13 +1185,15 @@ fn load_items(
     // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
     // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
     type Fresh = Option<(Item, SourceMap, Diagnostics, ItemStamps)>;
-    // Looked up once each, on every core: a path's hash and comparison go component by component, and the
-    // preview server's pass after an edit looks up all 10,000 folders.
-    let known_at: Vec<Option<(usize, usize)>> = folders
+    // Looked up once each, on every core, and marked as found there: a path's hash and comparison go
+    // component by component, and the preview server's pass after an edit looks up all 10,000 folders. What
+    // the gathering below would change in the cache waits until it is done, so it looks nothing up again.
+    let known_at: Vec<Option<&LoadedItem>> = folders
         .par_iter()
         .map(|(_, folder)| {
             let loaded = known?.get(folder)?;
-            Some((loaded.files.len(), loaded.stamps.len()))
+            loaded.seen.store(this_load, Ordering::Relaxed);
+            Some(loaded)
         })
         .collect();
     let is_known = |n: usize| known_at[n].is_some();
@@ -1281,8 +1291,8 @@ fn load_items(
     }
     // Sized at once: at 100,000 items they are 740,000, and a vector grown by doubling would hold twice that
     // for a moment. Those of the folders known are counted too: the preview server's pass takes nearly all.
-    let known_files: usize = known_at.iter().flatten().map(|(files, _)| files).sum();
-    let known_stamps: usize = known_at.iter().flatten().map(|(_, stamps)| stamps).sum();
+    let known_files: usize = known_at.iter().flatten().map(|k| k.files.len()).sum();
+    let known_stamps: usize = known_at.iter().flatten().map(|k| k.stamps.len()).sum();
     let mut stamps = Vec::with_capacity(
         known_stamps
             + read
@@ -1305,14 +1315,10 @@ fn load_items(
                 })
                 .sum::<usize>(),
     );
-    let this_load = match cache.as_deref_mut() {
-        Some(cache) => {
-            cache.load += 1;
-            cache.load
-        }
-        None => 0,
-    };
-    for ((_, folder), result) in folders.iter().zip(read) {
+    // Folders read now, and folders known whose items moved, go into the cache once the catalog is gathered.
+    let mut fresh_loaded: Vec<(PathBuf, LoadedItem)> = Vec::new();
+    let mut moved: Vec<(usize, std::sync::Arc<Item>, u32)> = Vec::new();
+    for (n, ((_, folder), result)) in folders.iter().zip(read).enumerate() {
         let offset = files.len() as u32;
         match result? {
             Some((mut item, own_files, own_diagnostics, own_stamps)) => {
@@ -1322,52 +1328,46 @@ fn load_items(
                         .map(|(file, known)| (FileId(file.0 + offset), *known)),
                 );
                 // A file reached through a link may change without any change in this folder: never kept.
-                let keep = cache
-                    .as_deref_mut()
-                    .filter(|_| !reads_links(&item, &own_files));
+                let keep = keeps && !reads_links(&item, &own_files);
                 shift_files(&mut item, 0, offset);
                 let item = std::sync::Arc::new(item);
                 items.push(std::sync::Arc::clone(&item));
-                match keep {
-                    Some(cache) => {
-                        files.extend_from(&own_files);
-                        for diagnostic in own_diagnostics.iter() {
-                            diagnostics.push(diagnostic.clone());
-                        }
-                        let loaded = LoadedItem {
-                            item,
-                            offset,
-                            files: own_files,
-                            diagnostics: own_diagnostics,
-                            stamps: own_stamps,
-                            seen: this_load,
-                        };
-                        cache.folders.insert(folder.clone(), loaded);
+                if keep {
+                    files.extend_from(&own_files);
+                    for diagnostic in own_diagnostics.iter() {
+                        diagnostics.push(diagnostic.clone());
                     }
-                    None => {
-                        // Moved, not copied: nothing else holds them (840,000 paths at 100,000 items).
-                        let renumber = files.append(own_files);
-                        debug_assert_eq!(renumber(FileId(0)).0, offset);
-                        for diagnostic in own_diagnostics.into_vec() {
-                            diagnostics.push(diagnostic);
-                        }
+                    let loaded = LoadedItem {
+                        item,
+                        offset,
+                        files: own_files,
+                        diagnostics: own_diagnostics,
+                        stamps: own_stamps,
+                        seen: AtomicU64::new(this_load),
+                    };
+                    fresh_loaded.push((folder.clone(), loaded));
+                } else {
+                    // Moved, not copied: nothing else holds them (840,000 paths at 100,000 items).
+                    let renumber = files.append(own_files);
+                    debug_assert_eq!(renumber(FileId(0)).0, offset);
+                    for diagnostic in own_diagnostics.into_vec() {
+                        diagnostics.push(diagnostic);
                     }
                 }
             }
             None => {
-                let hit = cache
-                    .as_deref_mut()
-                    .and_then(|c| c.folders.get_mut(folder))
-                    .expect("a folder not read is one the cache holds");
-                hit.seen = this_load;
+                let hit = known_at[n].expect("a folder not read is one the cache holds");
                 // Unchanged and at the same place: the same item. Moved by an edit before it (a file added
                 // or removed): renumbered once, and kept so numbered.
-                if hit.offset != offset {
+                let item = if hit.offset == offset {
+                    std::sync::Arc::clone(&hit.item)
+                } else {
                     let mut item = (*hit.item).clone();
                     shift_files(&mut item, hit.offset, offset);
-                    hit.item = std::sync::Arc::new(item);
-                    hit.offset = offset;
-                }
+                    let item = std::sync::Arc::new(item);
+                    moved.push((n, std::sync::Arc::clone(&item), offset));
+                    item
+                };
                 files.extend_from(&hit.files);
                 stamps.extend(
                     hit.stamps
@@ -1377,13 +1377,23 @@ fn load_items(
                 for diagnostic in hit.diagnostics.iter() {
                     diagnostics.push(diagnostic.clone());
                 }
-                items.push(std::sync::Arc::clone(&hit.item));
+                items.push(item);
             }
         }
     }
+    drop(known_at);
     if let Some(cache) = cache {
+        for (n, item, offset) in moved {
+            if let Some(hit) = cache.folders.get_mut(&folders[n].1) {
+                hit.item = item;
+                hit.offset = offset;
+            }
+        }
+        cache.folders.extend(fresh_loaded);
         // Folders gone from the catalog are forgotten with the rest of what changed.
-        cache.folders.retain(|_, loaded| loaded.seen == this_load);
+        cache
+            .folders
+            .retain(|_, loaded| *loaded.seen.get_mut() == this_load);
     }
     Ok((items, stamps))
 }

@@ -227,7 +227,7 @@ fn csv_row(archive: &Archive, entry: &Entry, images: bool, used: &[&str]) -> Str
     out
 }
 
-pub fn sitemap(pages: &[String], base_url: Option<&str>) -> String {
+pub fn sitemap(pages: &[&str], base_url: Option<&str>) -> String {
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );

@@ -495,7 +495,6 @@ pub fn render_site(
             .enumerate()
             .try_for_each(|(i, entry)| {
                 let key = keys[i];
-                out.listed(&entry.url);
                 let files = if staging.keep_if_unchanged(&entry.url, key)? {
                     renderer.kept.fetch_add(1, Ordering::Relaxed);
                     // The page's key covers the item's files and the program, all that its downloads are made
@@ -547,18 +546,23 @@ pub fn render_site(
     let images = exported?;
     rendered?;
     progress.finish();
-    // Pages finish in any order; the sitemap lists them in one.
-    let mut pages = out
+    let listed = out
         .paths
         .into_inner()
         .expect("no thread panics while holding the page list");
-    pages.sort();
+    // The items' pages are the archive's entries: counted, and listed for the sitemap, without a lock taken
+    // for each on every core.
+    let pages = listed.len() + archive.entries.len();
     if whole {
-        staging.put("sitemap.xml", data::sitemap(&pages, base).as_bytes(), None)?;
+        // Pages finish in any order; the sitemap lists them in one.
+        let mut paths: Vec<&str> = listed.iter().map(String::as_str).collect();
+        paths.extend(archive.entries.iter().map(|entry| entry.url.as_str()));
+        paths.sort_unstable();
+        staging.put("sitemap.xml", data::sitemap(&paths, base).as_bytes(), None)?;
         staging.put(reuse::INDEX, &recorder.take_bytes(), None)?;
     }
     Ok(Rendered {
-        pages: pages.len(),
+        pages,
         rendered: renderer.rendered.into_inner(),
         kept: renderer.kept.into_inner(),
         images,
