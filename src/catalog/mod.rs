@@ -494,7 +494,7 @@ pub struct Catalog {
     /// The rules files and game records read with a stamp that the next build may take them by (see
     /// [`stamps`]), in the order of their ids. Those taken unread by their stamps carry theirs in the source
     /// map ([`crate::source::SourceFile::unread`]).
-    pub stamps: Vec<(FileId, stamps::Known)>,
+    pub stamps: stamps::Fresh,
     /// The previous build's stamps that the load went by, if any: what the next build keeps of the files taken
     /// unread ([`Catalog::stamps_to_keep`]).
     pub known_stamps: Option<stamps::Stamps>,
@@ -510,7 +510,7 @@ impl Catalog {
     /// says of them, in the catalog's order: the file's bytes in blocks, to be written one after the other.
     pub fn stamps_to_keep(
         &self,
-        fresh: &[(FileId, stamps::Known)],
+        fresh: &stamps::Fresh,
         known: Option<&stamps::Stamps>,
     ) -> Vec<Vec<u8>> {
         // A block of items at a time on every core, joined in the catalog's order: 76,000 entries at 10,000
@@ -528,10 +528,7 @@ impl Catalog {
                     let path = within(self.files.path(file), &self.root);
                     let known = match self.files.get(file).unread() {
                         Some(_) => known?.get(path)?,
-                        None => {
-                            let at = fresh.binary_search_by_key(&file, |(id, _)| *id).ok()?;
-                            &fresh[at].1
-                        }
+                        None => fresh.get(file)?,
                     };
                     Some((path, known))
                 });
@@ -551,7 +548,7 @@ impl Catalog {
     /// does; none for any other. Small beside what it is made from, which the build lets go before resolving.
     pub fn records_to_keep(
         &self,
-        fresh: &[(FileId, stamps::Known)],
+        fresh: &stamps::Fresh,
         known: Option<&stamps::Stamps>,
     ) -> Vec<Option<(stamps::Stamp, stamps::ContentHash)>> {
         self.items
@@ -561,10 +558,7 @@ impl Catalog {
                     .records
                     .get(within(self.files.path(item.file), &self.root))
                     .map(|kept| (kept.stamp, kept.hash)),
-                None => fresh
-                    .binary_search_by_key(&item.file, |(id, _)| *id)
-                    .ok()
-                    .map(|at| (fresh[at].1.stamp, fresh[at].1.hash)),
+                None => fresh.get(item.file).map(|known| (known.stamp, known.hash)),
             })
             .collect()
     }
@@ -647,7 +641,7 @@ impl Catalog {
             about: None,
             theme: ThemeFiles::default(),
             index: foldhash::HashMap::default(),
-            stamps: Vec::new(),
+            stamps: stamps::Fresh::default(),
             known_stamps: None,
             changed: std::sync::Arc::default(),
         }
@@ -851,7 +845,7 @@ struct LoadedItem {
     files: SourceMap,
     diagnostics: Diagnostics,
     /// The stamps of the item's files, numbered like `files`.
-    stamps: Vec<(FileId, stamps::Known)>,
+    stamps: std::sync::Arc<ItemStamps>,
     /// The last load that found the folder (see [`LoadCache::load`]): marked where the folder is looked up, on
     /// every core, through a shared reference.
     seen: AtomicU64,
@@ -1289,22 +1283,11 @@ fn load_items(
             }
         });
     }
-    // Sized at once: at 100,000 items they are 740,000, and a vector grown by doubling would hold twice that
-    // for a moment. Those of the folders known are counted too: the preview server's pass takes nearly all.
-    let known_files: usize = known_at.iter().flatten().map(|k| k.files.len()).sum();
-    let known_stamps: usize = known_at.iter().flatten().map(|k| k.stamps.len()).sum();
-    let mut stamps = Vec::with_capacity(
-        known_stamps
-            + read
-                .iter()
-                .map(|r| match r {
-                    Ok(Some((.., own))) => own.len(),
-                    _ => 0,
-                })
-                .sum::<usize>(),
-    );
+    let mut stamps = stamps::Fresh::default();
     let mut items = Vec::with_capacity(read.len());
-    // Room for every file read at once: at 100,000 items the map grows to 840,000 files.
+    // Room for every file at once: at 100,000 items the map grows to 840,000 files. Those of the folders known
+    // are counted too: the preview server's pass takes nearly all.
+    let known_files: usize = known_at.iter().flatten().map(|k| k.files.len()).sum();
     files.reserve(
         known_files
             + read
@@ -1322,17 +1305,16 @@ fn load_items(
         let offset = files.len() as u32;
         match result? {
             Some((mut item, own_files, own_diagnostics, own_stamps)) => {
-                stamps.extend(
-                    own_stamps
-                        .iter()
-                        .map(|(file, known)| (FileId(file.0 + offset), *known)),
-                );
+                let own_stamps = std::sync::Arc::new(own_stamps);
+                stamps.push(offset, std::sync::Arc::clone(&own_stamps));
                 // A file reached through a link may change without any change in this folder: never kept.
                 let keep = keeps && !reads_links(&item, &own_files);
                 shift_files(&mut item, 0, offset);
                 let item = std::sync::Arc::new(item);
                 items.push(std::sync::Arc::clone(&item));
                 if keep {
+                    let mut own_files = own_files;
+                    own_files.shrink_to_fit();
                     files.extend_from(&own_files);
                     for diagnostic in own_diagnostics.iter() {
                         diagnostics.push(diagnostic.clone());
@@ -1369,11 +1351,7 @@ fn load_items(
                     item
                 };
                 files.extend_from(&hit.files);
-                stamps.extend(
-                    hit.stamps
-                        .iter()
-                        .map(|(file, known)| (FileId(file.0 + offset), *known)),
-                );
+                stamps.push(offset, std::sync::Arc::clone(&hit.stamps));
                 for diagnostic in hit.diagnostics.iter() {
                     diagnostics.push(diagnostic.clone());
                 }
@@ -1399,10 +1377,10 @@ fn load_items(
 }
 
 /// The items loaded, and the stamps of their files, numbered as in the catalog.
-type ItemsLoaded = (Vec<std::sync::Arc<Item>>, Vec<(FileId, stamps::Known)>);
+type ItemsLoaded = (Vec<std::sync::Arc<Item>>, stamps::Fresh);
 
 /// The stamps of one item's files, numbered from its first file.
-type ItemStamps = Vec<(FileId, stamps::Known)>;
+type ItemStamps = stamps::Run;
 
 /// What the load knows of the files the previous build read (see [`stamps`]).
 struct Unchanged<'a> {
