@@ -463,24 +463,27 @@ fn build(args: BuildArgs) -> ExitCode {
                 println!(
                     "pictures {taken} of {pictures} taken as the previous build examined them"
                 );
-                let held = built.text_held;
-                let packed = match (held.packed, held.dictionaries) {
-                    (false, _) => String::new(),
-                    (true, 0) => " (packed)".to_string(),
-                    (true, bytes) => format!(" (packed, with a dictionary of {} KB)", bytes >> 10),
-                };
-                let unread = match held.unread {
-                    0 => String::new(),
-                    bytes => format!(
-                        ", {} KB of it not read (unchanged since the previous build)",
-                        bytes >> 10
-                    ),
-                };
-                println!(
-                    "   texts {} KB held in {} KB{packed}{unread}",
-                    held.text >> 10,
-                    held.held >> 10
-                );
+                if let Some(held) = built.text_held {
+                    let packed = match (held.packed, held.dictionaries) {
+                        (false, _) => String::new(),
+                        (true, 0) => " (packed)".to_string(),
+                        (true, bytes) => {
+                            format!(" (packed, with a dictionary of {} KB)", bytes >> 10)
+                        }
+                    };
+                    let unread = match held.unread {
+                        0 => String::new(),
+                        bytes => format!(
+                            ", {} KB of it not read (unchanged since the previous build)",
+                            bytes >> 10
+                        ),
+                    };
+                    println!(
+                        "   texts {} KB held in {} KB{packed}{unread}",
+                        held.text >> 10,
+                        held.held >> 10
+                    );
+                }
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);
                 // Each item has a part in each of the three data files and in the search index's parts.

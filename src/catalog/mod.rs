@@ -944,11 +944,12 @@ pub fn load_known(
             for diagnostic in walked.diagnostics.iter() {
                 diagnostics.push(diagnostic.clone());
             }
-            Ok(std::sync::Arc::clone(&walked.found))
+            Ok((std::sync::Arc::clone(&walked.found), Vec::new()))
         }
         Some(cache) => {
             let mut own = Diagnostics::new();
-            let found = find_items(root, &mut own)?;
+            // The records' metadata goes unused: a load with a cache does not go by stamps.
+            let (found, _) = find_items(root, &mut own)?;
             for diagnostic in own.iter() {
                 diagnostics.push(diagnostic.clone());
             }
@@ -959,12 +960,12 @@ pub fn load_known(
                 diagnostics: own,
                 records: Vec::new(),
             });
-            Ok(found)
+            Ok((found, Vec::new()))
         }
-        None => find_items(root, diagnostics).map(Into::into),
+        None => find_items(root, diagnostics).map(|(found, records)| (found.into(), records)),
     };
-    let (folders, known) = rayon::join(walk, || known.map(|read| read()));
-    let folders = folders?;
+    let (walked, known) = rayon::join(walk, || known.map(|read| read()));
+    let (folders, records) = walked?;
     let changed = std::sync::Arc::new(Changed::default());
     let unchanged = Unchanged {
         known: known.as_ref(),
@@ -974,7 +975,7 @@ pub fn load_known(
     };
     let (items, stamps) = load_items(
         &reader,
-        &folders,
+        (&folders, &records),
         &mut files,
         diagnostics,
         cache,
@@ -1007,18 +1008,25 @@ pub fn load_known(
 fn find_items(
     root: &Path,
     diagnostics: &mut Diagnostics,
-) -> Result<Vec<(String, PathBuf)>, LoadError> {
+) -> Result<ItemFolders, LoadError> {
     let found = find_in(root, true)?;
     for diagnostic in found.linked {
         diagnostics.push(diagnostic);
     }
-    Ok(found.items)
+    Ok((found.items, found.records))
 }
+
+/// The item folders found (identifier and path), and of each, what the look at its record found (see
+/// [`Findings::records`]).
+type ItemFolders = (Vec<(String, PathBuf)>, Vec<Option<fs::Metadata>>);
 
 /// What [`find_in`] found in one group folder and the groups inside it.
 #[derive(Default)]
 struct Findings {
     items: Vec<(String, PathBuf)>,
+    /// Of each item, what the look for its record found there (none when it could not be looked at): a load
+    /// going by stamps takes the record's from here rather than looking again.
+    records: Vec<Option<fs::Metadata>>,
     /// Links to folders, reported and not followed.
     linked: Vec<Diagnostic>,
 }
@@ -1068,16 +1076,24 @@ fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
                     .is_ok_and(|m| m.is_dir())
                     .then(|| read::linked_folder(&path));
                 Ok(Findings {
-                    items: Vec::new(),
                     linked: linked.into_iter().collect(),
-                })
-            } else if exists(&path.join("record.xml")) {
-                Ok(Findings {
-                    items: vec![(name, path)],
-                    linked: Vec::new(),
+                    ..Findings::default()
                 })
             } else {
-                find_in(&path, false)
+                // As `exists`: anything at all there, even what cannot be looked at, makes the folder an item's.
+                let record = match fs::symlink_metadata(path.join("record.xml")) {
+                    Ok(meta) => Some(Some(meta)),
+                    Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+                    Err(_) => Some(None),
+                };
+                match record {
+                    Some(record) => Ok(Findings {
+                        items: vec![(name, path)],
+                        records: vec![record],
+                        linked: Vec::new(),
+                    }),
+                    None => find_in(&path, false),
+                }
             }
         })
         .collect();
@@ -1085,6 +1101,7 @@ fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
     for one in each {
         let one = one?;
         found.items.extend(one.items);
+        found.records.extend(one.records);
         found.linked.extend(one.linked);
     }
     Ok(found)
@@ -1158,7 +1175,7 @@ fn load_theme(
 /// folder `cache` knows is taken from it instead of read.
 fn load_items(
     reader: &Reader,
-    folders: &[(String, PathBuf)],
+    (folders, records): (&[(String, PathBuf)], &[Option<fs::Metadata>]),
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
     mut cache: Option<&mut LoadCache>,
@@ -1178,7 +1195,9 @@ fn load_items(
         .filter(|known| !known.is_empty());
     // A folder the cache knows is taken from it below; the others are read here, in parallel. Each item is
     // numbered from file 0 (its offset in the catalog is known only once all before it are gathered).
-    type Fresh = Option<(Item, SourceMap, Diagnostics, ItemStamps)>;
+    // Boxed: the list of what was read holds an entry for every folder, and at each of the preview server's
+    // passes nearly all are `None`, which should not each take an item's room.
+    type Fresh = Option<Box<ReadItem>>;
     // Looked up once each, on every core, and marked as found there: a path's hash and comparison go
     // component by component, and the preview server's pass after an edit looks up all 10,000 folders. What
     // the gathering below would change in the cache waits until it is done, so it looks nothing up again.
@@ -1200,17 +1219,21 @@ fn load_items(
         let mut own_diagnostics = Diagnostics::new();
         let (item, own_stamps) = load_item(
             reader,
-            id.clone(),
-            folder,
+            (id.clone(), folder, records.get(n).cloned().flatten()),
             &mut own_files,
             &mut own_diagnostics,
             unchanged,
         )?;
-        Ok(Some((item, own_files, own_diagnostics, own_stamps)))
+        Ok(Some(Box::new(ReadItem {
+            item,
+            files: own_files,
+            diagnostics: own_diagnostics,
+            stamps: own_stamps,
+        })))
     };
     fn own_files(read: &Result<Fresh, LoadError>) -> Option<&SourceMap> {
         match read {
-            Ok(Some((_, own_files, _, _))) => Some(own_files),
+            Ok(Some(read)) => Some(&read.files),
             _ => None,
         }
     }
@@ -1235,8 +1258,8 @@ fn load_items(
     drop(sample);
     if let Some(dictionary) = &dictionary {
         sampled.par_iter_mut().for_each(|r| {
-            if let Ok(Some((_, own_files, _, _))) = r {
-                own_files.pack_with(dictionary.as_ref());
+            if let Ok(Some(read)) = r {
+                read.files.pack_with(dictionary.as_ref());
             }
         });
     }
@@ -1249,13 +1272,13 @@ fn load_items(
         .filter(|n| n % step != 0)
         .map(|n| {
             let mut read = read_one(n)?;
-            if let Some((_, own_files, _, _)) = &mut read {
+            if let Some(read) = &mut read {
                 match &dictionary {
-                    Some(dictionary) => own_files.pack_with(dictionary.as_ref()),
+                    Some(dictionary) => read.files.pack_with(dictionary.as_ref()),
                     None => {
-                        let size = own_files.text_len();
+                        let size = read.files.text_len();
                         if text_read.fetch_add(size, Ordering::Relaxed) + size > pack_above {
-                            own_files.pack();
+                            read.files.pack();
                         }
                     }
                 }
@@ -1278,8 +1301,8 @@ fn load_items(
         let maps: Vec<&SourceMap> = read.iter().filter_map(own_files).collect();
         let dictionary = learn_dictionary(&maps);
         read.par_iter_mut().for_each(|r| {
-            if let Ok(Some((_, own_files, _, _))) = r {
-                own_files.pack_with(dictionary.as_ref());
+            if let Ok(Some(read)) = r {
+                read.files.pack_with(dictionary.as_ref());
             }
         });
     }
@@ -1293,7 +1316,7 @@ fn load_items(
             + read
                 .iter()
                 .map(|r| match r {
-                    Ok(Some((_, own, _, _))) => own.len(),
+                    Ok(Some(read)) => read.files.len(),
                     _ => 0,
                 })
                 .sum::<usize>(),
@@ -1304,7 +1327,13 @@ fn load_items(
     for (n, ((_, folder), result)) in folders.iter().zip(read).enumerate() {
         let offset = files.len() as u32;
         match result? {
-            Some((mut item, own_files, own_diagnostics, own_stamps)) => {
+            Some(read) => {
+                let ReadItem {
+                    mut item,
+                    files: own_files,
+                    diagnostics: own_diagnostics,
+                    stamps: own_stamps,
+                } = *read;
                 let own_stamps = std::sync::Arc::new(own_stamps);
                 stamps.push(offset, std::sync::Arc::clone(&own_stamps));
                 // A file reached through a link may change without any change in this folder: never kept.
@@ -1376,6 +1405,14 @@ fn load_items(
     Ok((items, stamps))
 }
 
+/// An item read from its folder by [`load_item`], its files numbered from 0.
+struct ReadItem {
+    item: Item,
+    files: SourceMap,
+    diagnostics: Diagnostics,
+    stamps: ItemStamps,
+}
+
 /// The items loaded, and the stamps of their files, numbered as in the catalog.
 type ItemsLoaded = (Vec<std::sync::Arc<Item>>, stamps::Fresh);
 
@@ -1419,17 +1456,20 @@ impl Unchanged<'_> {
     }
 
     /// The record at `path` of the item `id` in `folder`, taken as the previous build parsed it (added unread)
-    /// when it has the stamp it had then (see [`parsed`]).
+    /// when it has the stamp it had then (see [`parsed`]): `meta`, the look the walk took at it, when it has
+    /// one; looked at here otherwise.
     fn take_record(
         &self,
         path: &Path,
-        id: &str,
-        folder: &Path,
+        (id, folder, meta): (&str, &Path, Option<fs::Metadata>),
         files: &mut SourceMap,
     ) -> Option<Item> {
         let records = &self.known?.records;
         let kept = records.get(within(path, self.root))?;
-        let meta = fs::symlink_metadata(path).ok()?;
+        let meta = match meta {
+            Some(meta) => meta,
+            None => fs::symlink_metadata(path).ok()?,
+        };
         if stamps::Stamp::of(&meta)? != kept.stamp {
             return None;
         }
@@ -1577,8 +1617,7 @@ fn load_images(
 
 fn load_item(
     reader: &Reader,
-    id: String,
-    folder: &Path,
+    (id, folder, record_meta): (String, &Path, Option<fs::Metadata>),
     files: &mut SourceMap,
     diagnostics: &mut Diagnostics,
     unchanged: &Unchanged,
@@ -1587,7 +1626,7 @@ fn load_item(
     // carry the previous build's).
     let mut seen: HashMap<FileId, stamps::Stamp> = HashMap::new();
     let record_path = folder.join("record.xml");
-    let mut item = match unchanged.take_record(&record_path, &id, folder, files) {
+    let mut item = match unchanged.take_record(&record_path, (&id, folder, record_meta), files) {
         Some(item) => item,
         None => {
             // The walk found the record there, so it is opened at once; a link put in its place goes the

@@ -12,11 +12,9 @@ pub struct Identifiers<'a> {
 
 impl<'a> Identifiers<'a> {
     pub fn new(catalog: &'a Catalog) -> Self {
-        let kinds: foldhash::HashMap<&str, Option<Kind>> = catalog
-            .items
-            .iter()
-            .map(|i| (i.id.as_str(), i.kind))
-            .collect();
+        let mut kinds: foldhash::HashMap<&str, Option<Kind>> =
+            foldhash::HashMap::with_capacity_and_hasher(catalog.items.len(), Default::default());
+        kinds.extend(catalog.items.iter().map(|i| (i.id.as_str(), i.kind)));
         Identifiers { kinds }
     }
 

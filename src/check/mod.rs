@@ -195,13 +195,17 @@ pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
 /// suggestions for a mistyped one) and the bibliography (`cite`). A record whose files and context are both
 /// unchanged gives the same diagnostics.
 fn records_context(catalog: &Catalog) -> Hash {
+    // The identifiers are gathered into one buffer and hashed at once: fed to the hasher a few bytes at a time,
+    // 10,000 of them took a millisecond of every build of the preview server.
+    let mut items = Vec::with_capacity(catalog.items.len() * 32);
+    for item in &catalog.items {
+        items.extend_from_slice(&(item.id.len() as u64).to_le_bytes());
+        items.extend_from_slice(item.id.as_bytes());
+        items.push(item.kind.map_or(0, |k| k as u8 + 1));
+    }
     let mut hasher = blake3::Hasher::new();
     hasher.update(&crate::fingerprint::program());
-    for item in &catalog.items {
-        hasher.update(&(item.id.len() as u64).to_le_bytes());
-        hasher.update(item.id.as_bytes());
-        hasher.update(&[item.kind.map_or(0, |k| k as u8 + 1)]);
-    }
+    hasher.update(&items);
     if let Some(file) = catalog.sources.file {
         hasher.update(catalog.files.get(file).text().as_bytes());
     }
@@ -218,26 +222,38 @@ fn check_records_with(
     cache: Option<&mut foldhash::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>>,
     clean: &HashSet<Hash>,
 ) -> (Vec<Hash>, usize) {
-    let ids = links::Identifiers::new(catalog);
-    let context = records_context(catalog);
+    let (ids, context) = rayon::join(
+        || links::Identifiers::new(catalog),
+        || records_context(catalog),
+    );
     let known = cache.as_deref();
-    // Items are checked in parallel, each into its own diagnostics, gathered in catalog order.
-    let each: Vec<(Hash, Vec<crate::diagnostic::Diagnostic>, bool)> = catalog
-        .items
-        .par_iter()
-        .map(|item| {
-            let key = crate::fingerprint::bytes(&context, [&item.files_hash[..]]);
-            if let Some(hit) = known.and_then(|k| k.get(&key)) {
-                return (key, hit.clone(), true);
-            }
-            if clean.contains(&key) {
-                return (key, Vec::new(), true);
-            }
-            let mut own = Diagnostics::new();
-            item::check_item(catalog, &ids, item, &mut own);
-            (key, own.into_vec(), false)
-        })
-        .collect();
+    // Items are checked in parallel, each into its own diagnostics, gathered in catalog order; the identifiers,
+    // one thread's look at every item, beside them.
+    let (each, identified) = rayon::join(
+        || -> Vec<(Hash, Vec<crate::diagnostic::Diagnostic>, bool)> {
+            catalog
+                .items
+                .par_iter()
+                .map(|item| {
+                    let key = crate::fingerprint::bytes(&context, [&item.files_hash[..]]);
+                    if let Some(hit) = known.and_then(|k| k.get(&key)) {
+                        return (key, hit.clone(), true);
+                    }
+                    if clean.contains(&key) {
+                        return (key, Vec::new(), true);
+                    }
+                    let mut own = Diagnostics::new();
+                    item::check_item(catalog, &ids, item, &mut own);
+                    (key, own.into_vec(), false)
+                })
+                .collect()
+        },
+        || {
+            let mut identified = Diagnostics::new();
+            links::check_identifiers(catalog, &mut identified);
+            identified
+        },
+    );
     let taken = each.iter().filter(|(.., taken)| *taken).count();
     let mut kept = foldhash::HashMap::default();
     let mut found_clean = Vec::new();
@@ -261,7 +277,9 @@ fn check_records_with(
         // Only this run's records: an edited record's old diagnostics are never asked for again.
         *cache = kept;
     }
-    links::check_identifiers(catalog, diagnostics);
+    for diagnostic in identified.into_vec() {
+        diagnostics.push(diagnostic);
+    }
     found_clean.sort_unstable();
     (found_clean, taken)
 }
