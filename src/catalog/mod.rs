@@ -1005,10 +1005,7 @@ pub fn load_known(
 /// every other folder is a group to look inside. Collects the item folders (identifier and path) in path order,
 /// leaving out hidden entries and the theme folders. Links to folders are never followed: an item reached
 /// through one could lie outside the catalog, and a loop of them would never end.
-fn find_items(
-    root: &Path,
-    diagnostics: &mut Diagnostics,
-) -> Result<ItemFolders, LoadError> {
+fn find_items(root: &Path, diagnostics: &mut Diagnostics) -> Result<ItemFolders, LoadError> {
     let found = find_in(root, true)?;
     for diagnostic in found.linked {
         diagnostics.push(diagnostic);
