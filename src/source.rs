@@ -702,6 +702,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn maps_share_runs_and_number_files_as_one_list() {
+        let one_item = |name: &str| {
+            let mut map = SourceMap::default();
+            map.add(
+                PathBuf::from(format!("{name}/record.xml")),
+                format!("{name} record"),
+            );
+            map.add(
+                PathBuf::from(format!("{name}/rules.txt")),
+                format!("{name} rules"),
+            );
+            map
+        };
+        let (a, b) = (one_item("a"), one_item("b"));
+        let mut catalog = SourceMap::default();
+        let config = catalog.add(PathBuf::from("ludotheca.toml"), "title".to_string());
+        // One item's files taken by count, another's moved in.
+        catalog.extend_from(&a);
+        let renumber = catalog.append(b);
+        assert_eq!(renumber(FileId(1)), FileId(4));
+        // A file added after a shared run starts a run of its own: the other map is left as it was.
+        let late = catalog.add(PathBuf::from("about.md"), "about".to_string());
+        assert_eq!((config, late, catalog.len()), (FileId(0), FileId(5), 6));
+        assert_eq!(a.iter().count(), 2);
+        let texts: Vec<String> = catalog.iter().map(|(_, f)| f.text().to_string()).collect();
+        assert_eq!(
+            texts,
+            [
+                "title", "a record", "a rules", "b record", "b rules", "about"
+            ]
+        );
+        for (id, file) in catalog.iter() {
+            assert_eq!(catalog.path(id), &*file.path);
+        }
+        assert_eq!(catalog.path(FileId(2)), Path::new("a/rules.txt"));
+        // The shared run is the same files, not a copy of them.
+        assert!(std::ptr::eq(catalog.get(FileId(1)), a.get(FileId(0))));
+    }
+
+    #[test]
     fn an_unread_file_is_read_when_asked_for_and_one_changed_since_is_noted() {
         let dir = std::env::temp_dir().join(format!("ludotheca-unread-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -306,6 +306,47 @@ mod tests {
     }
 
     #[test]
+    fn fresh_stamps_are_found_by_file_across_items_and_only_for_files_read_with_one() {
+        let known = |seconds| Known {
+            stamp: stamp(seconds),
+            hash: [seconds as u8; 16],
+            placeholder: false,
+        };
+        let mut fresh = Fresh::default();
+        // Item one: files 0-3, stamps for its files 1 and 3. Item two: files 4-5, none. Item three: files
+        // 6-8, a stamp for its file 0 (file 6).
+        fresh.push(
+            0,
+            std::sync::Arc::new(vec![(FileId(1), known(1)), (FileId(3), known(3))]),
+        );
+        fresh.push(4, std::sync::Arc::new(Vec::new()));
+        fresh.push(6, std::sync::Arc::new(vec![(FileId(0), known(6))]));
+        let found: Vec<Option<i64>> = (0..10)
+            .map(|n| {
+                fresh
+                    .get(FileId(n))
+                    .map(|k| k.stamp.modified / 1_000_000_000)
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                None,
+                Some(1),
+                None,
+                Some(3),
+                None,
+                None,
+                Some(6),
+                None,
+                None,
+                None
+            ]
+        );
+        assert!(Fresh::default().get(FileId(0)).is_none());
+    }
+
+    #[test]
     fn a_stamp_is_settled_only_well_before_the_build() {
         let began = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
         assert!(stamp(990).settled(began));
