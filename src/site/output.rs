@@ -784,40 +784,67 @@ impl Staging {
         if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
             return Err(format!("two files of the site are both `{}`", w[0].0));
         }
+        // Which files changed, found on every core, with how many of the previous site's paths and of the
+        // standby's the new site has: when it has all of each, none is gone and the standby holds nothing the
+        // new site lacks, so the set of the new site's paths, and a look up in it for each of their 30,000
+        // paths at 10,000 items, are not needed. The preview server's page waits for the swap.
+        let (mut changed, in_previous, in_standby) = files
+            .par_iter()
+            .fold(
+                || (Vec::new(), 0, 0),
+                |(mut changed, mut in_previous, mut in_standby): (Vec<String>, usize, usize),
+                 (path, recorded)| {
+                    match self.previous.get(path) {
+                        Some(old) => {
+                            in_previous += 1;
+                            if old.bytes != recorded.bytes {
+                                changed.push(path.clone());
+                            }
+                        }
+                        None => changed.push(path.clone()),
+                    }
+                    if self.standby.contains_key(path) {
+                        in_standby += 1;
+                    }
+                    (changed, in_previous, in_standby)
+                },
+            )
+            .reduce(
+                || (Vec::new(), 0, 0),
+                |(mut changed, p, s), (more, q, t)| {
+                    changed.extend(more);
+                    (changed, p + q, s + t)
+                },
+            );
+        let gone = in_previous < self.previous.len();
+        let left_over = in_standby < self.standby.len();
         // Hashed with foldhash: SipHash over the 30,000 paths of a 10,000-item site was a sixth of the swap.
-        // The set of the new site's paths is made beside the look at which files changed, which is made on
-        // every core: the preview server's page waits for the swap.
-        let (kept, mut changed) = rayon::join(
-            || {
-                let mut kept: foldhash::HashSet<&str> =
-                    foldhash::HashSet::with_capacity_and_hasher(files.len(), Default::default());
-                kept.extend(files.iter().map(|(p, _)| p.as_str()));
-                kept
-            },
-            || -> Vec<String> {
-                files
-                    .par_iter()
-                    .filter(|(path, recorded)| {
-                        self.previous
-                            .get(path)
-                            .is_none_or(|old| old.bytes != recorded.bytes)
-                    })
-                    .map(|(path, _)| path.clone())
-                    .collect()
-            },
-        );
+        let kept: foldhash::HashSet<&str> = if gone || left_over {
+            let mut kept =
+                foldhash::HashSet::with_capacity_and_hasher(files.len(), Default::default());
+            kept.extend(files.iter().map(|(p, _)| p.as_str()));
+            kept
+        } else {
+            foldhash::HashSet::default()
+        };
         let before = changed.len();
-        changed.extend(
-            self.previous
-                .keys()
-                .filter(|p| !kept.contains(p.as_str()))
-                .cloned(),
-        );
+        if gone {
+            changed.extend(
+                self.previous
+                    .keys()
+                    .filter(|p| !kept.contains(p.as_str()))
+                    .cloned(),
+            );
+        }
         let removed = changed.len() - before;
         changed.sort();
         // The standby's files that the new site does not have, and the folders they leave empty.
         let mut emptied: Vec<PathBuf> = Vec::new();
-        for path in self.standby.keys().filter(|p| !kept.contains(p.as_str())) {
+        let stale_paths = left_over
+            .then(|| self.standby.keys().filter(|p| !kept.contains(p.as_str())))
+            .into_iter()
+            .flatten();
+        for path in stale_paths {
             let Ok(stale) = checked_path(&self.temp, path) else {
                 continue;
             };
