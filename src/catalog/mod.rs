@@ -743,9 +743,16 @@ const THEME_FOLDERS: [&str; 2] = ["templates", "static"];
 /// Whether anything, even a dangling link, is at `path`: a file that is there but cannot be read is reported
 /// by the reader, never taken for absent.
 fn exists(path: &Path) -> bool {
+    found_at(path).is_some()
+}
+
+/// What is at `path`, looked at without following a link: `None` when nothing is; `Some(None)` when something
+/// is that cannot be looked at (as for [`exists`]).
+fn found_at(path: &Path) -> Option<Option<fs::Metadata>> {
     match fs::symlink_metadata(path) {
-        Ok(_) => true,
-        Err(err) => err.kind() != io::ErrorKind::NotFound,
+        Ok(meta) => Some(Some(meta)),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+        Err(_) => Some(None),
     }
 }
 
@@ -1077,13 +1084,8 @@ fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
                     ..Findings::default()
                 })
             } else {
-                // As `exists`: anything at all there, even what cannot be looked at, makes the folder an item's.
-                let record = match fs::symlink_metadata(path.join("record.xml")) {
-                    Ok(meta) => Some(Some(meta)),
-                    Err(err) if err.kind() == io::ErrorKind::NotFound => None,
-                    Err(_) => Some(None),
-                };
-                match record {
+                // Anything at all there, even what cannot be looked at, makes the folder an item's.
+                match found_at(&path.join("record.xml")) {
                     Some(record) => Ok(Findings {
                         items: vec![(name, path)],
                         records: vec![record],
@@ -1327,7 +1329,7 @@ fn load_items(
             Some(read) => {
                 let ReadItem {
                     mut item,
-                    files: own_files,
+                    files: mut own_files,
                     diagnostics: own_diagnostics,
                     stamps: own_stamps,
                 } = *read;
@@ -1339,7 +1341,6 @@ fn load_items(
                 let item = std::sync::Arc::new(item);
                 items.push(std::sync::Arc::clone(&item));
                 if keep {
-                    let mut own_files = own_files;
                     own_files.shrink_to_fit();
                     files.extend_from(&own_files);
                     for diagnostic in own_diagnostics.iter() {
