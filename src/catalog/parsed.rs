@@ -602,6 +602,50 @@ mod tests {
     }
 
     #[test]
+    fn an_item_no_entry_can_hold_leaves_nothing_between_the_entries_around_it() {
+        let (id, text) = records().remove(0);
+        let mut files = SourceMap::default();
+        let item =
+            crate::catalog::read_record(&id, text.clone(), &mut files, &mut Diagnostics::new());
+        // A confidence is encoded after the values, so the entry fails with much of its form written.
+        let mut unheld = item.clone();
+        let far = 1 << 33;
+        unheld.confidence.push(crate::catalog::Spanned::new(
+            "80".to_string(),
+            Span {
+                start: far,
+                end: far + 2,
+            },
+        ));
+        let (a, b, c) = (Path::new("a.xml"), Path::new("b.xml"), Path::new("c.xml"));
+        let mut body = Vec::new();
+        push_entry(&mut body, a, &stamp(text.len()), &[1; 16], &item);
+        let first = body.clone();
+        push_entry(&mut body, b, &stamp(text.len()), &[2; 16], &unheld);
+        assert_eq!(
+            body, first,
+            "nothing of the entry that cannot be held stays"
+        );
+        push_entry(&mut body, c, &stamp(text.len()), &[3; 16], &item);
+        let mut file = Vec::new();
+        write(&mut file, {
+            let mut once = Some(body);
+            move || once.take()
+        })
+        .unwrap();
+        let parsed = ParsedRecords::from_file(file).expect("the file reads back");
+        assert_eq!(parsed.len(), 2);
+        assert!(parsed.get(b).is_none());
+        for (path, hash) in [(a, [1; 16]), (c, [3; 16])] {
+            let kept = parsed.get(path).expect("kept").clone();
+            assert_eq!(kept.hash, hash);
+            let mut back = Item::new(id.clone(), item.folder.clone(), item.file);
+            assert!(parsed.fill(&kept, &mut back));
+            assert_eq!(format!("{:?}", back.values), format!("{:?}", item.values));
+        }
+    }
+
+    #[test]
     fn forms_let_go_are_never_filled_from() {
         let (id, text) = records().remove(0);
         let mut files = SourceMap::default();
