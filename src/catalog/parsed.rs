@@ -534,6 +534,26 @@ mod tests {
         Stamp::from_bytes(&bytes)
     }
 
+    /// The first shipped record: its identifier and text, and the item it parses into.
+    fn first_item() -> (String, String, Item) {
+        let (id, text) = records().remove(0);
+        let mut files = SourceMap::default();
+        let item =
+            crate::catalog::read_record(&id, text.clone(), &mut files, &mut Diagnostics::new());
+        (id, text, item)
+    }
+
+    /// The whole file of entries `body`, as a build writes it.
+    fn sealed(body: Vec<u8>) -> Vec<u8> {
+        let mut file = Vec::new();
+        write(&mut file, {
+            let mut once = Some(body);
+            move || once.take()
+        })
+        .unwrap();
+        file
+    }
+
     #[test]
     fn a_record_reads_back_as_it_was_parsed_and_a_damaged_form_never_does() {
         for (id, text) in records() {
@@ -556,12 +576,7 @@ mod tests {
             let mut body = Vec::new();
             push_entry(&mut body, path, &stamp(text.len()), &[1; 16], &item);
             assert!(!body.is_empty(), "{id} is kept");
-            let mut file = Vec::new();
-            write(&mut file, {
-                let mut once = Some(body);
-                move || once.take()
-            })
-            .unwrap();
+            let file = sealed(body);
             let parsed = ParsedRecords::from_file(file.clone()).expect("the file reads back");
             let kept = parsed.get(path).expect("the record is kept").clone();
             assert_eq!((kept.stamp, kept.hash), (stamp(text.len()), [1; 16]));
@@ -603,10 +618,7 @@ mod tests {
 
     #[test]
     fn an_item_no_entry_can_hold_leaves_nothing_between_the_entries_around_it() {
-        let (id, text) = records().remove(0);
-        let mut files = SourceMap::default();
-        let item =
-            crate::catalog::read_record(&id, text.clone(), &mut files, &mut Diagnostics::new());
+        let (id, text, item) = first_item();
         // A confidence is encoded after the values, so the entry fails with much of its form written.
         let mut unheld = item.clone();
         let far = 1 << 33;
@@ -627,13 +639,7 @@ mod tests {
             "nothing of the entry that cannot be held stays"
         );
         push_entry(&mut body, c, &stamp(text.len()), &[3; 16], &item);
-        let mut file = Vec::new();
-        write(&mut file, {
-            let mut once = Some(body);
-            move || once.take()
-        })
-        .unwrap();
-        let parsed = ParsedRecords::from_file(file).expect("the file reads back");
+        let parsed = ParsedRecords::from_file(sealed(body)).expect("the file reads back");
         assert_eq!(parsed.len(), 2);
         assert!(parsed.get(b).is_none());
         for (path, hash) in [(a, [1; 16]), (c, [3; 16])] {
@@ -647,10 +653,7 @@ mod tests {
 
     #[test]
     fn forms_let_go_are_never_filled_from() {
-        let (id, text) = records().remove(0);
-        let mut files = SourceMap::default();
-        let item =
-            crate::catalog::read_record(&id, text.clone(), &mut files, &mut Diagnostics::new());
+        let (_, text, item) = first_item();
         let mut body = Vec::new();
         push_entry(
             &mut body,
@@ -659,13 +662,7 @@ mod tests {
             &[2; 16],
             &item,
         );
-        let mut file = Vec::new();
-        write(&mut file, {
-            let mut once = Some(body);
-            move || once.take()
-        })
-        .unwrap();
-        let mut parsed = ParsedRecords::from_file(file).unwrap();
+        let mut parsed = ParsedRecords::from_file(sealed(body)).unwrap();
         let kept = parsed.get(Path::new("r.xml")).unwrap().clone();
         parsed.forget_forms();
         assert_eq!(parsed.len(), 1);
