@@ -490,6 +490,8 @@ fn build_once(
     }
 
     let started = Instant::now();
+    // A long-running process keeps its manifests between builds; a new process read them into this build's own.
+    let manifests_read = kept.is_none();
     let written = std::thread::scope(|beside| {
         // The resolved archive is freed beside the swap (about 5 ms at 10,000 items, in the pass the preview
         // server's page waits for); it borrows the checked model, so it is freed before that is.
@@ -506,7 +508,9 @@ fn build_once(
     // model is freed here, with the closure.
     let _ = std::thread::Builder::new().spawn(move || drop(checked));
     // So are the manifests a build in a new process read (two of 30,000 paths at 10,000 items).
-    let _ = std::thread::Builder::new().spawn(move || drop(fresh_manifests));
+    if manifests_read {
+        let _ = std::thread::Builder::new().spawn(move || drop(fresh_manifests));
+    }
     step("swap", started);
 
     Ok(Built {

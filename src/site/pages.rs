@@ -401,13 +401,14 @@ pub fn render_site(
             .map(|(i, entry)| item_key(&site, &site.catalog_key, i, entry))
             .collect();
         // Only the lists take them, and a build of the items' pages makes no list.
-        let own_keys: Vec<Hash> = match whole {
-            true => archive
+        let own_keys: Vec<Hash> = if whole {
+            archive
                 .entries
                 .par_iter()
                 .map(|entry| own_key(&site.catalog_key, entry))
-                .collect(),
-            false => Vec::new(),
+                .collect()
+        } else {
+            Vec::new()
         };
         (keys, own_keys)
     });
