@@ -48,6 +48,13 @@ pub fn hand_back_freed() {
     collect();
 }
 
+/// Free `value` on a thread of its own, never waited for: a large model or map (hundreds of thousands of
+/// allocations) keeps a core busy while it is freed, and what follows need not wait for that. Should no thread
+/// start, it is freed here.
+pub fn free_beside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
 /// The allocator's option `mi_option_purge_delay`, numbered as in its header (the same in its versions 2 and
 /// 3); the binding names no constant for it.
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;

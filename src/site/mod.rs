@@ -436,7 +436,7 @@ fn build_once(
     // A build in a new process holds the games only until here, below the render's peak. Freeing them (8,000
     // games' rulesets at 10,000 items) kept one core busy while the other waited for the render to start: it
     // is done beside the render instead.
-    let _ = std::thread::Builder::new().spawn(move || drop(read_games));
+    crate::resident::free_beside(read_games);
     let rendered = pages::render_site(
         &archive,
         theme,
@@ -504,12 +504,11 @@ fn build_once(
     })
     .map_err(BuildError::Output)?;
     // Freeing the checked model, a few hundred thousand allocations, keeps one core busy for a tenth of a
-    // second at 10,000 items: done beside what follows, and never waited for. Should no thread start, the
-    // model is freed here, with the closure.
-    let _ = std::thread::Builder::new().spawn(move || drop(checked));
+    // second at 10,000 items: done beside what follows, and never waited for.
+    crate::resident::free_beside(checked);
     // So are the manifests a build in a new process read (two of 30,000 paths at 10,000 items).
     if manifests_read {
-        let _ = std::thread::Builder::new().spawn(move || drop(fresh_manifests));
+        crate::resident::free_beside(fresh_manifests);
     }
     step("swap", started);
 

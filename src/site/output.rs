@@ -1133,15 +1133,14 @@ fn remove_tree(path: &Path) -> io::Result<()> {
     fs::remove_dir_all(path)
 }
 
-/// Files no site holds any more, freed on a thread of their own when this is dropped (here, should no thread
-/// start).
+/// Files no site holds any more, freed on a thread of their own when this is dropped.
 struct FreedAside(Vec<fs::File>);
 
 impl Drop for FreedAside {
     fn drop(&mut self) {
         let files = std::mem::take(&mut self.0);
         if !files.is_empty() {
-            let _ = std::thread::Builder::new().spawn(move || drop(files));
+            crate::resident::free_beside(files);
         }
     }
 }
@@ -1273,9 +1272,8 @@ impl Manifests {
         self.known.push((key, manifest));
         if self.known.len() > 3 {
             let gone = self.known.remove(0);
-            // Tens of thousands of paths to free, which kept the swap waiting: freed beside it instead (here,
-            // should no thread start).
-            let _ = std::thread::Builder::new().spawn(move || drop(gone));
+            // Tens of thousands of paths to free, which kept the swap waiting: freed beside it instead.
+            crate::resident::free_beside(gone);
         }
     }
 }
