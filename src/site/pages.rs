@@ -2249,6 +2249,50 @@ fn source_pages(
 /// The groups a source's page sorts its citing items into, in order.
 const SOURCE_GROUPS: [&str; 4] = ["Games", "Rulesets", "Boards", "Evidence"];
 
+/// An item citing a source, as its page lists it.
+#[derive(Clone, Copy)]
+struct Citing<'a> {
+    /// Which of [`SOURCE_GROUPS`].
+    group: usize,
+    item: usize,
+    /// For a ruleset's source: the ruleset's name (none when the item has no ruleset of that title) and
+    /// title.
+    ruleset: Option<(Option<&'a str>, &'a str)>,
+    /// For the item's own citation: the term's label.
+    label: Option<&'a str>,
+    pages: Option<&'a str>,
+}
+
+impl Citing<'_> {
+    /// The link, relative to the site's root.
+    fn link(&self, site: &Site) -> Link {
+        let pages = self.pages.map(cite::pages);
+        match self.ruleset {
+            Some((name, title)) => {
+                let entry = &site.archive.entries[self.item];
+                Link {
+                    href: format!(
+                        "{}#ruleset-{}",
+                        entry.url,
+                        name.map(anchor).unwrap_or_default()
+                    ),
+                    text: format!("{}: {title}", entry.title),
+                    note: pages,
+                    lang: None,
+                }
+            }
+            None => {
+                let label = self.label.unwrap_or_default();
+                let note = match pages {
+                    Some(pages) => format!("{label}, {pages}"),
+                    None => label.to_string(),
+                };
+                site.item_link("", self.item, Some(note))
+            }
+        }
+    }
+}
+
 /// The pages of one source, `per_page` citing links to a page.
 fn one_source_pages(
     site: &Site,
@@ -2260,60 +2304,49 @@ fn one_source_pages(
     let archive = site.archive;
     let entry = source.entry;
     let title = entry.get("title").unwrap_or(&entry.key.value).to_string();
-    // Every citing item as (group, link, item), grouped in the order of SOURCE_GROUPS, links relative to the
-    // site root.
-    let mut groups: Vec<Vec<(usize, Link, usize)>> = vec![Vec::new(); SOURCE_GROUPS.len()];
-    // Two citations that give the same link (the same address and note) show once. Each link is known by a
-    // digest of the two, not a copy of them: a source of a large catalog is cited tens of thousands of times.
-    let mut seen: foldhash::HashSet<crate::fingerprint::Digest> = foldhash::HashSet::default();
-    let mut both = Vec::new();
+    // Every citing item, grouped in the order of SOURCE_GROUPS. A link's text is made only for a page that is
+    // rendered: a rebuild keys every page of every source (tens of thousands of citations in a large catalog)
+    // and renders few of them.
+    let mut groups: Vec<Vec<Citing>> = vec![Vec::new(); SOURCE_GROUPS.len()];
+    // Two citations that give the same link (the same item, ruleset and note) show once.
+    let mut seen: foldhash::HashSet<(usize, Option<&str>, Option<&str>, &str)> =
+        foldhash::HashSet::default();
     for c in &source.citations {
         let e = &archive.entries[c.item];
-        let (group, link) = if c.term == "ruleset" {
+        let citing = if c.term == "ruleset" {
             let name = e
                 .rules
                 .iter()
                 .flat_map(|r| &r.rulesets)
                 .find(|r| Some(&*r.title) == c.ruleset)
-                .map(|r| anchor(&r.name))
-                .unwrap_or_default();
-            let note = c.pages.map(cite::pages);
-            (
-                1,
-                Link {
-                    href: format!("{}#ruleset-{name}", e.url),
-                    text: format!("{}: {}", e.title, c.ruleset.unwrap_or_default()),
-                    note,
-                    lang: None,
-                },
-            )
+                .map(|r| &*r.name);
+            Citing {
+                group: 1,
+                item: c.item,
+                ruleset: Some((name, c.ruleset.unwrap_or_default())),
+                label: None,
+                pages: c.pages,
+            }
         } else {
-            let label = labels.get(c.term).copied().unwrap_or(c.term);
-            let note = match &c.pages {
-                Some(p) => format!("{label}, {}", cite::pages(p)),
-                None => label.to_string(),
-            };
             let group = match e.kind {
                 Kind::Game => 0,
                 Kind::Board => 2,
                 Kind::Evidence => 3,
             };
-            (group, site.item_link("", c.item, Some(note)))
+            Citing {
+                group,
+                item: c.item,
+                ruleset: None,
+                label: Some(labels.get(c.term).copied().unwrap_or(c.term)),
+                pages: c.pages,
+            }
         };
-        both.clear();
-        both.extend_from_slice(&(link.href.len() as u64).to_le_bytes());
-        both.extend_from_slice(link.href.as_bytes());
-        if let Some(note) = &link.note {
-            both.extend_from_slice(note.as_bytes());
-        } else {
-            // No note is not an empty one: bytes no text holds (0xFF is never in UTF-8).
-            both.extend_from_slice(&u64::MAX.to_le_bytes());
-        }
-        if seen.insert(crate::fingerprint::digest(&both)) {
-            groups[group].push((group, link, c.item));
+        let ruleset = citing.ruleset.and_then(|(name, _)| name);
+        if seen.insert((c.item, ruleset, citing.label, c.pages.unwrap_or("\u{0}"))) {
+            groups[citing.group].push(citing);
         }
     }
-    let links: Vec<(usize, Link, usize)> = groups.into_iter().flatten().collect();
+    let links: Vec<Citing> = groups.into_iter().flatten().collect();
     let fields: Vec<serde_json::Value> = entry
         .fields
         .iter()
@@ -2338,15 +2371,17 @@ fn one_source_pages(
         (b"", &site.own_keys),
         paginate::split(links, per_page),
         // A link is made from the citation as well as the item: which ruleset, which pages.
-        |(group, link, _)| {
+        |citing| {
+            let (name, title) = citing.ruleset.unwrap_or_default();
             format!(
-                "{group}\u{1f}{}\u{1f}{}\u{1f}{}\u{1e}",
-                link.href,
-                link.text,
-                link.note.as_deref().unwrap_or("\u{0}")
+                "{}\u{1f}{}\u{1f}{title}\u{1f}{}\u{1f}{}\u{1e}",
+                citing.group,
+                name.unwrap_or("\u{0}"),
+                citing.label.unwrap_or("\u{0}"),
+                citing.pages.unwrap_or("\u{0}")
             )
         },
-        |&(_, _, item)| item,
+        |citing| citing.item,
         |slot| {
             slot_job(
                 site,
@@ -2357,10 +2392,11 @@ fn one_source_pages(
                     layout.ld = Some(source_json_ld(entry));
                     layout.dc = source_dc(entry);
                     let mut shown: Vec<(usize, Vec<Link>)> = Vec::new();
-                    for (group, link, _) in chunk {
+                    for citing in chunk {
+                        let link = rebase(citing.link(site), root);
                         match shown.last_mut() {
-                            Some((g, links)) if *g == group => links.push(rebase(link, root)),
-                            _ => shown.push((group, vec![rebase(link, root)])),
+                            Some((g, links)) if *g == citing.group => links.push(link),
+                            _ => shown.push((citing.group, vec![link])),
                         }
                     }
                     json!({

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -121,10 +122,33 @@ impl Previous {
         self.read(file, *spans.get(key)?)
     }
 
-    /// [`Previous::get`] for each of `keys`, read in one go when the parts lie close together, as they do when
-    /// the previous build wrote the same items in the same order: one read of a run of parts rather than one
-    /// per part (40,000 of them at 10,000 items).
+    /// [`Previous::get`] for each of `keys`, read in one go when the parts lie close together (see
+    /// [`Previous::read_run`]).
     pub fn get_many(&self, export: Export, keys: &[Hash]) -> Vec<Option<(Arc<str>, Check)>> {
+        let mut bytes = Vec::new();
+        self.read_run(export, keys, &mut bytes)
+            .into_iter()
+            .map(|found| {
+                let (at, check) = found?;
+                let part = std::str::from_utf8(&bytes[at]).ok()?;
+                Some((part.into(), check))
+            })
+            .collect()
+    }
+
+    /// The parts of `export` made from each of `keys`, read into `bytes` (kept from one call to the next, so
+    /// that its room is made once): where each lies there, and its checksum, for each part the previous file
+    /// holds intact. Parts that lie close together, as they do when the previous build wrote the same items in
+    /// the same order, are read in one go with whatever lies between them (the separators a file writes), one
+    /// read rather than one per part (40,000 of them at 10,000 items); a caller copying them into a new file
+    /// can then write a run of them at once. The bytes are the previous build's, which it wrote as text; a
+    /// part's checksum is what vouches for them.
+    pub fn read_run(
+        &self,
+        export: Export,
+        keys: &[Hash],
+        bytes: &mut Vec<u8>,
+    ) -> Vec<Option<(Range<usize>, Check)>> {
         let Some((file, spans)) = self.files[export.index()].as_ref() else {
             return vec![None; keys.len()];
         };
@@ -137,23 +161,39 @@ impl Previous {
                 (start.min(span.offset), end.max(span.end()))
             });
         // Parts scattered over the file (the items were reordered) are read one by one, not with all between.
-        let mut run = Vec::new();
         let close = wanted > 0 && end - start <= wanted.saturating_mul(2) + (64 << 10);
-        if close {
-            run.resize((end - start) as usize, 0);
-            if read_at(file, &mut run, start).is_err() {
-                run = Vec::new();
-            }
-        }
-        found
-            .into_iter()
-            .map(|span| {
-                let span = span?;
-                if run.is_empty() {
-                    return self.read(file, span);
+        let at: Vec<Option<(Range<usize>, Span)>> =
+            if close && read_at(file, room(bytes, (end - start) as usize), start).is_ok() {
+                found
+                    .into_iter()
+                    .map(|span| {
+                        let span = span?;
+                        let from = (span.offset - start) as usize;
+                        Some((from..from + span.len as usize, span))
+                    })
+                    .collect()
+            } else {
+                let room = room(bytes, wanted as usize);
+                let mut from = 0;
+                found
+                    .into_iter()
+                    .map(|span| {
+                        let span = span?;
+                        let at = from..from + span.len as usize;
+                        from = at.end;
+                        read_at(file, &mut room[at.clone()], span.offset).ok()?;
+                        Some((at, span))
+                    })
+                    .collect()
+            };
+        at.into_iter()
+            .map(|found| {
+                let (at, span) = found?;
+                if digest(&bytes[at.clone()]) != span.check {
+                    return None;
                 }
-                let from = (span.offset - start) as usize;
-                self.intact(&run[from..from + span.len as usize], span)
+                self.taken.fetch_add(1, Ordering::Relaxed);
+                Some((at, span.check))
             })
             .collect()
     }
@@ -178,6 +218,14 @@ impl Previous {
     pub fn taken(&self) -> usize {
         self.taken.load(Ordering::Relaxed)
     }
+}
+
+/// The first `len` bytes of `bytes`, grown to hold them if need be: zeroed only as it grows, not at each read.
+fn room(bytes: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    if bytes.len() < len {
+        bytes.resize(len, 0);
+    }
+    &mut bytes[..len]
 }
 
 #[cfg(unix)]
@@ -270,6 +318,25 @@ impl<'w> Counted<'w> {
             recorder.record(export, kept, part.len(), self.written);
         }
         self.write_all(part.as_bytes())
+    }
+
+    /// How many bytes were written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Note that the part `kept` of `export`, `len` bytes, lies at `offset` in the file: for a part written
+    /// along with others in one run of bytes.
+    pub fn note(
+        &self,
+        export: Export,
+        kept: (&Hash, &Check),
+        (len, offset): (usize, u64),
+        recorder: Option<&Recorder>,
+    ) {
+        if let Some(recorder) = recorder {
+            recorder.record(export, kept, len, offset);
+        }
     }
 }
 
