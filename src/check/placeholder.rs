@@ -133,12 +133,13 @@ fn starts_with_mark(text: &str) -> bool {
 fn record_placeholders(item: &Item, found: &mut ItemFound) {
     let file = InItem::Record;
     for value in &item.values {
-        let name = value.qualified_name();
+        // Named only for a placeholder found: a rebuild looks through every value of the catalog.
+        let name = || value.qualified_name();
         if starts_with_mark(&value.text) {
             found.push((
                 file,
                 value.text_span(),
-                format!("`{name}`"),
+                format!("`{}`", name()),
                 term_help(value.term.name),
             ));
         }
@@ -153,7 +154,7 @@ fn record_placeholders(item: &Item, found: &mut ItemFound) {
             if let Some(attribute) = attribute.as_deref()
                 && starts_with_mark(&attribute.value)
             {
-                found.push((file, attribute.span.clone(), format!("`{name}`"), help));
+                found.push((file, attribute.span.clone(), format!("`{}`", name()), help));
             }
         }
     }
