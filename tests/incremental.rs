@@ -1356,3 +1356,34 @@ fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everyth
     assert_eq!((code, &report), (fresh_code, &fresh_report));
     assert!(said.is_empty(), "{said}");
 }
+
+/// A rebuild in a new process copies the parsed forms of the records it took unread into the file it keeps
+/// for the next build, and parses only the edited record: the file is the one a build that parsed every
+/// record writes, byte for byte, and the build after it takes every record from it.
+#[test]
+fn the_records_kept_as_parsed_after_an_edit_are_those_a_fresh_build_keeps() {
+    let scratch = Scratch::new("parsed-copied");
+    let catalog = settled_copy(&scratch);
+    let out = scratch.0.join("site");
+    run(&catalog, &out, &[], &[]);
+    run(&catalog, &out, &[], &[]);
+    let record = catalog.join("games/terhuchu/record.xml");
+    replace_in(
+        &record,
+        "</dcterms:description>",
+        " Kept as parsed again.</dcterms:description>",
+    );
+    std::thread::sleep(std::time::Duration::from_millis(3_300));
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    let (taken, all) = taken_in(&said, "records");
+    assert_eq!(taken + 1, all, "{said}");
+    let fresh = scratch.0.join("fresh");
+    run(&catalog, &fresh, &[], &[]);
+    let parsed = ".ludotheca-parsed";
+    assert!(
+        fs::read(out.join(parsed)).unwrap() == fs::read(fresh.join(parsed)).unwrap(),
+        "the records kept as parsed differ from a fresh build's"
+    );
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(taken_in(&said, "records"), (all, all), "{said}");
+}

@@ -567,35 +567,68 @@ impl Catalog {
     /// Writes the records to keep as parsed for the next build ([`parsed`]) into `out`, in the catalog's
     /// order: each item's record of which `read` ([`Catalog::records_to_keep`]) gives the stamp and hash.
     /// Encoded on every core a few blocks at a time, and written as made: at 100,000 items the file is hundreds
-    /// of megabytes.
+    /// of megabytes. A record this load took as parsed is copied from `previous`, the file it was taken from,
+    /// when that still holds its entry (see [`parsed::ParsedRecords::forget_large_forms`]).
     pub fn write_parsed(
         &self,
         out: &mut dyn std::io::Write,
         read: &[Option<(stamps::Stamp, stamps::ContentHash)>],
+        previous: Option<&parsed::ParsedRecords>,
     ) -> std::io::Result<()> {
         type Read = Option<(stamps::Stamp, stamps::ContentHash)>;
+        let from = previous.map_or(&[][..], |previous| previous.held());
         let block = |items: &[(&std::sync::Arc<Item>, &Read)]| {
-            // A record's parsed form is about as long as the record: room for the block at once, rather than
-            // grown and copied as it fills.
-            let room: usize = items
+            // Each record's entry, copied from the previous file when it holds it, else encoded.
+            let entries: Vec<_> = items
                 .iter()
-                .filter_map(|(_, read)| read.as_ref())
-                .map(|(stamp, _)| stamp.size() + 256)
-                .sum();
-            let mut block = Vec::with_capacity(room);
-            for (item, read) in items {
-                if let Some((stamp, hash)) = read {
+                .filter_map(|(item, read)| {
+                    let (stamp, hash) = read.as_ref()?;
                     let path = within(self.files.path(item.file), &self.root);
-                    parsed::push_entry(&mut block, path, stamp, hash, item);
+                    let taken = previous
+                        .filter(|_| self.files.get(item.file).unread().is_some())
+                        .and_then(|previous| previous.entry(path, stamp, hash));
+                    Some((item, path, stamp, hash, taken))
+                })
+                .collect();
+            // A record's parsed form is about as long as the record: room for the block's forms at once,
+            // rather than grown and copied as it fills.
+            let mut room: usize = entries
+                .iter()
+                .filter(|entry| entry.4.is_none())
+                .map(|entry| entry.2.size() + 256)
+                .sum();
+            let mut pieces = Vec::new();
+            let mut made = Vec::new();
+            for (item, path, stamp, hash, taken) in entries {
+                let Some(entry) = taken else {
+                    if made.is_empty() {
+                        made.reserve(room);
+                    }
+                    room -= stamp.size() + 256;
+                    parsed::push_entry(&mut made, path, stamp, hash, item);
+                    continue;
+                };
+                if !made.is_empty() {
+                    pieces.push(parsed::Piece::Made(std::mem::take(&mut made)));
+                }
+                // Entries that lay one after the other in the previous file are copied as one run.
+                match pieces.last_mut() {
+                    Some(parsed::Piece::Copied(run)) if run.end == entry.start => {
+                        run.end = entry.end
+                    }
+                    _ => pieces.push(parsed::Piece::Copied(entry)),
                 }
             }
-            block
+            if !made.is_empty() {
+                pieces.push(parsed::Piece::Made(made));
+            }
+            pieces
         };
         const BLOCK: usize = 1024;
         let items: Vec<_> = self.items.iter().zip(read).collect();
         let mut rounds = items.chunks(BLOCK * rayon::current_num_threads().max(1) * 2);
-        let mut made: std::collections::VecDeque<Vec<u8>> = Default::default();
-        parsed::write(out, || {
+        let mut made: std::collections::VecDeque<Vec<parsed::Piece>> = Default::default();
+        parsed::write(out, from, || {
             if made.is_empty() {
                 made = rounds.next()?.par_chunks(BLOCK).map(block).collect();
             }
@@ -999,7 +1032,7 @@ pub fn load_known(
     )?;
     let mut known = known;
     if let Some(known) = known.as_mut() {
-        known.records.forget_forms();
+        known.records.forget_large_forms();
     }
 
     let mut catalog = Catalog::new(root.to_path_buf(), files);

@@ -206,17 +206,21 @@ fn keep_games(staging: &output::Staging, games: &GameCache, whole: bool) -> Resu
     staging.put_with(output::GAMES, Some(digest), &|out| games.write(out))
 }
 
-/// Writes the records as parsed for the next build (see [`crate::catalog::parsed`]), or keeps the previous
-/// file when every record was taken from it and none is gone.
+/// Writes the records as parsed for the next build (see [`crate::catalog::parsed`]), copying those taken from
+/// `previous` (the forms the load read, while held), or keeps the previous file when every record was taken
+/// from it and none is gone.
 fn keep_parsed(
     staging: &output::Staging,
     catalog: &crate::catalog::Catalog,
     (unchanged, read): (bool, &[Option<(Stamp, ContentHash)>]),
+    previous: Option<&crate::catalog::parsed::ParsedRecords>,
 ) -> Result<(), String> {
     if unchanged && staging.keep_as_it_was(output::PARSED)? {
         return Ok(());
     }
-    staging.put_with(output::PARSED, None, &|out| catalog.write_parsed(out, read))
+    staging.put_with(output::PARSED, None, &|out| {
+        catalog.write_parsed(out, read, previous)
+    })
 }
 
 /// [`build_with`], making only what `scope` asks for.
@@ -406,7 +410,9 @@ fn build_once(
         )
     });
     drop(stamps);
-    drop(known);
+    // The records' parsed forms the load took them from, when it kept them (a catalog of a few tens of
+    // thousands of items at most): the file written below copies their entries. The rest goes now.
+    let parsed_forms = known.map(|known| known.records);
     stamps_written.map_err(BuildError::Output)?;
     // Resolving runs mostly on one thread, and so does writing the games file and the parsed records: side by
     // side, neither waits.
@@ -416,9 +422,12 @@ fn build_once(
             Scope::Whole => {
                 keep_games(&staging, games, games_file_whole)?;
                 match &records {
-                    Some((unchanged, read)) => {
-                        keep_parsed(&staging, &checked.catalog, (*unchanged, read))
-                    }
+                    Some((unchanged, read)) => keep_parsed(
+                        &staging,
+                        &checked.catalog,
+                        (*unchanged, read),
+                        parsed_forms.as_ref(),
+                    ),
                     None => Ok(()),
                 }
             }
@@ -428,6 +437,7 @@ fn build_once(
         },
     );
     drop(records);
+    drop(parsed_forms);
     games_written.map_err(BuildError::Output)?;
     crate::resident::hand_back_freed();
     step("resolve", started);
