@@ -5,6 +5,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -1622,7 +1623,9 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
         ("rules", "rulesets"),
         (b"", &site.keys),
         chunks,
-        |&(_, r)| format!("{r},"),
+        |&(_, r), out| {
+            let _ = write!(out, "{r},");
+        },
         |&(i, _)| i,
         |slot| {
             slot_job(
@@ -1713,7 +1716,9 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
         ("puzzles", "puzzles"),
         (b"", &site.keys),
         chunks,
-        |p| format!("{}:{},", p.entry, p.record),
+        |p, out| {
+            let _ = write!(out, "{}:{},", p.entry, p.record);
+        },
         |p| p.entry,
         |slot| {
             slot_job(
@@ -1747,7 +1752,7 @@ fn keyed_pages<T: Send + Sync>(
     (folder, noun): (&str, &str),
     (shared, keys): (&[u8], &[Hash]),
     chunks: Vec<Vec<T>>,
-    listed: impl Fn(&T) -> String + Sync,
+    listed: impl Fn(&T, &mut String) + Sync,
     entry: impl Fn(&T) -> usize + Sync,
     make: impl Fn(paginate::Slot<T>) -> Job + Sync,
 ) -> Result<(), String> {
@@ -1755,7 +1760,11 @@ fn keyed_pages<T: Send + Sync>(
         .into_par_iter()
         .try_for_each(|slot| {
             let numbers = slot.place();
-            let shown: String = slot.items.iter().map(&listed).collect();
+            // Written into one text for the page, not a text for each item joined after.
+            let mut shown = String::new();
+            for item in &slot.items {
+                listed(item, &mut shown);
+            }
             let key = site.list_key(
                 &[
                     folder.as_bytes(),
@@ -1898,9 +1907,9 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
         paginate::split(mentions, sizes.links),
         // A mention shows its name and the item's link; whether it is the name's first mention decides whether
         // a page that starts with it says the name continues from the page before.
-        |&(n, i)| {
+        |&(n, i), out| {
             let first = names[n].1.first() == Some(&i);
-            format!("{}\u{1f}{}\u{1e}", names[n].0, u8::from(first))
+            let _ = write!(out, "{}\u{1f}{}\u{1e}", names[n].0, u8::from(first));
         },
         |&(_, i)| i,
         |slot| {
@@ -2071,7 +2080,7 @@ fn facet_pages(
             (shared.as_bytes(), &site.own_keys),
             paginate::split(facet.items.clone(), sizes.links),
             // An item's link shows its title, address and kind, all of which its key covers.
-            |_| String::new(),
+            |_, _| {},
             |&i| i,
             |slot| {
                 slot_job(
@@ -2386,15 +2395,16 @@ fn one_source_pages(
         (b"", &site.own_keys),
         paginate::split(links, per_page),
         // A link is made from the citation as well as the item: which ruleset, which pages.
-        |citing| {
+        |citing, out| {
             let (name, title) = citing.ruleset.unwrap_or_default();
-            format!(
+            let _ = write!(
+                out,
                 "{}\u{1f}{}\u{1f}{title}\u{1f}{}\u{1f}{}\u{1e}",
                 citing.group,
                 name.unwrap_or("\u{0}"),
                 citing.label.unwrap_or("\u{0}"),
                 citing.pages.unwrap_or("\u{0}")
-            )
+            );
         },
         |citing| citing.item,
         |slot| {

@@ -331,7 +331,7 @@ pub(super) fn timeline_pages(site: &Site, out: &Out) -> Result<(), String> {
         (TIMELINE, "items"),
         (counts.as_bytes(), &site.keys),
         chunks,
-        |_| String::new(),
+        |_, _| {},
         |d| d.2,
         |slot| {
             slot_job(
