@@ -1575,6 +1575,12 @@ fn learn_dictionary(maps: &[&SourceMap]) -> Option<std::sync::Arc<Dictionary>> {
 /// sets another mark, so that a test can build a small catalog packed (0 packs every item).
 const PACK_ABOVE: usize = 256 << 20;
 
+/// Whether a catalog of `text` bytes is past the mark above which its texts are held packed ([`PACK_ABOVE`]):
+/// one whose memory is short.
+pub fn memory_is_short(text: usize) -> bool {
+    text > pack_above()
+}
+
 fn pack_above() -> usize {
     std::env::var("LUDOTHECA_PACK_ABOVE")
         .ok()
