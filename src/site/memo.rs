@@ -246,7 +246,9 @@ impl<'a> Items<'a> {
                     }
                     let (run, from) = waiting.as_ref().expect("a run waits");
                     let offset = from + (at.start - run.start) as u64;
-                    sink.note(export, (&keys[n], check), (at.len(), offset), self.recorder);
+                    if let Some(recorder) = self.recorder {
+                        recorder.record(export, (&keys[n], check), at.len(), offset);
+                    }
                     continue;
                 }
                 if let Some((run, _)) = waiting.take() {

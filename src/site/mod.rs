@@ -296,7 +296,7 @@ fn build_once(
     // What each step frees is handed back to the system before the next, which keeps a large catalog's peak
     // low (100,000 items under 2 GiB), and costs the next step faulting it in again, page by zeroed page. A
     // new process building a catalog below the mark where its texts would be held packed keeps it instead:
-    // at 10,000 items, 2% of a rebuild for 20-25 MB more at the peak.
+    // at 10,000 items, about 3% of a rebuild for 20-25 MB more at the peak.
     let hand_back = match &text_held {
         Some(held) if !crate::catalog::memory_is_short(held.text) => {
             crate::resident::keep_freed();

@@ -261,7 +261,9 @@ impl Recorder {
         }
     }
 
-    fn record(&self, export: Export, (key, check): (&Hash, &Check), len: usize, offset: u64) {
+    /// Note that the part of `export` made from `key`, of checksum `check` and `len` bytes, lies at `offset` in
+    /// its file.
+    pub fn record(&self, export: Export, (key, check): (&Hash, &Check), len: usize, offset: u64) {
         let Ok(len) = u32::try_from(len) else {
             return;
         };
@@ -323,20 +325,6 @@ impl<'w> Counted<'w> {
     /// How many bytes were written so far.
     pub fn written(&self) -> u64 {
         self.written
-    }
-
-    /// Note that the part `kept` of `export`, `len` bytes, lies at `offset` in the file: for a part written
-    /// along with others in one run of bytes.
-    pub fn note(
-        &self,
-        export: Export,
-        kept: (&Hash, &Check),
-        (len, offset): (usize, u64),
-        recorder: Option<&Recorder>,
-    ) {
-        if let Some(recorder) = recorder {
-            recorder.record(export, kept, len, offset);
-        }
     }
 }
 
