@@ -112,9 +112,11 @@ impl ParsedRecords {
             return None;
         }
         let bytes = self.file.get(kept.entry..kept.form.end)?;
-        // Found by a 64-bit hash of the path: the path it holds is the one asked for.
+        // Found by a 64-bit hash of the path: the path it holds, length and all, is the one asked for.
         let path = path.to_str()?;
-        (bytes.get(2..2 + path.len())? == path.as_bytes()).then_some(kept.entry..kept.form.end)
+        let len = u16::try_from(path.len()).ok()?.to_le_bytes();
+        (bytes.get(..2)? == len && bytes.get(2..2 + path.len())? == path.as_bytes())
+            .then_some(kept.entry..kept.form.end)
     }
 
     /// The file the forms lie in, while it is held.
@@ -134,8 +136,8 @@ impl ParsedRecords {
 /// The stamp and hash of an entry, after its path.
 const ENTRY_HEAD: usize = STAMP + 16;
 
-/// Up to this many bytes of parsed forms are kept after the load, for the file written after it to copy: at
-/// 10,000 items they are about 27 MB, and copying them takes a fifth of the time encoding them again does.
+/// Up to this many bytes of parsed forms are kept after the load, for the file written after it to copy rather
+/// than encode every record again: at 10,000 items they are about 27 MB.
 pub const KEEP_FORMS: usize = 64 << 20;
 
 /// A stretch of entries of the file: encoded now ([`push_entry`]), or copied as they lay in `from`, the file
