@@ -1387,3 +1387,26 @@ fn the_records_kept_as_parsed_after_an_edit_are_those_a_fresh_build_keeps() {
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(taken_in(&said, "records"), (all, all), "{said}");
 }
+
+/// A site whose records as parsed were written by another program (or are damaged) vouches for no file of the
+/// catalog: that build's checks are another program's too, and every game is replayed, so the load reads every
+/// file itself (holding a large catalog's texts packed) rather than taking them unread to read them later. The
+/// build after it takes files unread again.
+#[test]
+fn after_another_programs_site_the_load_reads_every_file() {
+    let scratch = Scratch::new("another-program");
+    let catalog = settled_copy(&scratch);
+    let out = scratch.0.join("site");
+    run(&catalog, &out, &[], &[]);
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert!(unread_kb(&said) > 0, "{said}");
+    // The program's hash, just after the format, one bit off: what a build by another version left.
+    let parsed = out.join(".ludotheca-parsed");
+    let mut bytes = fs::read(&parsed).unwrap();
+    bytes[ludotheca::catalog::parsed::FORMAT.len()] ^= 1;
+    replace_own(&parsed, &bytes);
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(unread_kb(&said), 0, "{said}");
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert!(unread_kb(&said) > 0, "{said}");
+}
