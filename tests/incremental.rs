@@ -1054,6 +1054,15 @@ fn settled_copy(scratch: &Scratch) -> std::path::PathBuf {
     catalog
 }
 
+/// A settled copy of the shipped catalog (see [`settled_copy`]) built once: (scratch, catalog, site).
+fn settled_and_built(name: &str) -> (Scratch, std::path::PathBuf, std::path::PathBuf) {
+    let scratch = Scratch::new(name);
+    let catalog = settled_copy(&scratch);
+    let out = scratch.0.join("site");
+    run(&catalog, &out, &[], &[]);
+    (scratch, catalog, out)
+}
+
 /// Replace the stamps that the build of `out` kept with one, vouching for the catalog's file `within` with
 /// the hash of other bytes: what a file written after a load took it unread by its stamp looks like.
 fn forge_stamp(out: &Path, catalog: &Path, within: &Path) {
@@ -1359,13 +1368,10 @@ fn check_takes_what_a_build_found_clean_and_reports_the_same_as_checking_everyth
 
 /// A rebuild in a new process copies the parsed forms of the records it took unread into the file it keeps
 /// for the next build, and parses only the edited record: the file is the one a build that parsed every
-/// record writes, byte for byte, and the build after it takes every record from it.
+/// record writes, byte for byte, and the build after it takes every record as checked.
 #[test]
 fn the_records_kept_as_parsed_after_an_edit_are_those_a_fresh_build_keeps() {
-    let scratch = Scratch::new("parsed-copied");
-    let catalog = settled_copy(&scratch);
-    let out = scratch.0.join("site");
-    run(&catalog, &out, &[], &[]);
+    let (scratch, catalog, out) = settled_and_built("parsed-copied");
     run(&catalog, &out, &[], &[]);
     let record = catalog.join("games/terhuchu/record.xml");
     replace_in(
@@ -1394,10 +1400,7 @@ fn the_records_kept_as_parsed_after_an_edit_are_those_a_fresh_build_keeps() {
 /// build after it takes files unread again.
 #[test]
 fn after_another_programs_site_the_load_reads_every_file() {
-    let scratch = Scratch::new("another-program");
-    let catalog = settled_copy(&scratch);
-    let out = scratch.0.join("site");
-    run(&catalog, &out, &[], &[]);
+    let (_scratch, catalog, out) = settled_and_built("another-program");
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert!(unread_kb(&said) > 0, "{said}");
     // The program's hash, just after the format, one bit off: what a build by another version left.
