@@ -341,7 +341,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ludotheca-memo-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        // More items than one chunk, so that a run of parts crosses from one to the next.
+        // More items than one chunk: a run of parts ends with its chunk, and the next chunk's starts anew.
         let count = 600;
         let mut keys: Vec<Hash> = (0..count).map(|n| [(n % 251) as u8 + 1; 32]).collect();
         for (n, key) in keys.iter_mut().enumerate() {

@@ -246,24 +246,19 @@ impl Target {
         self.read_own(IMAGES, crate::check::ImageCache::from_bytes)
     }
 
-    /// The stamps of the files the previous site's build read ([`STAMPS`]): none when there is no previous site
-    /// of ours, or its file was written by another program or is damaged.
+    /// The stamps of the files the previous site's build read ([`STAMPS`]), with the records as it parsed them
+    /// ([`PARSED`]): none when there is no previous site of ours, or either file was written by another program
+    /// or is damaged.
     pub fn stamps(&self) -> crate::catalog::stamps::Stamps {
         use crate::catalog::parsed::ParsedRecords;
         use crate::catalog::stamps::{HEADER, Stamps};
         if !self.exists || !self.ours {
             return Stamps::default();
         }
-        let mut stamps = Stamps::default();
-        if let Ok(bytes) = fs::read(self.out.join(STAMPS)) {
-            stamps = Stamps::from_bytes(&bytes);
-            if stamps.is_empty() && bytes != HEADER {
-                stamps.unreadable.push(STAMPS);
-            }
-        }
-        if let Ok(file) = fs::read(self.out.join(PARSED)) {
-            match ParsedRecords::from_file(file) {
-                Some(records) => stamps.records = records,
+        // The records as parsed first: when they are another program's, the stamps are not even read.
+        let records = match fs::read(self.out.join(PARSED)) {
+            Ok(file) => match ParsedRecords::from_file(file) {
+                Some(records) => Some(records),
                 // Written by another program (or damaged): so were the checks the build would take, and every
                 // game is replayed again, reading each record the load took unread, to be held as read. Read
                 // by the load instead, a large catalog's texts are held packed: at 100,000 items, a build by a
@@ -273,7 +268,18 @@ impl Target {
                     none.unreadable.extend([STAMPS, PARSED]);
                     return none;
                 }
+            },
+            Err(_) => None,
+        };
+        let mut stamps = Stamps::default();
+        if let Ok(bytes) = fs::read(self.out.join(STAMPS)) {
+            stamps = Stamps::from_bytes(&bytes);
+            if stamps.is_empty() && bytes != HEADER {
+                stamps.unreadable.push(STAMPS);
             }
+        }
+        if let Some(records) = records {
+            stamps.records = records;
         }
         stamps
     }

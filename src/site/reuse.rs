@@ -263,7 +263,13 @@ impl Recorder {
 
     /// Note that the part of `export` made from `key`, of checksum `check` and `len` bytes, lies at `offset` in
     /// its file.
-    pub fn record(&self, export: Export, (key, check): (&Hash, &Check), len: usize, offset: u64) {
+    pub(super) fn record(
+        &self,
+        export: Export,
+        (key, check): (&Hash, &Check),
+        len: usize,
+        offset: u64,
+    ) {
         let Ok(len) = u32::try_from(len) else {
             return;
         };
