@@ -84,6 +84,20 @@ pub enum Scope {
     Items,
 }
 
+/// Whether a build keeps its peak of memory low at some cost in time: a large catalog's, and the preview
+/// server's, which holds its parts from one build to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Memory {
+    Short,
+    Plenty,
+}
+
+impl Memory {
+    pub fn is_short(self) -> bool {
+        self == Memory::Short
+    }
+}
+
 /// One step of a build: how long it took, and the memory held at its end.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -471,6 +485,11 @@ fn build_once(
         &staging,
         kept.as_deref().map(|k| &k.parts),
         scope,
+        if hand_back {
+            Memory::Short
+        } else {
+            Memory::Plenty
+        },
     );
     if let Some(kept) = kept.as_deref_mut().filter(|_| scope == Scope::Whole) {
         // Whatever was made is right for its key, even when the build failed later on. Not after a build of

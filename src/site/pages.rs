@@ -360,6 +360,7 @@ pub fn render_site(
     staging: &Staging,
     parts: Option<&Parts>,
     scope: Scope,
+    memory: super::Memory,
 ) -> Result<Rendered, String> {
     let whole = scope == Scope::Whole;
     let diagrams = diagram_files(archive, staging)?;
@@ -449,20 +450,33 @@ pub fn render_site(
                 Box::new(|w| data::oai_pmh(archive, base, &items, w)),
             ),
         ];
-        files
-            .par_iter()
-            .try_for_each(|(path, write)| staging.put_with(path, None, write))?;
-        // After the three files, not beside them: the index holds every word's postings while it is made, and
-        // the two together would raise the build's peak memory.
+        let data_files = || {
+            files
+                .par_iter()
+                .try_for_each(|(path, write)| staging.put_with(path, None, write))
+        };
         // The index's files are small and many; the items' parts beside them are one file, written as made.
         let index = Mutex::new(Vec::new());
-        staging.put_with(reuse::Export::Search.path(), None, &|w| {
-            let files = search::index_files(archive, &items, &mut reuse::Counted::new(w))?;
-            *index
-                .lock()
-                .expect("no thread panics while holding the index") = files;
-            Ok(())
-        })?;
+        let search_index = || {
+            staging.put_with(reuse::Export::Search.path(), None, &|w| {
+                let files = search::index_files(archive, &items, &mut reuse::Counted::new(w))?;
+                *index
+                    .lock()
+                    .expect("no thread panics while holding the index") = files;
+                Ok(())
+            })
+        };
+        if memory.is_short() {
+            // After the three files, not beside them: the index holds every word's postings while it is made,
+            // and the two together would raise the build's peak memory.
+            data_files()?;
+            search_index()?;
+        } else {
+            // Beside them: made last, the index was a rebuild's tail, on one core while the other waited.
+            let (data, search) = rayon::join(data_files, search_index);
+            data?;
+            search?;
+        }
         for (path, contents) in index
             .into_inner()
             .expect("no thread panics while holding the index")
