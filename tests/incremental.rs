@@ -1186,10 +1186,7 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     // their own, are still taken. (Once every file has settled and been read, so that all are kept.)
     std::thread::sleep(std::time::Duration::from_millis(3_300));
     run(&catalog, &out, &[], &[]);
-    replace_own(
-        &out.join(".ludotheca-stamps"),
-        b"ludotheca-stamps 2\n\xff\xff",
-    );
+    replace_own(&out.join(".ludotheca-stamps"), &damaged_stamps());
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(unread_kb(&said), records >> 10, "{said}");
     assert_same_site(&out, &fresh, "a build after damaged stamps");
@@ -1199,13 +1196,96 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x20;
     replace_own(&parsed, &bytes);
-    replace_own(
-        &out.join(".ludotheca-stamps"),
-        b"ludotheca-stamps 2\n\xff\xff",
-    );
+    replace_own(&out.join(".ludotheca-stamps"), &damaged_stamps());
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(unread_kb(&said), 0, "{said}");
     assert_same_site(&out, &fresh, "a build after damaged stamps and records");
+}
+
+/// A file of stamps of this version's, cut short in its first entry.
+fn damaged_stamps() -> Vec<u8> {
+    let mut bytes = ludotheca::catalog::stamps::HEADER.to_vec();
+    bytes.extend_from_slice(b"\xff\xff");
+    bytes
+}
+
+#[test]
+fn a_folder_of_game_records_is_taken_as_listed_until_a_name_in_it_changes() {
+    use ludotheca::catalog::stamps::{HEADER, Known, Stamp, content_hash, push_folder};
+    let (scratch, catalog, out) = settled_and_built("listings");
+    let folder = Path::new("games/bagh-chal/games");
+    let mut names: Vec<String> = fs::read_dir(catalog.join(folder))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".game"))
+        .collect();
+    names.sort();
+    let page = || fs::read_to_string(out.join("games/bagh-chal/index.html")).unwrap();
+    let shows = |page: &str, name: &str| {
+        // Each record is named in the board's data.
+        page.contains(&format!("{{\"id\":\"{}\"", name.trim_end_matches(".game")))
+    };
+    assert!(
+        names.iter().all(|n| shows(&page(), n)),
+        "every record shown"
+    );
+
+    // Stamps that keep the folder, with its present stamp, as holding every record but the first: the next
+    // build takes the folder's names from them, not from the folder.
+    let left_out = names.remove(0);
+    let files: Vec<(std::path::PathBuf, Known)> = names
+        .iter()
+        .map(|name| {
+            let path = folder.join(name);
+            let full = catalog.join(&path);
+            let known = Known {
+                stamp: Stamp::of(&fs::symlink_metadata(&full).unwrap()).unwrap(),
+                hash: content_hash(&fs::read(&full).unwrap()),
+                placeholder: false,
+            };
+            (path, known)
+        })
+        .collect();
+    let listed: Vec<(&Path, &Known)> = files.iter().map(|(p, k)| (p.as_path(), k)).collect();
+    let stamp = Stamp::of_folder(&fs::symlink_metadata(catalog.join(folder)).unwrap()).unwrap();
+    let mut bytes = HEADER.to_vec();
+    push_folder(&mut bytes, folder, &stamp, &listed);
+    replace_own(&out.join(".ludotheca-stamps"), &bytes);
+    run(&catalog, &out, &[], &[]);
+    let shown = page();
+    assert!(!shows(&shown, &left_out), "{left_out} taken as not listed");
+    assert!(names.iter().all(|n| shows(&shown, n)));
+
+    // A name added to the folder moves its stamp: the folder is listed again, and every record is found.
+    fs::copy(
+        catalog.join(folder).join(&names[0]),
+        catalog.join(folder).join("demo-copy.game"),
+    )
+    .unwrap();
+    run(&catalog, &out, &[], &[]);
+    let shown = page();
+    assert!(shows(&shown, &left_out) && shows(&shown, "demo-copy.game"));
+    let fresh = scratch.0.join("fresh");
+    run(&catalog, &fresh, &[], &[]);
+    assert_same_site(
+        &out,
+        &fresh,
+        "a game record added to a folder kept as listed",
+    );
+
+    // Once settled, the folder is kept with its names again, and a name taken away is seen.
+    std::thread::sleep(std::time::Duration::from_millis(3_300));
+    run(&catalog, &out, &[], &[]);
+    fs::remove_file(catalog.join(folder).join("demo-copy.game")).unwrap();
+    run(&catalog, &out, &[], &[]);
+    assert!(!shows(&page(), "demo-copy.game"));
+    let fresh = scratch.0.join("fresh-after-removal");
+    run(&catalog, &fresh, &[], &[]);
+    assert_same_site(
+        &out,
+        &fresh,
+        "a game record taken from a folder kept as listed",
+    );
 }
 
 #[test]

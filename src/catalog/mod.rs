@@ -339,6 +339,9 @@ pub struct Item {
     /// that the check for placeholders need not read them again (at 100,000 items that meant unpacking every
     /// item's texts). False when not known.
     pub files_without_placeholder: bool,
+    /// The stamp of the item's folder of game records, when it had settled as the load looked at it: what the
+    /// next build may take the folder's names by (see [`stamps`]).
+    pub games_folder: Option<stamps::Stamp>,
 }
 
 /// What `ludotheca new` writes where a value is missing, and what `check` reports where it is left.
@@ -379,6 +382,7 @@ impl Item {
             files_hash: [0; 32],
             game_files_hash: [0; 32],
             files_without_placeholder: false,
+            games_folder: None,
         }
     }
 
@@ -440,6 +444,15 @@ impl Item {
         parts.extend(images.iter().map(|h| &h.as_bytes()[..]));
         self.files_hash = crate::fingerprint::bytes(&[0; 32], parts);
         (record, others)
+    }
+
+    /// Adds a game record of the item's: one whose text is not UTF-8 (`utf8` false, reported by the reader)
+    /// is quoted, never replayed.
+    fn add_game(&mut self, file: FileId, utf8: bool) {
+        if utf8 {
+            self.game_records.push(file);
+        }
+        self.game_record_files.push(file);
     }
 
     /// Values of one term (by local name, whichever namespace).
@@ -520,21 +533,32 @@ impl Catalog {
             .items
             .par_chunks(1024)
             .map(|items| {
-                let files = items.iter().flat_map(|item| {
-                    item.rules_file
-                        .into_iter()
-                        .chain(item.game_records.iter().copied())
-                });
-                let known = files.filter_map(|file| {
+                let kept = |file: FileId| {
                     let path = within(self.files.path(file), &self.root);
                     let known = match self.files.get(file).unread() {
                         Some(_) => known?.get(path)?,
                         None => fresh.get(file)?,
                     };
                     Some((path, known))
-                });
+                };
                 let mut entries = Vec::new();
-                stamps::push_entries(&mut entries, known);
+                for item in items {
+                    stamps::push_entries(&mut entries, item.rules_file.and_then(kept).into_iter());
+                    let games: Vec<(&Path, &stamps::Known)> =
+                        item.game_records.iter().filter_map(|&f| kept(f)).collect();
+                    // The folder's names are kept only when all of them are: the next build takes the folder
+                    // as holding exactly these.
+                    match &item.games_folder {
+                        Some(stamp)
+                            if games.len() == item.game_record_files.len()
+                                && item.game_records.len() == games.len() =>
+                        {
+                            let folder = within(&item.folder, &self.root).join("games");
+                            stamps::push_folder(&mut entries, &folder, stamp, &games);
+                        }
+                        _ => stamps::push_entries(&mut entries, games.into_iter()),
+                    }
+                }
                 entries
             })
             .collect();
@@ -1476,6 +1500,12 @@ impl Unchanged<'_> {
         self.known.is_some_and(|known| !known.is_empty())
     }
 
+    /// The names the folder of game records at `path` held when the previous build listed it, if it has the
+    /// stamp it had then (`meta`, the look just taken at it).
+    fn listing(&self, path: &Path, meta: &fs::Metadata) -> Option<impl Iterator<Item = &str>> {
+        self.known?.listing(within(path, self.root), meta)
+    }
+
     /// The file at `path`, added unread when the previous build read it and it has the same stamp (`meta`, the
     /// file's own metadata, when the caller has it; looked at here otherwise).
     fn take(
@@ -1728,44 +1758,35 @@ fn load_item(
             diagnostics.push(read::linked_folder(&games_dir));
         }
         Ok(meta) if meta.is_dir() => {
-            // Listed with the standard library rather than walked: its look at an entry is made from the
-            // open folder (`fstatat`), where a walk's is a path the kernel follows from the catalog's root,
-            // and a rebuild looks at every game record of the catalog.
-            for entry in listing(&games_dir)? {
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
-                if name.starts_with('.') || !name.ends_with(".game") {
-                    continue;
-                }
-                // The listing's type and look at the entry do not follow a link.
-                let listed = entry.file_type().is_ok_and(|t| t.is_file());
-                let meta = if listed && unchanged.knows_files() {
-                    entry.metadata().ok()
-                } else {
-                    None
-                };
-                let path = entry.path();
-                if let Some(meta) = meta
-                    && let Some(file) = unchanged.take(&path, Some(meta), files)
-                {
-                    item.game_records.push(file);
-                    item.game_record_files.push(file);
-                    continue;
-                }
-                let kind = FileKind::GameRecord;
-                let found = if listed {
-                    reader.read_listed_stamped(&path, kind, diagnostics)?
-                } else {
-                    reader.read_stamped(&path, kind, diagnostics)?
-                };
-                if let Found::Read((file, utf8)) =
-                    add_stamped(&path, found, files, diagnostics, &mut seen)?
-                {
-                    if utf8 {
-                        item.game_records.push(file);
+            item.games_folder =
+                stamps::Stamp::of_folder(&meta).filter(|stamp| stamp.settled(unchanged.began));
+            if let Some(names) = unchanged.listing(&games_dir, &meta) {
+                // The folder holds the names it held: each file is looked at by name, and read the careful
+                // way when it changed.
+                for name in names {
+                    let path = games_dir.join(name);
+                    match unchanged.take(&path, None, files) {
+                        Some(file) => item.add_game(file, true),
+                        None => {
+                            let found =
+                                reader.read_stamped(&path, FileKind::GameRecord, diagnostics)?;
+                            read_game(&path, found, &mut item, files, diagnostics, &mut seen)?;
+                        }
                     }
-                    item.game_record_files.push(file);
                 }
+            } else {
+                // Listed with the standard library rather than walked: its look at an entry is made from the
+                // open folder (`fstatat`), where a walk's is a path the kernel follows from the catalog's
+                // root, and a rebuild looks at every game record of the catalog.
+                list_games(
+                    reader,
+                    &games_dir,
+                    &mut item,
+                    files,
+                    diagnostics,
+                    unchanged,
+                    &mut seen,
+                )?;
             }
         }
         _ => {}
@@ -1789,6 +1810,63 @@ fn load_item(
         })
         .collect();
     Ok((item, kept))
+}
+
+/// Lists the folder of game records `games_dir` of `item`, and takes or reads each game record in it (see
+/// [`load_item`]).
+fn list_games(
+    reader: &Reader,
+    games_dir: &Path,
+    item: &mut Item,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    unchanged: &Unchanged,
+    seen: &mut HashMap<FileId, stamps::Stamp>,
+) -> Result<(), LoadError> {
+    for entry in listing(games_dir)? {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || !name.ends_with(".game") {
+            continue;
+        }
+        // The listing's type and look at the entry do not follow a link.
+        let listed = entry.file_type().is_ok_and(|t| t.is_file());
+        let meta = if listed && unchanged.knows_files() {
+            entry.metadata().ok()
+        } else {
+            None
+        };
+        let path = entry.path();
+        if let Some(meta) = meta
+            && let Some(file) = unchanged.take(&path, Some(meta), files)
+        {
+            item.add_game(file, true);
+            continue;
+        }
+        let kind = FileKind::GameRecord;
+        let found = if listed {
+            reader.read_listed_stamped(&path, kind, diagnostics)?
+        } else {
+            reader.read_stamped(&path, kind, diagnostics)?
+        };
+        read_game(&path, found, item, files, diagnostics, seen)?;
+    }
+    Ok(())
+}
+
+/// Adds the game record at `path` to `item` as its reading `found` it.
+fn read_game(
+    path: &Path,
+    found: Found<read::Stamped>,
+    item: &mut Item,
+    files: &mut SourceMap,
+    diagnostics: &mut Diagnostics,
+    seen: &mut HashMap<FileId, stamps::Stamp>,
+) -> Result<(), LoadError> {
+    if let Found::Read((file, utf8)) = add_stamped(path, found, files, diagnostics, seen)? {
+        item.add_game(file, utf8);
+    }
+    Ok(())
 }
 
 /// [`add_text`] for bytes read with their stamp: notes the stamp of a file whose text is sound.

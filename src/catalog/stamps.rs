@@ -17,6 +17,12 @@
 //! one tick of the file system's clock. So a stamp is kept only when both its times lie at least
 //! [`SETTLED`] before the build began: a file written just before, or while, a build reads it is read again
 //! by the next one.
+//!
+//! An item's folder of game records is taken by its stamp in the same way: adding, removing or renaming a file
+//! in a folder moves the folder's times, so a folder with the stamp it had holds the names it held. A build
+//! keeps a folder's stamp with its names (as the entries of its game records that follow it), and the next
+//! build looks at each of those files by name instead of listing the folder: at 10,000 items, 8,000 folders
+//! not opened and read. The files' own stamps still tell whether each changed.
 
 use std::fs::Metadata;
 use std::hash::BuildHasher;
@@ -30,7 +36,7 @@ use crate::source::FileId;
 pub const SETTLED: Duration = Duration::from_secs(3);
 
 /// The first line of the file a build keeps its stamps in: its format.
-pub const HEADER: &[u8] = b"ludotheca-stamps 2\n";
+pub const HEADER: &[u8] = b"ludotheca-stamps 3\n";
 
 /// A file's size, times (in nanoseconds since 1970) and inode, as the system reports them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,12 +56,18 @@ fn nanos(seconds: i64, nanos: i64) -> i64 {
 impl Stamp {
     /// The stamp of the file `meta` describes, without following a link: none for anything but a regular file
     /// (or one of 4 GiB or more), or where the system does not give the times of change.
-    #[cfg(unix)]
     pub fn of(meta: &Metadata) -> Option<Stamp> {
+        Stamp::of_any(meta).filter(|_| meta.file_type().is_file())
+    }
+
+    /// The stamp of the folder `meta` describes, without following a link: none for anything but a folder.
+    pub fn of_folder(meta: &Metadata) -> Option<Stamp> {
+        Stamp::of_any(meta).filter(|_| meta.file_type().is_dir())
+    }
+
+    #[cfg(unix)]
+    fn of_any(meta: &Metadata) -> Option<Stamp> {
         use std::os::unix::fs::MetadataExt;
-        if !meta.file_type().is_file() {
-            return None;
-        }
         Some(Stamp {
             len: u32::try_from(meta.len()).ok()?,
             modified: nanos(meta.mtime(), meta.mtime_nsec()),
@@ -66,7 +78,7 @@ impl Stamp {
     }
 
     #[cfg(not(unix))]
-    pub fn of(_meta: &Metadata) -> Option<Stamp> {
+    fn of_any(_meta: &Metadata) -> Option<Stamp> {
         None
     }
 
@@ -144,6 +156,12 @@ pub fn content_hash(bytes: &[u8]) -> ContentHash {
 #[derive(Debug, Default)]
 pub struct Stamps {
     files: foldhash::HashMap<u64, Known>,
+    /// Each folder of game records kept with its stamp: the stamp, and which of [`Stamps::names`] it held.
+    folders: foldhash::HashMap<u64, (Stamp, std::ops::Range<u32>)>,
+    /// The names the folders held, one after another, each ending where [`Stamps::name_ends`] says: one text
+    /// rather than one per name (660,000 of them at 100,000 items).
+    names: String,
+    name_ends: Vec<u32>,
     /// Seeded for this process: the keys never leave it.
     keys: foldhash::quality::RandomState,
     /// The records the build parsed, each with its stamp (see [`super::parsed`]).
@@ -169,13 +187,41 @@ impl Stamps {
         };
         stamps.files.reserve(rest.len() / (ENTRY + 40));
         while !rest.is_empty() {
-            let Some((path, known, after)) = entry(rest) else {
-                // A damaged file vouches for nothing.
+            // A damaged file vouches for nothing.
+            let Some((path, found, after)) = entry(rest) else {
                 return Stamps::default();
+            };
+            rest = after;
+            let known = match found {
+                Entry::File(known) => known,
+                Entry::Folder(stamp, count) => {
+                    let first = stamps.name_ends.len() as u32;
+                    for _ in 0..count {
+                        let Some((file, Entry::File(known), after)) = entry(rest) else {
+                            return Stamps::default();
+                        };
+                        // Its files follow it, each named within it.
+                        let Some(name) = file
+                            .strip_prefix(path)
+                            .and_then(|name| name.strip_prefix('/'))
+                            .filter(|name| !name.is_empty() && !name.contains('/'))
+                        else {
+                            return Stamps::default();
+                        };
+                        stamps.names.push_str(name);
+                        stamps.name_ends.push(stamps.names.len() as u32);
+                        let key = stamps.key(Path::new(file));
+                        stamps.files.insert(key, known);
+                        rest = after;
+                    }
+                    let names = first..stamps.name_ends.len() as u32;
+                    let key = stamps.key(Path::new(path));
+                    stamps.folders.insert(key, (stamp, names));
+                    continue;
+                }
             };
             let key = stamps.key(Path::new(path));
             stamps.files.insert(key, known);
-            rest = after;
         }
         stamps
     }
@@ -183,6 +229,24 @@ impl Stamps {
     /// What a build read at `path` (within the catalog folder).
     pub fn get(&self, path: &Path) -> Option<&Known> {
         self.files.get(&self.key(path))
+    }
+
+    /// The names the folder of game records at `path` (within the catalog folder) held when a build last
+    /// listed it, in the order listed, if it still has the stamp it had then (`meta`, the look just taken at
+    /// it).
+    pub fn listing(&self, path: &Path, meta: &Metadata) -> Option<impl Iterator<Item = &str>> {
+        let (stamp, names) = self.folders.get(&self.key(path))?;
+        if Stamp::of_folder(meta)? != *stamp {
+            return None;
+        }
+        Some(names.clone().map(move |n| {
+            let n = n as usize;
+            let start = match n {
+                0 => 0,
+                _ => self.name_ends[n - 1] as usize,
+            };
+            &self.names[start..self.name_ends[n] as usize]
+        }))
     }
 
     pub fn len(&self) -> usize {
@@ -261,11 +325,47 @@ pub fn push_entries<'a>(bytes: &mut Vec<u8>, files: impl Iterator<Item = (&'a Pa
     }
 }
 
+/// Adds to `bytes` the entries of the files of a folder of game records, `files`, in the order the folder was
+/// listed, after the entry of the folder itself (`path`, within the catalog folder), kept by its `stamp` with
+/// the names of those files. The folder's entry is laid out as a file's, its flag 2 and the number of files
+/// in place of the hash. It is left out (and the files' entries kept) when a file would not be kept under a
+/// name within the folder: a name that is not UTF-8 is not kept at all.
+pub fn push_folder(bytes: &mut Vec<u8>, path: &Path, stamp: &Stamp, files: &[(&Path, &Known)]) {
+    let fits = |p: &str| p.len() <= usize::from(u16::MAX);
+    let within = |file: &Path| {
+        file.parent() == Some(path) && file.to_str().is_some_and(fits) && file.file_name().is_some()
+    };
+    if let (Some(path), Ok(count)) = (
+        path.to_str().filter(|p| fits(p)),
+        u32::try_from(files.len()),
+    ) && files.iter().all(|(file, _)| within(file))
+    {
+        let mut counted = [0; 16];
+        counted[..4].copy_from_slice(&count.to_le_bytes());
+        bytes.extend_from_slice(&(path.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(path.as_bytes());
+        bytes.extend_from_slice(&stamp.to_bytes());
+        bytes.extend_from_slice(&counted);
+        bytes.push(FOLDER);
+    }
+    push_entries(bytes, files.iter().copied());
+}
+
+/// The flag of a folder's entry ([`push_folder`]); a file's is 0 or 1, whether it holds the placeholder.
+const FOLDER: u8 = 2;
+
 /// The bytes of an entry after its path: the stamp, the hash, the flag.
 const ENTRY: usize = STAMP + 16 + 1;
 
+/// What one entry of the file holds.
+enum Entry {
+    File(Known),
+    /// A folder's stamp, and how many of its files' entries follow.
+    Folder(Stamp, u32),
+}
+
 /// The first entry of `bytes`, and the bytes after it: none when they do not hold a whole entry.
-fn entry(bytes: &[u8]) -> Option<(&str, Known, &[u8])> {
+fn entry(bytes: &[u8]) -> Option<(&str, Entry, &[u8])> {
     let (len, rest) = bytes.split_first_chunk::<2>()?;
     let len = usize::from(u16::from_le_bytes(*len));
     let (path, rest) = rest.split_at_checked(len)?;
@@ -278,15 +378,23 @@ fn entry(bytes: &[u8]) -> Option<(&str, Known, &[u8])> {
     let placeholder = match fixed[STAMP + 16] {
         0 => false,
         1 => true,
+        FOLDER => {
+            let hash: [u8; 16] = hash;
+            let count = u32::from_le_bytes(hash[..4].try_into().expect("4 bytes of the entry"));
+            if hash[4..].iter().any(|&b| b != 0) {
+                return None;
+            }
+            return Some((path, Entry::Folder(stamp, count), rest));
+        }
         _ => return None,
     };
     Some((
         path,
-        Known {
+        Entry::File(Known {
             stamp,
             hash,
             placeholder,
-        },
+        }),
         rest,
     ))
 }
@@ -379,6 +487,84 @@ mod tests {
         let other = Path::new("games/b/games/x.game");
         let two = to_bytes([(path, &known), (other, &known)].into_iter());
         assert_eq!(Stamps::from_bytes(&two).len(), 2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_reads_back_with_its_names_and_only_while_it_has_its_stamp() {
+        let dir = std::env::temp_dir().join(format!("ludotheca-folder-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let meta = std::fs::symlink_metadata(&dir).unwrap();
+        let folder_stamp = Stamp::of_folder(&meta).unwrap();
+        assert!(
+            Stamp::of(&meta).is_none()
+                && Stamp::of_folder(&std::fs::metadata("Cargo.toml").unwrap()).is_none()
+        );
+        let known = |n: u8| Known {
+            stamp: stamp(i64::from(n)),
+            hash: [n; 16],
+            placeholder: false,
+        };
+        let (a, b) = (known(1), known(2));
+        let folder = Path::new("games/x/games");
+        let (first, second) = (folder.join("b.game"), folder.join("a.game"));
+        let rules = Path::new("games/y/rules.txt");
+        let mut bytes = to_bytes([(rules, &a)].into_iter());
+        let whole_first = bytes.len();
+        push_folder(
+            &mut bytes,
+            folder,
+            &folder_stamp,
+            &[(&first, &a), (&second, &b)],
+        );
+        let back = Stamps::from_bytes(&bytes);
+        assert_eq!(back.len(), 3);
+        assert_eq!((back.get(&first), back.get(&second)), (Some(&a), Some(&b)));
+        assert_eq!(back.get(rules), Some(&a));
+        let names: Vec<&str> = back.listing(folder, &meta).unwrap().collect();
+        assert_eq!(names, ["b.game", "a.game"], "in the order listed");
+        assert!(back.listing(Path::new("games/x"), &meta).is_none());
+        // Another folder's stamp (this one's, once a name is added) vouches for nothing.
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(dir.join("c.game"), "").unwrap();
+        let moved = std::fs::symlink_metadata(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(back.listing(folder, &moved).is_none());
+        // An empty folder is kept too.
+        let mut empty = HEADER.to_vec();
+        push_folder(&mut empty, folder, &folder_stamp, &[]);
+        assert_eq!(
+            Stamps::from_bytes(&empty)
+                .listing(folder, &meta)
+                .unwrap()
+                .count(),
+            0
+        );
+        // Cut anywhere but after a whole entry, the file vouches for nothing; nor when a file said to be the
+        // folder's is not in it, or fewer follow than it says.
+        for cut in (HEADER.len() + 1..bytes.len()).filter(|&cut| cut != whole_first) {
+            assert!(Stamps::from_bytes(&bytes[..cut]).is_empty(), "cut at {cut}");
+        }
+        let mut elsewhere = HEADER.to_vec();
+        push_folder(
+            &mut elsewhere,
+            Path::new("games/z/games"),
+            &folder_stamp,
+            &[],
+        );
+        let mut moved = elsewhere.clone();
+        moved[HEADER.len() + 2 + "games/z/games".len() + STAMP] = 1;
+        moved.extend(to_bytes([(first.as_path(), &a)].into_iter()).split_off(HEADER.len()));
+        assert!(Stamps::from_bytes(&moved).is_empty());
+        let mut short = elsewhere;
+        short[HEADER.len() + 2 + "games/z/games".len() + STAMP] = 1;
+        assert!(Stamps::from_bytes(&short).is_empty());
+        // A file elsewhere, or a name that is not UTF-8, leaves the folder out and keeps the files.
+        let mut apart = HEADER.to_vec();
+        push_folder(&mut apart, folder, &folder_stamp, &[(rules, &a)]);
+        let apart = Stamps::from_bytes(&apart);
+        assert_eq!(apart.get(rules), Some(&a));
+        assert!(apart.listing(folder, &meta).is_none());
     }
 
     #[cfg(unix)]
