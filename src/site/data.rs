@@ -165,7 +165,7 @@ pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io
     let config = &archive.catalog.config;
     // Every term in use found in one pass over the values, not one pass per label: a catalog's labels are
     // fifty or more, and most terms are used by no record or by few.
-    let present: std::collections::HashSet<&str> = archive
+    let present: foldhash::HashSet<&str> = archive
         .entries
         .iter()
         .flat_map(|e| e.item.values.iter().map(|v| v.term.name))

@@ -180,38 +180,66 @@ impl Found {
         Some(Found {
             summary,
             alternatives,
-            words: Found::words(words)
-                .map(|(w, at)| (w.to_string(), at))
+            words: words
+                .into_iter()
+                .map(|w| {
+                    let (word, place) = w.of(part);
+                    (word.to_string(), place)
+                })
                 .collect(),
         })
     }
 
-    /// What a part [`Found::encode`] wrote shows (its summary and alternative titles), and its words as
-    /// written, which [`Found::words`] reads without a copy of each; `None` for anything else.
-    fn shown(part: &str) -> Option<(String, Vec<String>, &str)> {
+    /// What a part [`Found::encode`] wrote shows (its summary and alternative titles), and where in it each of
+    /// its words lies, with its place; `None` for anything else. The words are found where the documents are
+    /// read, on every core: the index is then made from them on one thread without reading the part again.
+    fn shown(part: &str) -> Option<(String, Vec<String>, Vec<WordAt>)> {
         let (meta, words) = part.split_once('\t')?;
         let (summary, alternatives): (String, Vec<String>) = serde_json::from_str(meta).ok()?;
-        let well_formed = words.is_empty()
-            || words.split(' ').all(|w| {
-                w.len() > 1 && matches!(w.as_bytes()[0], b'0'..=b'2') && w.is_char_boundary(1)
-            });
-        well_formed.then_some((summary, alternatives, words))
+        let mut at = Vec::new();
+        if !words.is_empty() {
+            let mut start = meta.len() + 1;
+            for w in words.split(' ') {
+                let well_formed =
+                    w.len() > 1 && matches!(w.as_bytes()[0], b'0'..=b'2') && w.is_char_boundary(1);
+                if !well_formed {
+                    return None;
+                }
+                let place = w.as_bytes()[0] - b'0';
+                at.push(WordAt {
+                    start: u32::try_from(start + 1).ok()?,
+                    end: u32::try_from(start + w.len()).ok()?,
+                    place,
+                });
+                start += w.len() + 1;
+            }
+        }
+        Some((summary, alternatives, at))
     }
+}
 
-    /// The words of a part's words as written, which [`Found::shown`] found well formed.
-    fn words(written: &str) -> impl Iterator<Item = (&str, usize)> {
-        written
-            .split(' ')
-            .filter(|w| !w.is_empty())
-            .map(|w| (&w[1..], usize::from(w.as_bytes()[0] - b'0')))
+/// Where a word lies in a kept part ([`Found::shown`]), and its place (see [`OTHER`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct WordAt {
+    start: u32,
+    end: u32,
+    place: u8,
+}
+
+impl WordAt {
+    fn of(self, part: &str) -> (&str, usize) {
+        (
+            &part[self.start as usize..self.end as usize],
+            usize::from(self.place),
+        )
     }
 }
 
 /// A document's words as [`postings`] reads them: made now, or as a kept part writes them.
 enum DocWords {
     Made(Words),
-    /// A kept part, and where its words start in it.
-    Kept(Arc<str>, usize),
+    /// A kept part, and where its words lie in it.
+    Kept(Arc<str>, Vec<WordAt>),
 }
 
 /// The part of the archive's entry `index`, made from the item's values and the archive's names for its tags,
@@ -500,7 +528,7 @@ fn postings(
                         Some((summary, alternatives, words)) => {
                             doc.summary = summary;
                             doc.alternatives = alternatives;
-                            DocWords::Kept(Arc::clone(&part), part.len() - words.len())
+                            DocWords::Kept(Arc::clone(&part), words)
                         }
                         None => {
                             let found = fresh.unwrap_or_else(|| item_part(made, entry));
@@ -540,8 +568,11 @@ fn postings(
             };
             match words {
                 DocWords::Made(words) => words.iter().for_each(|(w, at)| add(w, *at)),
-                DocWords::Kept(part, start) => {
-                    Found::words(&part[start..]).for_each(|(w, at)| add(w, at));
+                DocWords::Kept(part, words) => {
+                    words.iter().for_each(|w| {
+                        let (word, at) = w.of(&part);
+                        add(word, at);
+                    });
                 }
             }
         }
