@@ -765,6 +765,12 @@ fn assert_same_site(out: &Path, fresh: &Path, after: &str) {
     }
 }
 
+/// Builds `catalog` afresh into `fresh` and checks that `out` is the same site (see [`assert_same_site`]).
+fn assert_as_fresh(catalog: &Path, out: &Path, fresh: &Path, after: &str) {
+    run(catalog, fresh, &[], &[]);
+    assert_same_site(out, fresh, after);
+}
+
 /// Two items to a page, so that every list of the shipped catalog runs to many pages.
 const SMALL: [(&str, &str); 1] = [("LUDOTHECA_PAGE_SIZE", "2")];
 
@@ -1148,8 +1154,8 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
         "the page shows the record's edit"
     );
     let fresh = scratch.0.join("fresh");
-    run(&catalog, &fresh, &[], &[]);
-    assert_same_site(
+    assert_as_fresh(
+        &catalog,
         &out,
         &fresh,
         "a game record and a rules file changed under the same size",
@@ -1179,8 +1185,7 @@ fn a_rebuild_takes_unchanged_rules_and_game_records_unread_and_sees_every_edit()
     assert!(after.get(within).is_none());
     assert_eq!(after.len(), before.len() - 1);
     let fresh = scratch.0.join("fresh-after-removal");
-    run(&catalog, &fresh, &[], &[]);
-    assert_same_site(&out, &fresh, "a game record removed");
+    assert_as_fresh(&catalog, &out, &fresh, "a game record removed");
 
     // Stamps from another program, or damaged, vouch for nothing; the records as parsed, kept in a file of
     // their own, are still taken. (Once every file has settled and been read, so that all are kept.)
@@ -1265,13 +1270,8 @@ fn a_folder_of_game_records_is_taken_as_listed_until_a_name_in_it_changes() {
     run(&catalog, &out, &[], &[]);
     let shown = page();
     assert!(shows(&shown, &left_out) && shows(&shown, "demo-copy.game"));
-    let fresh = scratch.0.join("fresh");
-    run(&catalog, &fresh, &[], &[]);
-    assert_same_site(
-        &out,
-        &fresh,
-        "a game record added to a folder kept as listed",
-    );
+    let added = "a game record added to a folder kept as listed";
+    assert_as_fresh(&catalog, &out, &scratch.0.join("fresh"), added);
 
     // Once settled, the folder is kept with its names again, and a name taken away is seen.
     std::thread::sleep(std::time::Duration::from_millis(3_300));
@@ -1279,12 +1279,12 @@ fn a_folder_of_game_records_is_taken_as_listed_until_a_name_in_it_changes() {
     fs::remove_file(catalog.join(folder).join("demo-copy.game")).unwrap();
     run(&catalog, &out, &[], &[]);
     assert!(!shows(&page(), "demo-copy.game"));
-    let fresh = scratch.0.join("fresh-after-removal");
-    run(&catalog, &fresh, &[], &[]);
-    assert_same_site(
+    let removed = "a game record taken from a folder kept as listed";
+    assert_as_fresh(
+        &catalog,
         &out,
-        &fresh,
-        "a game record taken from a folder kept as listed",
+        &scratch.0.join("fresh-after-removal"),
+        removed,
     );
 }
 
