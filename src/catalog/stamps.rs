@@ -559,7 +559,7 @@ mod tests {
         let mut short = elsewhere;
         short[HEADER.len() + 2 + "games/z/games".len() + STAMP] = 1;
         assert!(Stamps::from_bytes(&short).is_empty());
-        // A file elsewhere, or a name that is not UTF-8, leaves the folder out and keeps the files.
+        // A file elsewhere leaves the folder out and keeps the files.
         let mut apart = HEADER.to_vec();
         push_folder(&mut apart, folder, &folder_stamp, &[(rules, &a)]);
         let apart = Stamps::from_bytes(&apart);
