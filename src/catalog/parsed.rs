@@ -6,11 +6,11 @@
 //! [`super::stamps`]): the next build takes it when its stamp is the same, which vouches that its bytes are
 //! the ones parsed. The file is sealed with the program that wrote it: another version's, or a damaged one, is
 //! not read, and then the stamps vouch for no file either (the checks kept beside the site are that version's
-//! too, so every file will be read: better by the load, which holds a large catalog's texts packed). It is kept as it was when every record was taken from it and none is gone, and otherwise made
-//! again on every core: the entries of the records taken from the old file are copied from it as they lay, and
-//! the others encoded from the items in memory. The old forms are held until then only when they are small
-//! ([`KEEP_FORMS`]); at 100,000 items they are hundreds of megabytes, let go after the load, and every entry
-//! is encoded again.
+//! too, so every file will be read: better by the load, which holds a large catalog's texts packed). It is kept
+//! as it was when every record was taken from it and none is gone, and otherwise made again on every core: the
+//! entries of the records taken from the old file are copied from it as they lay, and the others encoded from
+//! the items in memory. The old forms are held until then only when they are small ([`KEEP_FORMS`]); at
+//! 100,000 items they are hundreds of megabytes, let go after the load, and every entry is encoded again.
 
 use std::hash::BuildHasher;
 use std::ops::Range;

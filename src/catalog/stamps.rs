@@ -178,8 +178,8 @@ impl Stamps {
 }
 
 impl Stamps {
-    /// The stamps kept by a build as [`push_entries`] writes them: none when the bytes are not that (another version's
-    /// file, or a damaged one).
+    /// The stamps kept by a build as [`push_entries`] and [`push_folder`] write them: none when the bytes are
+    /// not that (another version's file, or a damaged one).
     pub fn from_bytes(bytes: &[u8]) -> Stamps {
         let mut stamps = Stamps::default();
         let Some(mut rest) = bytes.strip_prefix(HEADER) else {

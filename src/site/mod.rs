@@ -85,7 +85,8 @@ pub enum Scope {
 }
 
 /// Whether a build keeps its peak of memory low at some cost in time: a large catalog's, and the preview
-/// server's, which holds its parts from one build to the next.
+/// server's, which holds its parts from one build to the next. Such a build hands what each step frees back to
+/// the system, and makes the search index after the data files rather than beside them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Memory {
     Short,
@@ -311,17 +312,17 @@ fn build_once(
     // low (100,000 items under 2 GiB), and costs the next step faulting it in again, page by zeroed page. A
     // new process building a catalog below the mark where its texts would be held packed keeps it instead:
     // at 10,000 items, about 3% of a rebuild for 20-25 MB more at the peak.
-    let hand_back = match &text_held {
+    let memory = match &text_held {
         Some(held) if !crate::catalog::memory_is_short(held.text) => {
             crate::resident::keep_freed();
-            false
+            Memory::Plenty
         }
-        _ => true,
+        _ => Memory::Short,
     };
     let stamps = std::mem::take(&mut catalog.stamps);
     let known = catalog.known_stamps.take();
     let changed = std::sync::Arc::clone(&catalog.changed);
-    if hand_back {
+    if memory.is_short() {
         crate::resident::hand_back_freed();
     }
     step("load", started);
@@ -359,7 +360,7 @@ fn build_once(
             records: checked.clean_records().iter().copied().collect(),
         });
     }
-    if hand_back {
+    if memory.is_short() {
         crate::resident::hand_back_freed();
     }
     step("check", started);
@@ -468,7 +469,7 @@ fn build_once(
     drop(records);
     drop(parsed_forms);
     games_written.map_err(BuildError::Output)?;
-    if hand_back {
+    if memory.is_short() {
         crate::resident::hand_back_freed();
     }
     step("resolve", started);
@@ -485,11 +486,7 @@ fn build_once(
         &staging,
         kept.as_deref().map(|k| &k.parts),
         scope,
-        if hand_back {
-            Memory::Short
-        } else {
-            Memory::Plenty
-        },
+        memory,
     );
     if let Some(kept) = kept.as_deref_mut().filter(|_| scope == Scope::Whole) {
         // Whatever was made is right for its key, even when the build failed later on. Not after a build of
