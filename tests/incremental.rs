@@ -164,6 +164,100 @@ fn an_edited_record_renders_only_the_pages_that_show_it_or_link_to_it() {
     assert_eq!(removed, 0);
 }
 
+/// Each file of the site in `out` with the hash of what it was made from, as its manifest records them: a page
+/// kept from the previous site keeps the hash it had, and only a page made again has a new one.
+fn inputs(out: &Path) -> BTreeMap<String, String> {
+    let manifest = fs::read_to_string(out.join(".ludotheca-manifest")).expect("a manifest");
+    manifest
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let mut parts = line.splitn(3, ' ');
+            parts.next();
+            let inputs = parts.next().unwrap().to_string();
+            (parts.next().unwrap().to_string(), inputs)
+        })
+        .collect()
+}
+
+/// The item pages (of games, boards and evidence) made again between the sites whose [`inputs`] are `before`
+/// and `after`, or made for the first time.
+fn item_pages_made(
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+) -> Vec<String> {
+    after
+        .iter()
+        .filter(|(path, inputs)| {
+            ["games/", "boards/", "evidence/"]
+                .iter()
+                .any(|kind| path.starts_with(kind))
+                && path.ends_with("/index.html")
+                && before.get(*path) != Some(*inputs)
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+#[test]
+fn an_item_added_or_removed_makes_again_only_the_pages_of_the_items_linked_with_it() {
+    // A board whose folder sorts before every other item's, so that it comes first in the catalog's order and
+    // every other item moves one place along. That must not make their pages again: only the new board's own
+    // page and that of the game it is played with (which lists it), besides the lists that show it.
+    let scratch = Scratch::new("added");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let (all, _, _, _) = build(&catalog, &out, &[]);
+    let first = inputs(&out);
+    let added = catalog.join("boards/aa-added-board");
+    copy_tree(&catalog.join("boards/kherjarala-rock-board"), &added);
+    let record = added.join("record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    assert!(text.contains(r#"<playedWith game="mogol-putthan"/>"#));
+    fs::write(
+        &record,
+        replace_first(&text, "dcterms:title", "A board added first").unwrap(),
+    )
+    .unwrap();
+
+    let (rendered, _, _, _) = build(&catalog, &out, &[]);
+    let with = inputs(&out);
+    assert_eq!(
+        item_pages_made(&first, &with),
+        [
+            "boards/aa-added-board/index.html",
+            "games/mogol-putthan/index.html"
+        ],
+        "the item pages made again after adding an item"
+    );
+    assert!(rendered < all / 3, "{rendered} of {all} pages rendered");
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh-added"),
+        "after adding an item",
+    );
+
+    fs::remove_dir_all(&added).unwrap();
+    let (rendered, _, _, removed) = build(&catalog, &out, &[]);
+    let without = inputs(&out);
+    assert!(!without.contains_key("boards/aa-added-board/index.html"));
+    assert_eq!(
+        item_pages_made(&with, &without),
+        ["games/mogol-putthan/index.html"],
+        "the item pages made again after removing it"
+    );
+    assert!(rendered < all / 3, "{rendered} of {all} pages rendered");
+    assert!(removed > 0, "its page and downloads are removed");
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh-removed"),
+        "after removing it",
+    );
+}
+
 /// `build --timings`: the two numbers of its line starting with `what` (how many games or items' parts of the
 /// data files were taken from the previous site, of how many).
 fn taken(catalog: &Path, out: &Path, what: &str) -> (usize, usize) {

@@ -531,7 +531,7 @@ pub fn render_site(
                     }
                     missing
                 } else {
-                    let (job, files) = item_page(&site, i, entry)?;
+                    let (job, files) = item_page(&site, entry)?;
                     renderer.render_as(job, key)?;
                     files
                 };
@@ -795,13 +795,14 @@ fn own_key(catalog_key: &Hash, entry: &Entry) -> Hash {
 
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
 /// every item it links to or is linked from (their titles, kinds and rules appear on it), the names and page
-/// names of its tags, places and people, its place in the catalog, and everything of [`catalog_key`]. When
-/// this is the hash the previous site recorded for the page, the page cannot have changed, and neither its
-/// data nor the page is made again.
+/// names of its tags, places and people, and everything of [`catalog_key`]. When this is the hash the previous
+/// site recorded for the page, the page cannot have changed, and neither its data nor the page is made again.
+/// Where the item lies in the catalog is not part of it, and nothing on the page may depend on that: adding,
+/// removing or moving one item then leaves every other item's page, and its parts of the data files, as they
+/// were, rather than those of every item after it in the catalog's order.
 fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Hash {
     let archive = site.archive;
-    let place = (index as u64).to_le_bytes();
-    let mut parts: Vec<&[u8]> = vec![&place, entry.url.as_bytes()];
+    let mut parts: Vec<&[u8]> = vec![entry.url.as_bytes()];
     let mut linked: Vec<usize> = vec![index];
     for relation in entry.relations.iter().chain(&entry.inverse) {
         if let Target::Item(t, _) = relation.target {
@@ -2598,7 +2599,6 @@ fn is_markdown(term: &str) -> bool {
 
 fn item_page<'a>(
     site: &Site<'a, '_>,
-    index: usize,
     entry: &Entry<'a>,
 ) -> Result<(Job, Vec<Download<'a>>), String> {
     let archive = site.archive;
@@ -2957,7 +2957,6 @@ fn item_page<'a>(
         .collect();
 
     let mut page = json!({
-        "index": index,
         "id": item.id,
         "kind": entry.kind.as_str(),
         "kind_label": kind_label(entry.kind),
