@@ -62,11 +62,6 @@ fn hash_program() -> Hash {
     *hasher.finalize().as_bytes()
 }
 
-/// Hashes a list of texts so that no two different lists hash alike (each is preceded by its length).
-pub fn texts<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a str>) -> Hash {
-    bytes(salt, parts.into_iter().map(str::as_bytes))
-}
-
 /// Hashes a list of byte strings so that no two different lists hash alike (each is preceded by its length).
 pub fn bytes<'a>(salt: &Hash, parts: impl IntoIterator<Item = &'a [u8]>) -> Hash {
     *blake3::hash(&framed(salt, parts)).as_bytes()

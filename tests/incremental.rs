@@ -258,6 +258,81 @@ fn an_item_added_or_removed_makes_again_only_the_pages_of_the_items_linked_with_
     );
 }
 
+#[test]
+fn an_edit_of_the_bibliography_checks_and_makes_again_only_what_cites_the_work_edited() {
+    let scratch = Scratch::new("bibliography");
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    let bib = catalog.join("sources.bib");
+    let original = fs::read_to_string(&bib).unwrap();
+    let (_, games) = games_taken(&catalog, &out);
+    let first = inputs(&out);
+    let items = item_pages_made(&BTreeMap::new(), &first).len();
+
+    // A comment and a work no record cites yet: no game is checked again and no item page is made again.
+    let added = format!(
+        "{original}\n% Read next.\n@book{{uncited-2026,\n  author = {{Someone, Anne}},\n  title = {{A Book Not Yet Cited}},\n  year = {{2026}},\n}}\n"
+    );
+    fs::write(&bib, &added).unwrap();
+    assert_eq!(games_taken(&catalog, &out), (games, games));
+    let second = inputs(&out);
+    assert_eq!(item_pages_made(&first, &second), Vec::<String>::new());
+    assert!(second.contains_key("sources/uncited-2026/index.html"));
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh-added"),
+        "after adding a work",
+    );
+
+    // A work's title corrected: the pages of the items citing it (the Sema hunt's evidence and game) and of
+    // the items linked with them are made again, not the others; every game still stands.
+    fs::write(
+        &bib,
+        added.replace("{The Sema Nagas}", "{The Sema Nagas, corrected}"),
+    )
+    .unwrap();
+    assert_eq!(games_taken(&catalog, &out), (games, games));
+    let third = inputs(&out);
+    let made = item_pages_made(&second, &third);
+    for citing in [
+        "evidence/hutton-1921-sema-hunt/index.html",
+        "games/sumi-naga-hunt/index.html",
+    ] {
+        assert!(made.iter().any(|p| p == citing), "{citing} in {made:?}");
+    }
+    assert!(
+        !made.iter().any(|p| p == "games/tchouba/index.html"),
+        "{made:?}"
+    );
+    assert!(made.len() < items, "{made:?} of {items} item pages");
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh-corrected"),
+        "after correcting a work",
+    );
+
+    // A work a ruleset cites taken out: its game is checked again, and the build stops at the citation.
+    let start = added.find("@misc{baghchal-common,").unwrap();
+    let end = start + added[start..].find("\n}\n").unwrap() + 3;
+    fs::write(&bib, format!("{}{}", &added[..start], &added[end..])).unwrap();
+    let said = refused(&catalog, &out);
+    assert!(
+        said.contains("E101") && said.contains("baghchal-common") && said.contains("rules.txt"),
+        "{said}"
+    );
+    fs::write(&bib, &original).unwrap();
+    build(&catalog, &out, &[]);
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh-restored"),
+        "after restoring it",
+    );
+}
+
 /// `build --timings`: the two numbers of its line starting with `what` (how many games or items' parts of the
 /// data files were taken from the previous site, of how many).
 fn taken(catalog: &Path, out: &Path, what: &str) -> (usize, usize) {

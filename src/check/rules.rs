@@ -37,8 +37,8 @@ struct GameOutcome {
 }
 
 /// Every game as checked by the previous run, by what its check depends on: the program, its rules and
-/// records, and the bibliography its rulesets and records cite. A game found here is not compiled or replayed
-/// again. A long-running process (the preview server) keeps it in memory; a build leaves the games that
+/// records. A game found here is not compiled or replayed again while the bibliography still holds every work
+/// its rulesets and records cite. A long-running process (the preview server) keeps it in memory; a build leaves the games that
 /// checked without a diagnostic in the output folder for the next one ([`GameCache::write`]).
 #[derive(Default)]
 pub struct GameCache {
@@ -201,9 +201,17 @@ pub fn check_rules(
 ) -> RulesChecked {
     let program = fingerprint::program();
     let shared = Shared::default();
-    let bibliography = catalog.sources.file.map(|f| catalog.files.get(f).text());
-    let bibliography = fingerprint::texts(&program, bibliography.as_deref());
     let known = &cache.games;
+    // A game's check reads the bibliography only to find the works it cites (each missing one is an error that
+    // suggests the nearest key): a game checked when every work it cited was there still stands while they all
+    // are, whatever else of the bibliography changed.
+    let still_cited = |outcome: &GameOutcome| {
+        !outcome.diagnostics.iter().any(|d| d.code == UNKNOWN_WORK)
+            && outcome
+                .cited
+                .iter()
+                .all(|key| catalog.sources.get(key).is_some())
+    };
     // Games are independent, and replaying long records is most of the check's time on a large catalog, so
     // games are checked in parallel, each into its own diagnostics, then gathered in catalog order (the caller
     // sorts them, so the output never depends on scheduling).
@@ -214,17 +222,16 @@ pub fn check_rules(
         .filter(|(_, item)| item.kind == Some(Kind::Game))
         .filter_map(|(i, item)| item.rules_file.map(|file| (i, item, file)))
         .map(|(i, item, rules_file)| {
-            let key = game_key(item, &program);
             // Diagnostics name the files, so equal files in two folders must be two entries: they are, as the
             // item's hash covers each file's path (within the catalog folder, so that naming the catalog
             // another way keeps the games).
-            let cached = fingerprint::bytes(&key, [&bibliography[..]]);
-            if let Some(outcome) = known.get(&cached) {
-                return (i, cached, Arc::clone(outcome), true);
+            let key = game_key(item, &program);
+            if let Some(outcome) = known.get(&key).filter(|outcome| still_cited(outcome)) {
+                return (i, key, Arc::clone(outcome), true);
             }
             let replay = !replayed.contains(&key);
             let outcome = check_game(catalog, item, rules_file, (key, replay), &shared);
-            (i, cached, Arc::new(outcome), false)
+            (i, key, Arc::new(outcome), false)
         })
         .collect();
     let mut cited = FastSet::default();
@@ -269,6 +276,9 @@ pub fn check_rules(
 fn game_key(item: &Item, program: &Hash) -> Hash {
     fingerprint::bytes(program, [&item.game_files_hash[..]])
 }
+
+/// The code of the error for a work cited that the bibliography does not hold.
+const UNKNOWN_WORK: &str = "E101";
 
 /// One game: its rules compile (each ruleset once), its rulesets cite known sources, its records replay (unless
 /// `replay` is false: an earlier run replayed these very files cleanly).
@@ -393,7 +403,7 @@ fn cite(
     };
     diagnostics.push(
         Diagnostic::error(
-            "E101",
+            UNKNOWN_WORK,
             format!("{what} cites `{key}`, which is not in the bibliography"),
         )
         .at_line_column(

@@ -146,6 +146,12 @@ struct Site<'a, 'c> {
     own_keys: Vec<Hash>,
     /// What every page is made from besides the items ([`catalog_key`]).
     catalog_key: Hash,
+    /// Each item's works cited ([`cited_works`]), in the order of the archive's entries: what its page, its
+    /// parts of the data files and its rows in lists show of the bibliography.
+    cited: Vec<Hash>,
+    /// Each work of the bibliography as parsed, hashed, in the order of the archive's sources: what its own
+    /// pages show of it.
+    works: Vec<Hash>,
 }
 
 /// A diagram's picture file (`diagrams/<hash>.svg`, named by its bytes) and its size in pixels.
@@ -379,10 +385,13 @@ pub fn render_site(
         keys: Vec::new(),
         own_keys: Vec::new(),
         catalog_key: Hash::default(),
+        cited: Vec::new(),
+        works: Vec::new(),
     };
     // An item page is keyed by what it is made from, so an unchanged one is not even built; the same key
     // finds the item's parts of the site-wide files, and the list pages are keyed by the items they list.
     site.catalog_key = catalog_key(&site, &renderer.key);
+    (site.works, site.cited) = cited_works(archive);
     // The previous site's data files, read through the index of their parts it left: beside the keys, since
     // filing 40,000 parts (at 10,000 items) is one thread's work.
     let read_previous = || match staging.previous_file(reuse::INDEX).filter(|_| whole) {
@@ -407,7 +416,8 @@ pub fn render_site(
             archive
                 .entries
                 .par_iter()
-                .map(|entry| own_key(&site.catalog_key, entry))
+                .zip(&site.cited)
+                .map(|(entry, cited)| own_key(&site.catalog_key, entry, cited))
                 .collect()
         } else {
             Vec::new()
@@ -769,13 +779,14 @@ fn diagram_files(
 }
 
 /// What every item page is made from besides the items themselves: the program and templates, the
-/// configuration, the bibliography, the published address.
+/// configuration, the published address. Not the bibliography: a page shows only the works its item and the
+/// items linked with it cite ([`cited_works`]), and an edit of one entry (or a new one, not yet cited) leaves
+/// the pages of the items citing none of it as they were.
 fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
     let catalog = site.archive.catalog;
     let files = catalog
         .config_file
         .iter()
-        .chain(catalog.sources.file.iter())
         .map(|&file| catalog.files.get(file).text())
         .collect::<Vec<_>>();
     let files = files.iter().map(|text| text.as_bytes());
@@ -788,14 +799,70 @@ fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
 }
 
 /// What an item shows of itself in a list (its title, kind, address, rulesets), hashed: its address, its own
-/// files and everything of [`catalog_key`]; unlike [`item_key`], not the items it links with.
-fn own_key(catalog_key: &Hash, entry: &Entry) -> Hash {
-    crate::fingerprint::key(catalog_key, [entry.url.as_bytes(), &entry.files_hash[..]])
+/// files, the works it cites and everything of [`catalog_key`]; unlike [`item_key`], not the items it links
+/// with.
+fn own_key(catalog_key: &Hash, entry: &Entry, cited: &Hash) -> Hash {
+    crate::fingerprint::key(
+        catalog_key,
+        [entry.url.as_bytes(), &entry.files_hash[..], &cited[..]],
+    )
+}
+
+/// Each work of the bibliography hashed as parsed (its type, key, fields and names, with the name of its page),
+/// and each entry's works cited: the hashes of every work its values and rulesets cite, hashed. A work changed
+/// by hand changes these for the items citing it and no other.
+fn cited_works(archive: &Archive) -> (Vec<Hash>, Vec<Hash>) {
+    let works: Vec<Hash> = archive
+        .sources
+        .par_iter()
+        .map(|source| {
+            let entry = source.entry;
+            let mut parts: Vec<&[u8]> = vec![
+                source.slug.as_bytes(),
+                entry.kind.as_bytes(),
+                entry.key.value.as_bytes(),
+            ];
+            for field in &entry.fields {
+                parts.extend([
+                    field.name.as_bytes(),
+                    field.value.as_bytes(),
+                    field.raw.as_bytes(),
+                ]);
+            }
+            let names = (entry.authors.len() as u64).to_le_bytes();
+            parts.push(&names);
+            parts.extend(
+                entry
+                    .authors
+                    .iter()
+                    .chain(&entry.editors)
+                    .map(|n| n.as_bytes()),
+            );
+            crate::fingerprint::key(&Hash::default(), parts)
+        })
+        .collect();
+    let mut cites: Vec<Vec<usize>> = vec![Vec::new(); archive.entries.len()];
+    for (s, source) in archive.sources.iter().enumerate() {
+        for citation in &source.citations {
+            let of = &mut cites[citation.item];
+            if of.last() != Some(&s) {
+                of.push(s);
+            }
+        }
+    }
+    let cited = cites
+        .par_iter()
+        .map(|sources| {
+            crate::fingerprint::key(&Hash::default(), sources.iter().map(|&s| &works[s][..]))
+        })
+        .collect();
+    (works, cited)
 }
 
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
-/// every item it links to or is linked from (their titles, kinds and rules appear on it), the names and page
-/// names of its tags, places and people, and everything of [`catalog_key`]. When this is the hash the previous
+/// every item it links to or is linked from (their titles, kinds and rules appear on it), the works each of
+/// those cites ([`cited_works`]), the names and page names of its tags, places and people, and everything of
+/// [`catalog_key`]. When this is the hash the previous
 /// site recorded for the page, the page cannot have changed, and neither its data nor the page is made again.
 /// Where the item lies in the catalog is not part of it, and nothing on the page may depend on that: adding,
 /// removing or moving one item then leaves every other item's page, and its parts of the data files, as they
@@ -816,7 +883,11 @@ fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Has
     linked[1..].sort_unstable();
     for &e in &linked {
         let other = &archive.entries[e];
-        parts.extend([other.url.as_bytes(), &other.files_hash[..]]);
+        parts.extend([
+            other.url.as_bytes(),
+            &other.files_hash[..],
+            &site.cited[e][..],
+        ]);
     }
     for (facets, which) in [
         (&archive.tags, &entry.tags),
@@ -2282,7 +2353,10 @@ fn source_pages(
     archive
         .sources
         .par_iter()
-        .try_for_each(|source| one_source_pages(site, out, source, &labels, sizes.links))
+        .zip(&site.works)
+        .try_for_each(|(source, work)| {
+            one_source_pages(site, out, (source, work), &labels, sizes.links)
+        })
 }
 
 /// The groups a source's page sorts its citing items into, in order.
@@ -2336,7 +2410,7 @@ impl Citing<'_> {
 fn one_source_pages(
     site: &Site,
     out: &Out,
-    source: &crate::archive::Source,
+    (source, work): (&crate::archive::Source, &Hash),
     labels: &foldhash::HashMap<&str, &str>,
     per_page: usize,
 ) -> Result<(), String> {
@@ -2405,9 +2479,9 @@ fn one_source_pages(
         site,
         out,
         (&format!("sources/{}", source.slug), "citations"),
-        // The work's own fields come from the bibliography, a catalog-wide file every key holds; a citing
-        // item's link shows only what the item itself says.
-        (b"", &site.own_keys),
+        // The work's own fields, as its hash holds them; a citing item's link shows only what the item itself
+        // says.
+        (&work[..], &site.own_keys),
         paginate::split(links, per_page),
         // A link is made from the citation as well as the item: which ruleset, which pages.
         |citing, out| {
