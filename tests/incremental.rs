@@ -15,6 +15,15 @@ use common::{Scratch, copy_tree, hidden_entries, snapshot};
 
 const CATALOG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/catalog");
 
+/// The shipped catalog copied into a scratch folder named after `name`: (scratch, catalog, where its site goes).
+fn shipped(name: &str) -> (Scratch, std::path::PathBuf, std::path::PathBuf) {
+    let scratch = Scratch::new(name);
+    let catalog = scratch.0.join("catalog");
+    copy_tree(Path::new(CATALOG), &catalog);
+    let out = scratch.0.join("site");
+    (scratch, catalog, out)
+}
+
 /// Run `build` with `args` and return what it printed on standard output.
 fn run(catalog: &Path, out: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
@@ -99,10 +108,7 @@ fn an_unchanged_catalog_is_not_rendered_or_written_again() {
 
 #[test]
 fn an_edited_record_renders_only_the_pages_that_show_it_or_link_to_it() {
-    let scratch = Scratch::new("edited");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (_scratch, catalog, out) = shipped("edited");
     let (all, _, _, _) = build(&catalog, &out, &[]);
     let before = snapshot(&out);
 
@@ -204,10 +210,7 @@ fn an_item_added_or_removed_makes_again_only_the_pages_of_the_items_linked_with_
     // A board whose folder sorts before every other item's, so that it comes first in the catalog's order and
     // every other item moves one place along. That must not make their pages again: only the new board's own
     // page and that of the game it is played with (which lists it), besides the lists that show it.
-    let scratch = Scratch::new("added");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("added");
     let (all, _, _, _) = build(&catalog, &out, &[]);
     let first = inputs(&out);
     let added = catalog.join("boards/aa-added-board");
@@ -260,10 +263,7 @@ fn an_item_added_or_removed_makes_again_only_the_pages_of_the_items_linked_with_
 
 #[test]
 fn an_edit_of_the_bibliography_checks_and_makes_again_only_what_cites_the_work_edited() {
-    let scratch = Scratch::new("bibliography");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("bibliography");
     let bib = catalog.join("sources.bib");
     let original = fs::read_to_string(&bib).unwrap();
     let (_, games) = games_taken(&catalog, &out);
@@ -271,9 +271,11 @@ fn an_edit_of_the_bibliography_checks_and_makes_again_only_what_cites_the_work_e
     let items = item_pages_made(&BTreeMap::new(), &first).len();
 
     // A comment and a work no record cites yet: no game is checked again and no item page is made again.
-    let added = format!(
-        "{original}\n% Read next.\n@book{{uncited-2026,\n  author = {{Someone, Anne}},\n  title = {{A Book Not Yet Cited}},\n  year = {{2026}},\n}}\n"
+    let work = concat!(
+        "\n% Read next.\n@book{uncited-2026,\n  author = {Someone, Anne},\n",
+        "  title = {A Book Not Yet Cited},\n  year = {2026},\n}\n"
     );
+    let added = format!("{original}{work}");
     fs::write(&bib, &added).unwrap();
     assert_eq!(games_taken(&catalog, &out), (games, games));
     let second = inputs(&out);
@@ -361,10 +363,7 @@ fn games_taken(catalog: &Path, out: &Path) -> (usize, usize) {
 fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
     // An item has a part in catalog.json, catalog.csv, oai-pmh.xml and the search index's parts.
     const KINDS: usize = 4;
-    let scratch = Scratch::new("parts");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("parts");
     let (taken, all) = parts_taken(&catalog, &out);
     assert_eq!(taken, 0, "a first build has no previous site");
 
@@ -433,10 +432,7 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
 /// build), and a damaged file of examinations is not believed.
 #[test]
 fn a_rebuild_takes_the_pictures_the_previous_build_examined() {
-    let scratch = Scratch::new("pictures");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("pictures");
     let pictures = |said: &str| taken_in(said, "pictures ");
     assert_eq!(pictures(&run(&catalog, &out, &["--timings"], &[])), (0, 1));
     assert_eq!(pictures(&run(&catalog, &out, &["--timings"], &[])), (1, 1));
@@ -469,10 +465,7 @@ fn a_rebuild_takes_the_pictures_the_previous_build_examined() {
 /// folder, compiling and reading again only the games whose files or citations changed.
 #[test]
 fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
-    let scratch = Scratch::new("games");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("games");
     let (taken, games) = games_taken(&catalog, &out);
     assert_eq!(taken, 0, "a first build has no previous site");
     assert_eq!(games, fs::read_dir(catalog.join("games")).unwrap().count());
@@ -536,10 +529,7 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
 /// broke is checked again and refused.
 #[test]
 fn a_rebuild_takes_the_records_the_previous_build_found_clean_and_no_others() {
-    let scratch = Scratch::new("records");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("records");
     let records = |said: &str| taken_in(said, "records ");
     let (taken, all) = records(&run(&catalog, &out, &["--timings"], &[]));
     assert_eq!(taken, 0, "a first build has no previous site");
@@ -744,10 +734,7 @@ fn assert_whole(out: &Path) {
 
 #[test]
 fn a_build_killed_at_any_moment_leaves_a_whole_site() {
-    let scratch = Scratch::new("killed");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("killed");
     let standby = scratch.0.join(".site.ludotheca-standby");
     build(&catalog, &out, &[]);
     let full = {
@@ -811,10 +798,7 @@ fn a_build_killed_at_any_moment_leaves_a_whole_site() {
 
 #[test]
 fn a_record_replays_again_when_it_changes() {
-    let scratch = Scratch::new("replay");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (_scratch, catalog, out) = shipped("replay");
     build(&catalog, &out, &[]);
     let replayed = fs::read_to_string(out.join(".ludotheca-replayed")).unwrap();
     let games = fs::read_dir(catalog.join("games")).unwrap().count();
@@ -835,10 +819,7 @@ fn a_record_replays_again_when_it_changes() {
 /// whatever a rebuild keeps, it keeps rightly.
 #[test]
 fn a_rebuild_gives_the_same_site_as_a_fresh_build() {
-    let scratch = Scratch::new("same-as-fresh");
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped("same-as-fresh");
     build(&catalog, &out, &[]);
     let edit = |file: &str, from: &str, to: &str| {
         let path = catalog.join(file);
@@ -945,10 +926,7 @@ const SMALL: [(&str, &str); 1] = [("LUDOTHECA_PAGE_SIZE", "2")];
 
 /// The shipped catalog copied into a scratch folder and built with [`SMALL`] pages: (scratch, catalog, site).
 fn built_small(name: &str) -> (Scratch, std::path::PathBuf, std::path::PathBuf) {
-    let scratch = Scratch::new(name);
-    let catalog = scratch.0.join("catalog");
-    copy_tree(Path::new(CATALOG), &catalog);
-    let out = scratch.0.join("site");
+    let (scratch, catalog, out) = shipped(name);
     build(&catalog, &out, &SMALL);
     (scratch, catalog, out)
 }

@@ -38,8 +38,9 @@ struct GameOutcome {
 
 /// Every game as checked by the previous run, by what its check depends on: the program, its rules and
 /// records. A game found here is not compiled or replayed again while the bibliography still holds every work
-/// its rulesets and records cite. A long-running process (the preview server) keeps it in memory; a build leaves the games that
-/// checked without a diagnostic in the output folder for the next one ([`GameCache::write`]).
+/// its rulesets and records cite. A long-running process (the preview server) keeps it in memory; a build
+/// leaves the games that checked without a diagnostic in the output folder for the next one
+/// ([`GameCache::write`]).
 #[derive(Default)]
 pub struct GameCache {
     games: FastMap<Hash, Arc<GameOutcome>>,

@@ -862,11 +862,11 @@ fn cited_works(archive: &Archive) -> (Vec<Hash>, Vec<Hash>) {
 /// What an item's page is made from, hashed without building the page: the item's own files, the files of
 /// every item it links to or is linked from (their titles, kinds and rules appear on it), the works each of
 /// those cites ([`cited_works`]), the names and page names of its tags, places and people, and everything of
-/// [`catalog_key`]. When this is the hash the previous
-/// site recorded for the page, the page cannot have changed, and neither its data nor the page is made again.
-/// Where the item lies in the catalog is not part of it, and nothing on the page may depend on that: adding,
-/// removing or moving one item then leaves every other item's page, and its parts of the data files, as they
-/// were, rather than those of every item after it in the catalog's order.
+/// [`catalog_key`]. When this is the hash the previous site recorded for the page, the page cannot have
+/// changed, and neither its data nor the page is made again. Where the item lies in the catalog is not part of
+/// it, and nothing on the page may depend on that: adding, removing or moving one item then leaves every other
+/// item's page, and its parts of the data files, as they were, rather than those of every item after it in the
+/// catalog's order.
 fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Hash {
     let archive = site.archive;
     let mut parts: Vec<&[u8]> = vec![entry.url.as_bytes()];
