@@ -266,18 +266,25 @@ fn an_edit_of_the_bibliography_checks_and_makes_again_only_what_cites_the_work_e
     let (scratch, catalog, out) = shipped("bibliography");
     let bib = catalog.join("sources.bib");
     let original = fs::read_to_string(&bib).unwrap();
-    let (_, games) = games_taken(&catalog, &out);
+    // Each build says how many games and records it took as the previous build checked them, of how many.
+    let taken = |catalog: &Path, out: &Path| {
+        let said = run(catalog, out, &["--timings"], &[]);
+        (taken_in(&said, "games "), taken_in(&said, "records "))
+    };
+    let ((_, games), (_, records)) = taken(&catalog, &out);
+    let all = ((games, games), (records, records));
     let first = inputs(&out);
     let items = item_pages_made(&BTreeMap::new(), &first).len();
 
-    // A comment and a work no record cites yet: no game is checked again and no item page is made again.
+    // A comment and a work no record cites yet: no game or record is checked again and no item page is made
+    // again.
     let work = concat!(
         "\n% Read next.\n@book{uncited-2026,\n  author = {Someone, Anne},\n",
         "  title = {A Book Not Yet Cited},\n  year = {2026},\n}\n"
     );
     let added = format!("{original}{work}");
     fs::write(&bib, &added).unwrap();
-    assert_eq!(games_taken(&catalog, &out), (games, games));
+    assert_eq!(taken(&catalog, &out), all);
     let second = inputs(&out);
     assert_eq!(item_pages_made(&first, &second), Vec::<String>::new());
     assert!(second.contains_key("sources/uncited-2026/index.html"));
@@ -289,13 +296,13 @@ fn an_edit_of_the_bibliography_checks_and_makes_again_only_what_cites_the_work_e
     );
 
     // A work's title corrected: the pages of the items citing it (the Sema hunt's evidence and game) and of
-    // the items linked with them are made again, not the others; every game still stands.
+    // the items linked with them are made again, not the others; every game and record still stands.
     fs::write(
         &bib,
         added.replace("{The Sema Nagas}", "{The Sema Nagas, corrected}"),
     )
     .unwrap();
-    assert_eq!(games_taken(&catalog, &out), (games, games));
+    assert_eq!(taken(&catalog, &out), all);
     let third = inputs(&out);
     let made = item_pages_made(&second, &third);
     for citing in [
@@ -316,15 +323,26 @@ fn an_edit_of_the_bibliography_checks_and_makes_again_only_what_cites_the_work_e
         "after correcting a work",
     );
 
-    // A work a ruleset cites taken out: its game is checked again, and the build stops at the citation.
+    // A work a ruleset and a record cite taken out: the game and the record are checked again, and the build
+    // stops at both citations.
     let start = added.find("@misc{baghchal-common,").unwrap();
     let end = start + added[start..].find("\n}\n").unwrap() + 3;
     fs::write(&bib, format!("{}{}", &added[..start], &added[end..])).unwrap();
     let said = refused(&catalog, &out);
-    assert!(
-        said.contains("E101") && said.contains("baghchal-common") && said.contains("rules.txt"),
-        "{said}"
-    );
+    for (code, file) in [
+        ("E101", "bagh-chal/rules.txt"),
+        ("E018", "bagh-chal/record.xml"),
+    ] {
+        let at = said
+            .find(&format!("error[{code}]"))
+            .unwrap_or_else(|| panic!("no {code} in {said}"));
+        let report = &said[at..];
+        let report = &report[..report[1..].find("error[").map_or(report.len(), |n| n + 1)];
+        assert!(
+            report.contains("baghchal-common") && report.contains(file),
+            "{report}"
+        );
+    }
     fs::write(&bib, &original).unwrap();
     build(&catalog, &out, &[]);
     assert_as_fresh(

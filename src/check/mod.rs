@@ -191,9 +191,10 @@ pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
     check_records_with(catalog, diagnostics, None, &HashSet::new());
 }
 
-/// What a record's checks read besides its own files: the program, every identifier with its kind (links,
-/// suggestions for a mistyped one) and the bibliography (`cite`). A record whose files and context are both
-/// unchanged gives the same diagnostics.
+/// What a record's checks read besides its own files and the works it cites: the program and every identifier
+/// with its kind (links, suggestions for a mistyped one). A record whose files and context are both unchanged,
+/// and whose works cited were all in the bibliography then and are still (see [`cites_found`]), gives the same
+/// diagnostics.
 fn records_context(catalog: &Catalog) -> Hash {
     // The identifiers are gathered into one buffer and hashed at once: fed to the hasher a few bytes at a time,
     // 10,000 of them took a millisecond of every build of the preview server.
@@ -206,10 +207,17 @@ fn records_context(catalog: &Catalog) -> Hash {
     let mut hasher = blake3::Hasher::new();
     hasher.update(&crate::fingerprint::program());
     hasher.update(&items);
-    if let Some(file) = catalog.sources.file {
-        hasher.update(catalog.files.get(file).text().as_bytes());
-    }
     *hasher.finalize().as_bytes()
+}
+
+/// Whether the bibliography holds every work `item`'s record cites: all that a record's checks read of it (a
+/// missing work is an error that suggests the nearest key), so a record checked while its works were all there
+/// gives the same diagnostics while they still are, whatever else of the bibliography changed.
+fn cites_found(catalog: &Catalog, item: &crate::catalog::Item) -> bool {
+    item.values
+        .iter()
+        .filter_map(|value| value.cite())
+        .all(|cite| catalog.sources.get(&cite.value).is_some())
 }
 
 /// [`check_records`], taking each record's diagnostics from `cache` when neither its files nor its context
@@ -236,10 +244,14 @@ fn check_records_with(
                 .par_iter()
                 .map(|item| {
                     let key = crate::fingerprint::bytes(&context, [&item.files_hash[..]]);
-                    if let Some(hit) = known.and_then(|k| k.get(&key)) {
+                    let hit = known.and_then(|k| k.get(&key)).filter(|hit| {
+                        !hit.iter().any(|d| d.code == value::UNKNOWN_WORK)
+                            && cites_found(catalog, item)
+                    });
+                    if let Some(hit) = hit {
                         return (key, hit.clone(), true);
                     }
-                    if clean.contains(&key) {
+                    if clean.contains(&key) && cites_found(catalog, item) {
                         return (key, Vec::new(), true);
                     }
                     let mut own = Diagnostics::new();

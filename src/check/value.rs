@@ -7,6 +7,9 @@ use crate::diagnostic::Diagnostic;
 use crate::scheme::{Scheme, language, uri};
 use crate::suggest;
 
+/// The code of the error for a work cited that the bibliography does not hold (or an empty `cite`).
+pub(super) const UNKNOWN_WORK: &str = "E018";
+
 pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
     let name = value.qualified_name();
     if value.text.is_empty() && value.ref_().is_none() && value.cite().is_none() {
@@ -56,7 +59,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
             };
             cx.push(
                 Diagnostic::error(
-                    "E018",
+                    UNKNOWN_WORK,
                     if c.value.trim().is_empty() {
                         "`cite` is empty".to_string()
                     } else {
