@@ -318,14 +318,14 @@ fn check_game_link(cx: &mut Context<'_>, link: &GameLink, element: &str) {
         None => {
             let (message, help) = cx.ids.unknown(&game.value);
             cx.push(
-                Diagnostic::error("E017", message).with_help(help),
+                Diagnostic::error(super::links::UNKNOWN_ITEM, message).with_help(help),
                 game.span.clone(),
             );
         }
         Some(Some(Kind::Game)) | Some(None) => {}
         Some(Some(other)) => cx.push(
             Diagnostic::error(
-                "E028",
+                super::links::NOT_A_GAME,
                 format!("`{}` is {}, not a game", game.value, other.with_article()),
             )
             .with_help(format!(

@@ -10,7 +10,27 @@ pub struct Identifiers<'a> {
     kinds: foldhash::HashMap<&'a str, Option<Kind>>,
 }
 
+/// The code of the error for a link to an identifier no item has.
+pub(super) const UNKNOWN_ITEM: &str = "E017";
+/// The code of the error for a link naming a game that names something else.
+pub(super) const NOT_A_GAME: &str = "E028";
+
 impl<'a> Identifiers<'a> {
+    /// Whether every item `item`'s record links to is there, and every game it names (`playedWith`,
+    /// `attests`) is a game or an item of no kind: all that a record's checks read of the other items.
+    pub fn links_hold(&self, item: &Item) -> bool {
+        item.values
+            .iter()
+            .filter_map(|value| value.ref_())
+            .all(|r| self.kind(&r.value).is_some())
+            && item
+                .played_with
+                .iter()
+                .chain(&item.attests)
+                .filter_map(|link| link.game.as_ref())
+                .all(|game| matches!(self.kind(&game.value), Some(Some(Kind::Game) | None)))
+    }
+
     pub fn new(catalog: &'a Catalog) -> Self {
         let mut kinds: foldhash::HashMap<&str, Option<Kind>> =
             foldhash::HashMap::with_capacity_and_hasher(catalog.items.len(), Default::default());

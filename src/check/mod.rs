@@ -66,7 +66,8 @@ pub struct FoundClean {
 pub struct CheckCache {
     /// The theme's templates and static files, hashed, and the theme they compiled to without a diagnostic.
     theme: Option<(Hash, Arc<Theme>)>,
-    /// Each record's own diagnostics, by its files and what else its checks read (see [`records_context`]).
+    /// Each record's own diagnostics, by its files and the program, taken while what else its checks read is
+    /// unchanged (see [`reads_unchanged`]).
     records: foldhash::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>,
     /// The placeholders left in each item's files, by the files' hash.
     placeholders: placeholder::PlaceholderCache,
@@ -191,28 +192,26 @@ pub fn check_records(catalog: &Catalog, diagnostics: &mut Diagnostics) {
     check_records_with(catalog, diagnostics, None, &HashSet::new());
 }
 
-/// What a record's checks read besides its own files and the works it cites: the program and every identifier
-/// with its kind (links, suggestions for a mistyped one). A record whose files and context are both unchanged,
-/// and whose works cited were all in the bibliography then and are still (see [`cites_found`]), gives the same
-/// diagnostics.
-fn records_context(catalog: &Catalog) -> Hash {
-    // The identifiers are gathered into one buffer and hashed at once: fed to the hasher a few bytes at a time,
-    // 10,000 of them took a millisecond of every build of the preview server.
-    let mut items = Vec::with_capacity(catalog.items.len() * 32);
-    for item in &catalog.items {
-        items.extend_from_slice(&(item.id.len() as u64).to_le_bytes());
-        items.extend_from_slice(item.id.as_bytes());
-        items.push(item.kind.map_or(0, |k| k as u8 + 1));
-    }
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&crate::fingerprint::program());
-    hasher.update(&items);
-    *hasher.finalize().as_bytes()
+/// Whether what a record's checks read beyond its own files is as it was when they found what they found: every
+/// item it links to is there, each game it names is a game (see [`links::Identifiers::links_hold`]), and the
+/// bibliography holds every work it cites. An outcome that holds an error of a missing item, a link to something
+/// other than a game or a missing work is never taken: those errors suggest the nearest identifier or key, which
+/// reads all of them.
+fn reads_unchanged(
+    catalog: &Catalog,
+    ids: &links::Identifiers,
+    item: &crate::catalog::Item,
+    found: &[crate::diagnostic::Diagnostic],
+) -> bool {
+    let reads_others = [links::UNKNOWN_ITEM, links::NOT_A_GAME, value::UNKNOWN_WORK];
+    !found.iter().any(|d| reads_others.contains(&d.code))
+        && ids.links_hold(item)
+        && cites_found(catalog, item)
 }
 
-/// Whether the bibliography holds every work `item`'s record cites: all that a record's checks read of it (a
-/// missing work is an error that suggests the nearest key), so a record checked while its works were all there
-/// gives the same diagnostics while they still are, whatever else of the bibliography changed.
+/// Whether the bibliography holds every work `item`'s record cites: all that a record's checks read of it, so a
+/// record checked while its works were all there gives the same diagnostics while they still are, whatever else
+/// of the bibliography changed.
 fn cites_found(catalog: &Catalog, item: &crate::catalog::Item) -> bool {
     item.values
         .iter()
@@ -230,10 +229,9 @@ fn check_records_with(
     cache: Option<&mut foldhash::HashMap<Hash, Vec<crate::diagnostic::Diagnostic>>>,
     clean: &HashSet<Hash>,
 ) -> (Vec<Hash>, usize) {
-    let (ids, context) = rayon::join(
-        || links::Identifiers::new(catalog),
-        || records_context(catalog),
-    );
+    let ids = links::Identifiers::new(catalog);
+    // A record's own diagnostics depend on its files and the program, and on what [`reads_unchanged`] looks at.
+    let context = crate::fingerprint::bytes(&crate::fingerprint::program(), [&b"records"[..]]);
     let known = cache.as_deref();
     // Items are checked in parallel, each into its own diagnostics, gathered in catalog order; the identifiers,
     // one thread's look at every item, beside them.
@@ -244,14 +242,13 @@ fn check_records_with(
                 .par_iter()
                 .map(|item| {
                     let key = crate::fingerprint::bytes(&context, [&item.files_hash[..]]);
-                    let hit = known.and_then(|k| k.get(&key)).filter(|hit| {
-                        !hit.iter().any(|d| d.code == value::UNKNOWN_WORK)
-                            && cites_found(catalog, item)
-                    });
+                    let hit = known
+                        .and_then(|k| k.get(&key))
+                        .filter(|hit| reads_unchanged(catalog, &ids, item, hit));
                     if let Some(hit) = hit {
                         return (key, hit.clone(), true);
                     }
-                    if clean.contains(&key) && cites_found(catalog, item) {
+                    if clean.contains(&key) && reads_unchanged(catalog, &ids, item, &[]) {
                         return (key, Vec::new(), true);
                     }
                     let mut own = Diagnostics::new();

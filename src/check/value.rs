@@ -30,7 +30,7 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
         } else if cx.ids.kind(&r.value).is_none() {
             let (message, help) = cx.ids.unknown(&r.value);
             cx.push(
-                Diagnostic::error("E017", message).with_help(help),
+                Diagnostic::error(super::links::UNKNOWN_ITEM, message).with_help(help),
                 r.span.clone(),
             );
         }
