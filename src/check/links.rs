@@ -12,7 +12,7 @@ pub struct Identifiers<'a> {
 
 /// The code of the error for a link to an identifier no item has.
 pub(super) const UNKNOWN_ITEM: &str = "E017";
-/// The code of the error for a link naming a game that names something else.
+/// The code of the error for a `playedWith` or `attests` whose `game` names an item that is not a game.
 pub(super) const NOT_A_GAME: &str = "E028";
 
 impl<'a> Identifiers<'a> {
