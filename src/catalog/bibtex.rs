@@ -67,11 +67,16 @@ impl Bibliography {
         }
     }
 
-    /// The first entry with this key (keys are compared as BibTeX does: ignoring case).
+    /// The first entry with this key (keys are compared as BibTeX does: ignoring case). A key written in lower
+    /// case, as most are, is looked up without a lowered copy: a rebuild looks up every work each record and
+    /// game cites, to know whether its earlier check still stands.
     pub fn get(&self, key: &str) -> Option<&BibEntry> {
-        self.index
-            .get(&key.to_ascii_lowercase())
-            .map(|&i| &self.entries[i])
+        let i = if key.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.index.get(&key.to_ascii_lowercase())
+        } else {
+            self.index.get(key)
+        };
+        i.map(|&i| &self.entries[i])
     }
 }
 
@@ -987,6 +992,29 @@ fn symbol(word: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_is_found_whatever_its_case_and_the_first_entry_wins() {
+        let text = "@book{Hutton-1921, title = {First}}\n@book{hutton-1921, title = {Second}}\n@misc{lower, title = {Third}}\n";
+        let (entries, errors) = parse_str(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        let bib = Bibliography::new(None, entries);
+        for key in ["Hutton-1921", "hutton-1921", "HUTTON-1921"] {
+            assert_eq!(
+                bib.get(key).and_then(|e| e.get("title")),
+                Some("First"),
+                "{key}"
+            );
+        }
+        for key in ["lower", "Lower", "LOWER"] {
+            assert_eq!(
+                bib.get(key).and_then(|e| e.get("title")),
+                Some("Third"),
+                "{key}"
+            );
+        }
+        assert!(bib.get("hutton").is_none() && bib.get("").is_none());
+    }
 
     #[test]
     fn entry_with_braces_quotes_and_strings() {
