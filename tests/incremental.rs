@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -182,9 +182,10 @@ fn inputs(out: &Path) -> BTreeMap<String, String> {
         .lines()
         .skip(1)
         .map(|line| {
-            let mut parts = line.splitn(3, ' ');
+            let mut parts = line.splitn(4, ' ');
             parts.next();
             let inputs = parts.next().unwrap().to_string();
+            parts.next();
             (parts.next().unwrap().to_string(), inputs)
         })
         .collect()
@@ -655,7 +656,11 @@ fn the_same_catalog_gives_the_same_bytes_and_dates_come_only_from_source_date_ep
     let (sa, sb) = (snapshot(&a), snapshot(&b));
     assert_eq!(sa.keys().collect::<Vec<_>>(), sb.keys().collect::<Vec<_>>());
     for (path, bytes) in &sa {
-        assert!(sb[path] == *bytes, "{path} differs between two builds");
+        // The manifest also says how each file lay on disk (its inode and the time it was written), which is
+        // how the next build into the same folder knows it unchanged: the build's own record, never published.
+        if path != ".ludotheca-manifest" {
+            assert!(sb[path] == *bytes, "{path} differs between two builds");
+        }
     }
     let page = String::from_utf8_lossy(&sa["games/terhuchu/index.html"]).into_owned();
     assert!(
@@ -748,20 +753,32 @@ fn assert_whole(out: &Path) {
     let manifest = fs::read_to_string(out.join(".ludotheca-manifest")).expect("a manifest");
     let mut listed = BTreeMap::new();
     for line in manifest.lines().skip(1) {
-        let mut parts = line.splitn(3, ' ');
+        let mut parts = line.splitn(4, ' ');
         let hash = parts.next().unwrap().to_string();
         parts.next();
-        listed.insert(parts.next().unwrap().to_string(), hash);
+        let seen = parts.next().unwrap().to_string();
+        listed.insert(parts.next().unwrap().to_string(), (hash, seen));
     }
     let mut files = snapshot(out);
     files.remove(".ludotheca-manifest");
     files.remove(".ludotheca-site");
     assert_eq!(files.len(), listed.len(), "the files are the ones listed");
     for (path, bytes) in files {
+        let (hash, seen) = &listed[&path];
         // The manifest's checksum: XXH3's 128 bits in their canonical (big-endian) hex.
-        let hash = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
-        assert_eq!(listed.get(&path), Some(&hash), "{path} is as listed");
+        let actual = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
+        assert_eq!(hash, &actual, "{path} is as listed");
+        // And the file as the build saw it: size, time its bytes last changed, inode.
+        let meta = fs::symlink_metadata(out.join(&path)).unwrap();
+        assert_eq!(seen, &seen_as_listed(&meta), "{path} is the file listed");
     }
+}
+
+/// A file's size, time of last change of its bytes (nanoseconds) and inode, as the manifest writes them.
+fn seen_as_listed(meta: &fs::Metadata) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let modified = meta.mtime() * 1_000_000_000 + meta.mtime_nsec();
+    format!("{}.{modified}.{}", meta.len(), meta.ino())
 }
 
 #[test]
@@ -917,7 +934,50 @@ fn a_kept_pages_downloads_are_made_again_when_the_previous_site_lost_them() {
         }
         let (rendered, written, _, removed) = build(catalog, &out, env);
         assert_eq!((rendered, written, removed), (0, 2, 0), "{name}");
-        assert_eq!(snapshot(&out), first, "{name}: the same site again");
+        // All but the manifest, which records the two files written again as the new files they are.
+        let mut first = first;
+        first.remove(".ludotheca-manifest");
+        assert!(
+            common::site_snapshot(&out) == first,
+            "{name}: the same site again"
+        );
+        assert_whole(&out);
+    }
+}
+
+#[test]
+fn a_file_of_the_site_changed_by_hand_is_made_again_and_never_comes_back() {
+    // Two ways a file of the output changes under a build: written where it lies, so the live site and the
+    // standby (which share it by a hard link) both see the change, and replaced by another file, as `sed -i`
+    // and editors do, so only the live site has the new file and the standby, which the next build makes live,
+    // keeps the old. With no edit of the catalog, every build after gives the site a fresh build gives: the
+    // first makes the page again, and none brings the replaced file back when its folder is the standby again.
+    let scratch = Scratch::new("changed-by-hand");
+    let (out, fresh) = (scratch.0.join("site"), scratch.0.join("fresh"));
+    let catalog = Path::new(CATALOG);
+    build(catalog, &out, &[]);
+    build(catalog, &out, &[]);
+    run(catalog, &fresh, &[], &[]);
+    let page = out.join("games/terhuchu/index.html");
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&page)
+        .unwrap()
+        .write_all(b"<!-- added in place -->")
+        .unwrap();
+    let record = out.join("games/bagh-chal/record.xml");
+    let other = scratch.0.join("other.xml");
+    fs::write(&other, "<replaced/>").unwrap();
+    fs::rename(&other, &record).unwrap();
+    for n in 1..=3 {
+        let (rendered, written, _, removed) = build(catalog, &out, &[]);
+        let expected = if n == 1 { (1, 1, 0) } else { (0, 0, 0) };
+        assert_eq!((rendered, written, removed), expected, "build {n}");
+        assert_same_site(
+            &out,
+            &fresh,
+            &format!("build {n} after the changes by hand"),
+        );
         assert_whole(&out);
     }
 }

@@ -348,7 +348,7 @@ fn edits_are_served_rebuilt_broken_ones_show_their_diagnostics_and_ctrl_c_stops(
     assert!(output.status.success(), "{}", common::stderr(&output));
     // The items' pages are rebuilt first and the rest of the site a moment later: wait for that.
     let started = Instant::now();
-    while common::snapshot(&out) != common::snapshot(&built) {
+    while common::site_snapshot(&out) != common::site_snapshot(&built) {
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "the served site differs from a build"

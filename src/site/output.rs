@@ -13,8 +13,10 @@
 //!   by a new file renamed over the old name, never written in place, since it may be a hard link to the live
 //!   site) and the files the new site lacks are removed. A rebuild after one edit thus touches a handful of
 //!   files instead of making and later deleting a link for every file of the site;
-//! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes and the hash of what it
-//!   was rendered from, which is how the next build knows what it can keep; and the list of games whose records
+//! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes, the hash of what it
+//!   was rendered from and how it lay on disk ([`Seen`]), which is how the next build knows what it can keep:
+//!   a file of the standby or of the previous site is taken only while it is still the file the manifest
+//!   describes, so one that another program changed is made again; and the list of games whose records
 //!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, the records whose own checks
 //!   found nothing ([`RECORDS`]), which the next build need not check again, the games that checked
 //!   without a diagnostic as checked ([`GAMES`]), which the next build need not compile or read again, and the
@@ -62,7 +64,7 @@ const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
 /// The manifest's first line: its format, and what else the inputs' hashes depend on.
-const MANIFEST_HEADER: &str = "ludotheca-manifest 2";
+const MANIFEST_HEADER: &str = "ludotheca-manifest 3";
 
 pub use crate::fingerprint::Hash;
 use crate::fingerprint::from_hex as unhex;
@@ -79,6 +81,86 @@ pub struct Recorded {
     pub bytes: Digest,
     /// The hash of what the file was made from, where the renderer gave one.
     pub inputs: Option<Hash>,
+    /// The file as the build that staged it left it; none when that build could not tell, and then the file is
+    /// never taken as it is.
+    pub seen: Option<Seen>,
+}
+
+/// A site file as the system describes it: its size, when its bytes last changed, and its inode. A build keeps
+/// a file of the previous site (or of the standby) only while it is still the file the manifest describes, so
+/// a page that someone or something changed in the output folder is made again rather than kept for ever. A
+/// file written in place has another time or size; one replaced (renamed over, as `sed -i` and editors do) has
+/// another inode. Not the time of change of the file itself (`ctime`): every hard link a build makes to a file
+/// moves it. Linking and renaming leave all three as they were.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    len: u64,
+    modified: i64,
+    inode: u64,
+}
+
+impl Seen {
+    /// What `meta` says of a regular file; none for anything else, or where the system gives no time.
+    fn of(meta: &fs::Metadata) -> Option<Seen> {
+        if !meta.is_file() {
+            return None;
+        }
+        #[cfg(unix)]
+        let (modified, inode) = {
+            use std::os::unix::fs::MetadataExt;
+            (
+                meta.mtime()
+                    .saturating_mul(1_000_000_000)
+                    .saturating_add(meta.mtime_nsec()),
+                meta.ino(),
+            )
+        };
+        #[cfg(not(unix))]
+        let (modified, inode) = {
+            let since = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?;
+            (i64::try_from(since.as_nanos()).ok()?, 0)
+        };
+        Some(Seen {
+            len: meta.len(),
+            modified,
+            inode,
+        })
+    }
+
+    /// The file at `path`, without following a link.
+    fn at(path: &Path) -> Option<Seen> {
+        Seen::of(&fs::symlink_metadata(path).ok()?)
+    }
+
+    /// The file `file` has open.
+    fn open(file: &fs::File) -> Option<Seen> {
+        Seen::of(&file.metadata().ok()?)
+    }
+
+    /// As the manifest writes it: `len.modified.inode`, or `-` for none.
+    fn push(seen: Option<Seen>, out: &mut String) {
+        use std::fmt::Write as _;
+        match seen {
+            Some(s) => {
+                let _ = write!(out, "{}.{}.{}", s.len, s.modified, s.inode);
+            }
+            None => out.push('-'),
+        }
+    }
+
+    /// What [`Seen::push`] wrote; none for `-` or anything unreadable.
+    fn parse(text: &str) -> Option<Seen> {
+        let mut parts = text.splitn(3, '.');
+        Some(Seen {
+            len: parts.next()?.parse().ok()?,
+            modified: parts.next()?.parse().ok()?,
+            inode: parts.next()?.parse().ok()?,
+        })
+    }
 }
 
 enum Marker {
@@ -502,19 +584,16 @@ impl Staging {
     }
 
     fn keep(&self, path: &str, recorded: Recorded) -> Result<bool, String> {
-        if self.already_staged(path, &recorded) {
-            self.linked.fetch_add(1, Ordering::Relaxed);
-            self.record(path, recorded);
-            return Ok(true);
-        }
-        let dest = self.destination(path)?;
-        if self.link_previous(path, &dest) {
-            self.linked.fetch_add(1, Ordering::Relaxed);
-            self.record(path, recorded);
-            Ok(true)
-        } else {
-            Ok(false)
-        }
+        let seen = match self.staged_as(path, &recorded) {
+            Some(seen) => Some(seen),
+            None => self.link_previous(path, &self.destination(path)?),
+        };
+        let Some(seen) = seen else {
+            return Ok(false);
+        };
+        self.linked.fetch_add(1, Ordering::Relaxed);
+        self.record(path, recorded, Some(seen));
+        Ok(true)
     }
 
     /// Put one file into the new site.
@@ -522,36 +601,49 @@ impl Staging {
         let recorded = Recorded {
             bytes: digest(bytes),
             inputs,
+            seen: None,
         };
-        if self.already_staged(path, &recorded) {
+        if let Some(seen) = self.staged_as(path, &recorded) {
             self.linked.fetch_add(1, Ordering::Relaxed);
-            self.record(path, recorded);
+            self.record(path, recorded, Some(seen));
             return Ok(());
         }
         let dest = self.destination(path)?;
         let same = self
             .previous(path)
             .is_some_and(|old| old.bytes == recorded.bytes);
-        if same && self.link_previous(path, &dest) {
-            self.linked.fetch_add(1, Ordering::Relaxed);
+        let linked = if same {
+            self.link_previous(path, &dest)
         } else {
-            let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
-            if self.standby.contains_key(path) {
-                match open_own(&dest) {
-                    Some(file) => overwrite(file, bytes).map_err(failed)?,
-                    // The standby's file may be a hard link to the live site's: replace it, never write into it.
-                    None => {
-                        let partial = partial_of(&dest);
-                        fs::write(&partial, bytes).map_err(failed)?;
-                        replace(&partial, &dest).map_err(failed)?;
-                    }
-                }
-            } else {
-                fs::write(&dest, bytes).map_err(failed)?;
+            None
+        };
+        let seen = match linked {
+            Some(seen) => {
+                self.linked.fetch_add(1, Ordering::Relaxed);
+                Some(seen)
             }
-            self.written.fetch_add(1, Ordering::Relaxed);
-        }
-        self.record(path, recorded);
+            None => {
+                let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
+                let seen = if self.standby.contains_key(path) {
+                    match open_own(&dest) {
+                        Some(file) => overwrite(file, bytes).map_err(failed)?,
+                        // The standby's file may be a hard link to the live site's: replace it, never write
+                        // into it.
+                        None => {
+                            let partial = partial_of(&dest);
+                            let seen = write_seen(&partial, bytes).map_err(failed)?;
+                            replace(&partial, &dest).map_err(failed)?;
+                            seen
+                        }
+                    }
+                } else {
+                    write_seen(&dest, bytes).map_err(failed)?
+                };
+                self.written.fetch_add(1, Ordering::Relaxed);
+                seen
+            }
+        };
+        self.record(path, recorded, seen);
         Ok(())
     }
 
@@ -582,13 +674,23 @@ impl Staging {
             .par_iter()
             .filter(|(path, _)| !given.contains(path.as_str()))
             .map(|(path, recorded)| {
-                if !self.already_staged(path, recorded) {
-                    let dest = self.destination(path)?;
-                    if !self.link_previous(path, &dest) {
-                        return Err(format!("cannot keep `{path}` from the previous site"));
+                let seen = match self.staged_as(path, recorded) {
+                    Some(seen) => Some(seen),
+                    None => {
+                        let dest = self.destination(path)?;
+                        match self.link_previous(path, &dest) {
+                            Some(seen) => Some(seen),
+                            // Changed since its build wrote it, in both sites. Carried all the same, as
+                            // nothing here can make it, but recorded as unknown: the whole build that follows
+                            // makes it again.
+                            None if self.link_unchecked(path, &dest) => None,
+                            None => {
+                                return Err(format!("cannot keep `{path}` from the previous site"));
+                            }
+                        }
                     }
-                }
-                Ok((path.clone(), *recorded))
+                };
+                Ok((path.clone(), Recorded { seen, ..*recorded }))
             })
             .collect::<Result<_, String>>()?;
         drop(given);
@@ -603,11 +705,12 @@ impl Staging {
         Ok(())
     }
 
-    /// Whether the staging folder (the standby) already holds `path` with these bytes, so nothing is to do.
-    fn already_staged(&self, path: &str, recorded: &Recorded) -> bool {
-        self.standby
-            .get(path)
-            .is_some_and(|old| old.bytes == recorded.bytes)
+    /// How the staging folder (the standby) holds `path`, when it holds it with these bytes and unchanged since
+    /// it was staged, so nothing is to do.
+    fn staged_as(&self, path: &str, recorded: &Recorded) -> Option<Seen> {
+        let old = self.standby.get(path)?;
+        let seen = old.seen.filter(|_| old.bytes == recorded.bytes)?;
+        (Seen::at(&checked_path(&self.temp, path).ok()?) == Some(seen)).then_some(seen)
     }
 
     /// Put one file into the new site, written by `write` as it makes it (for files too large to hold).
@@ -645,36 +748,43 @@ impl Staging {
         let recorded = Recorded {
             bytes: sink.digest(),
             inputs,
+            seen: None,
         };
+        let written = Seen::open(&sink.inner);
         drop(sink);
         let same = self
             .previous(path)
             .is_some_and(|old| old.bytes == recorded.bytes);
-        if in_place {
+        let seen = if in_place {
             // Its bytes are in place already; the same as the live site's, it counts as unchanged.
             if same {
                 self.linked.fetch_add(1, Ordering::Relaxed);
             } else {
                 self.written.fetch_add(1, Ordering::Relaxed);
             }
-        } else if self.already_staged(path, &recorded) || (same && self.link_previous(path, &dest))
+            written
+        } else if let Some(seen) = self
+            .staged_as(path, &recorded)
+            .or_else(|| same.then(|| self.link_previous(path, &dest)).flatten())
         {
             fs::remove_file(&partial).map_err(failed)?;
             self.linked.fetch_add(1, Ordering::Relaxed);
+            Some(seen)
         } else {
             replace(&partial, &dest).map_err(failed)?;
             self.written.fetch_add(1, Ordering::Relaxed);
-        }
-        self.record(path, recorded);
+            written
+        };
+        self.record(path, recorded, seen);
         Ok(())
     }
 
-    fn record(&self, path: &str, recorded: Recorded) {
+    fn record(&self, path: &str, recorded: Recorded, seen: Option<Seen>) {
         let part = rayon::current_thread_index().map_or(0, |i| i + 1);
         self.files[part % self.files.len()]
             .lock()
             .expect("no thread panics while holding the manifest")
-            .push((path.to_string(), recorded));
+            .push((path.to_string(), Recorded { seen, ..recorded }));
     }
 
     /// The staged path of a site file, with its folder made.
@@ -711,31 +821,38 @@ impl Staging {
         Ok(dest)
     }
 
-    /// Link the previous site's file into the staged site; false when that cannot be done (the file is gone,
-    /// or the file system has no hard links), so the caller writes it instead.
-    fn link_previous(&self, path: &str, dest: &Path) -> bool {
-        let Ok(old) = checked_path(&self.target.out, path) else {
-            return false;
-        };
-        // Only a plain file the previous build wrote is linked: never a link to somewhere else.
-        match fs::symlink_metadata(&old) {
-            Ok(meta) if meta.is_file() => {
-                if self.standby.contains_key(path) {
-                    // Not the `.partial` name: a streamed file may be waiting under it.
-                    let mut link = dest.as_os_str().to_os_string();
-                    link.push(".link");
-                    let link = PathBuf::from(link);
-                    let _ = fs::remove_file(&link);
-                    if fs::hard_link(&old, &link).is_err() {
-                        return false;
-                    }
-                    self.hold_if_large(dest);
-                    replace(&link, dest).is_ok()
-                } else {
-                    fs::hard_link(&old, dest).is_ok()
-                }
+    /// Link the previous site's file into the staged site, when it is still the file the previous manifest
+    /// describes, and say how it is; none when that cannot be done (the file is gone or was changed since, or
+    /// the file system has no hard links), so the caller makes it instead.
+    fn link_previous(&self, path: &str, dest: &Path) -> Option<Seen> {
+        let recorded = self.previous(path)?.seen?;
+        let old = checked_path(&self.target.out, path).ok()?;
+        // Only a plain file the previous build wrote is linked, never a link to somewhere else (which has no
+        // `Seen`), and the link shares its inode, so it is seen as the file is.
+        (Seen::at(&old)? == recorded && self.link(path, &old, dest)).then_some(recorded)
+    }
+
+    /// [`Staging::link_previous`] for a file that is no longer as the previous manifest describes it: for a
+    /// build that cannot make it (see [`Staging::carry_rest`]).
+    fn link_unchecked(&self, path: &str, dest: &Path) -> bool {
+        checked_path(&self.target.out, path)
+            .is_ok_and(|old| Seen::at(&old).is_some() && self.link(path, &old, dest))
+    }
+
+    fn link(&self, path: &str, old: &Path, dest: &Path) -> bool {
+        if self.standby.contains_key(path) {
+            // Not the `.partial` name: a streamed file may be waiting under it.
+            let mut link = dest.as_os_str().to_os_string();
+            link.push(".link");
+            let link = PathBuf::from(link);
+            let _ = fs::remove_file(&link);
+            if fs::hard_link(old, &link).is_err() {
+                return false;
             }
-            _ => false,
+            self.hold_if_large(dest);
+            replace(&link, dest).is_ok()
+        } else {
+            fs::hard_link(old, dest).is_ok()
         }
     }
 
@@ -896,6 +1013,8 @@ impl Staging {
                         None => lines.push('-'),
                     }
                     lines.push(' ');
+                    Seen::push(recorded.seen, &mut lines);
+                    lines.push(' ');
                     lines.push_str(path);
                     lines.push('\n');
                 }
@@ -1018,10 +1137,19 @@ fn open_alone(dest: &Path, write: bool) -> Option<(fs::File, u64)> {
     }
 }
 
-/// Write `bytes` over the file [`open_own`] opened, and cut what the old one held past them.
-fn overwrite(mut file: fs::File, bytes: &[u8]) -> io::Result<()> {
+/// Write `bytes` over the file [`open_own`] opened, cut what the old one held past them, and say how the file
+/// is then.
+fn overwrite(mut file: fs::File, bytes: &[u8]) -> io::Result<Option<Seen>> {
     file.write_all(bytes)?;
-    file.set_len(bytes.len() as u64)
+    file.set_len(bytes.len() as u64)?;
+    Ok(Seen::open(&file))
+}
+
+/// Write a new file at `path` holding `bytes`, and say how it is then.
+fn write_seen(path: &Path, bytes: &[u8]) -> io::Result<Option<Seen>> {
+    let mut file = fs::File::create(path)?;
+    file.write_all(bytes)?;
+    Ok(Seen::open(&file))
 }
 
 /// Write a file under a new name, then rename it into place: the old file, if any, is never written into. A
@@ -1030,7 +1158,9 @@ fn overwrite(mut file: fs::File, bytes: &[u8]) -> io::Result<()> {
 fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let partial = partial_of(path);
     match open_own(&partial) {
-        Some(file) => overwrite(file, bytes)?,
+        Some(file) => {
+            overwrite(file, bytes)?;
+        }
         None => fs::write(&partial, bytes)?,
     }
     fs::rename(&partial, path)
@@ -1214,10 +1344,12 @@ fn parse_manifest(text: &str) -> Listed {
     );
     listed.extend(lines.filter_map(|line| {
         let (bytes, rest) = line.split_once(' ')?;
-        let (inputs, path) = rest.split_once(' ')?;
+        let (inputs, rest) = rest.split_once(' ')?;
+        let (seen, path) = rest.split_once(' ')?;
         let recorded = Recorded {
             bytes: unhex(bytes)?,
             inputs: if inputs == "-" { None } else { unhex(inputs) },
+            seen: Seen::parse(seen),
         };
         Some((path.to_string(), recorded))
     }));

@@ -100,6 +100,14 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// [`snapshot`] of a site, without its manifest: besides the files' hashes, the manifest records each file's
+/// inode and time of writing, so two builds of the same catalog into two folders differ there and only there.
+pub fn site_snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = snapshot(dir);
+    files.remove(".ludotheca-manifest");
+    files
+}
+
 pub fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
