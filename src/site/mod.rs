@@ -397,6 +397,9 @@ fn build_once(
     if scope == Scope::Whole && !games_file_whole {
         staging.distrust(output::GAMES);
     }
+    if scope == Scope::Items {
+        staging.trust_kept_files();
+    }
     // Made again after a file the stamps vouched for was found changed: the stamps file may be what misled
     // the first attempt, so it is written anew.
     if !trust_stamps {

@@ -487,6 +487,7 @@ impl Target {
         };
         Ok(Staging {
             standby,
+            look: true,
             dirs: Mutex::new(HashSet::from([temp.clone()])),
             guard: TempGuard(Some(temp.clone())),
             temp,
@@ -511,6 +512,8 @@ pub struct Staging {
     previous: Manifest,
     /// What the staging folder already holds: the standby's manifest, or nothing for a new, empty folder.
     standby: Manifest,
+    /// Whether a file is looked at before it is kept (see [`Seen`]); see [`Staging::trust_kept_files`].
+    look: bool,
     /// This site's manifest so far, in a part for each thread of the pool (and one for any other thread): every
     /// file of the site is recorded as it is staged, 30,000 at 10,000 items, and all cores at once waited on
     /// one lock.
@@ -547,6 +550,14 @@ impl Staging {
                 std::sync::Arc::make_mut(manifest).remove(path);
             }
         }
+    }
+
+    /// Keep files as the manifests describe them without looking at them: for the preview server's pass that
+    /// makes only the edited items' pages, which must be quick, and after which a whole build always comes and
+    /// looks at every file it keeps. A file kept so is recorded as its manifest described it, not as it is, so
+    /// one that another program changed still fails that look.
+    pub fn trust_kept_files(&mut self) {
+        self.look = false;
     }
 
     /// What the previous site's manifest says of `path`.
@@ -648,7 +659,8 @@ impl Staging {
     }
 
     /// Keep every file of the previous site that this build did not put, as it was: for a build that makes only
-    /// some of the site's files now and leaves the others to a whole build that follows.
+    /// some of the site's files now and leaves the others to a whole build that follows, and which keeps files
+    /// without looking at them ([`Staging::trust_kept_files`]): a file found changed could not be made here.
     pub fn carry_rest(&self) -> Result<(), String> {
         // Taken out of their locks, so that none is held while other threads work below (should it fail, the
         // build stops and the staged site is never committed).
@@ -675,22 +687,20 @@ impl Staging {
             .filter(|(path, _)| !given.contains(path.as_str()))
             .map(|(path, recorded)| {
                 let seen = match self.staged_as(path, recorded) {
-                    Some(seen) => Some(seen),
+                    Some(seen) => seen,
                     None => {
                         let dest = self.destination(path)?;
-                        match self.link_previous(path, &dest) {
-                            Some(seen) => Some(seen),
-                            // Changed since its build wrote it, in both sites. Carried all the same, as
-                            // nothing here can make it, but recorded as unknown: the whole build that follows
-                            // makes it again.
-                            None if self.link_unchecked(path, &dest) => None,
-                            None => {
-                                return Err(format!("cannot keep `{path}` from the previous site"));
-                            }
-                        }
+                        self.link_previous(path, &dest)
+                            .ok_or_else(|| format!("cannot keep `{path}` from the previous site"))?
                     }
                 };
-                Ok((path.clone(), Recorded { seen, ..*recorded }))
+                Ok((
+                    path.clone(),
+                    Recorded {
+                        seen: Some(seen),
+                        ..*recorded
+                    },
+                ))
             })
             .collect::<Result<_, String>>()?;
         drop(given);
@@ -710,6 +720,9 @@ impl Staging {
     fn staged_as(&self, path: &str, recorded: &Recorded) -> Option<Seen> {
         let old = self.standby.get(path)?;
         let seen = old.seen.filter(|_| old.bytes == recorded.bytes)?;
+        if !self.look {
+            return Some(seen);
+        }
         (Seen::at(&checked_path(&self.temp, path).ok()?) == Some(seen)).then_some(seen)
     }
 
@@ -829,14 +842,8 @@ impl Staging {
         let old = checked_path(&self.target.out, path).ok()?;
         // Only a plain file the previous build wrote is linked, never a link to somewhere else (which has no
         // `Seen`), and the link shares its inode, so it is seen as the file is.
-        (Seen::at(&old)? == recorded && self.link(path, &old, dest)).then_some(recorded)
-    }
-
-    /// [`Staging::link_previous`] for a file that is no longer as the previous manifest describes it: for a
-    /// build that cannot make it (see [`Staging::carry_rest`]).
-    fn link_unchecked(&self, path: &str, dest: &Path) -> bool {
-        checked_path(&self.target.out, path)
-            .is_ok_and(|old| Seen::at(&old).is_some() && self.link(path, &old, dest))
+        let seen = Seen::at(&old)?;
+        ((seen == recorded || !self.look) && self.link(path, &old, dest)).then_some(recorded)
     }
 
     fn link(&self, path: &str, old: &Path, dest: &Path) -> bool {
@@ -1559,6 +1566,52 @@ mod tests {
         assert_eq!((next.written, next.unchanged, next.removed), (0, 2, 0));
         assert!(!out.join("a/index.html").exists());
         assert_eq!(read_manifest(&out).len(), 2);
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_file_changed_after_its_build_is_made_again_even_after_a_pass_that_trusted_it() {
+        let (root, out) = scratch("changed-file");
+        let stage = || {
+            Target::prepare(&out, &root.join("catalog"), false)
+                .unwrap()
+                .stage()
+                .unwrap()
+        };
+        let files = [("a/index.html", "one"), ("b/index.html", "two")];
+        for _ in 0..2 {
+            let staging = stage();
+            for (path, text) in files {
+                staging.put(path, text.as_bytes(), None).unwrap();
+            }
+            staging.commit().unwrap();
+        }
+        // Written where it lies: the live site and the standby share the file.
+        fs::OpenOptions::new()
+            .append(true)
+            .open(out.join("a/index.html"))
+            .unwrap()
+            .write_all(b" and more")
+            .unwrap();
+        // A pass that trusts the manifests keeps it as it is, and so records it as the manifest did.
+        let mut staging = stage();
+        staging.trust_kept_files();
+        staging.put("b/index.html", b"two", None).unwrap();
+        staging.carry_rest().unwrap();
+        staging.commit().unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join("a/index.html")).unwrap(),
+            "one and more"
+        );
+        // The next build looks, and neither site's copy is the file recorded: it cannot be kept as it was, and
+        // the bytes put are written.
+        let staging = stage();
+        assert!(!staging.keep_as_it_was("a/index.html").unwrap());
+        staging.put("a/index.html", b"one", None).unwrap();
+        staging.put("b/index.html", b"two", None).unwrap();
+        let written = staging.commit().unwrap();
+        assert_eq!((written.written, written.unchanged), (1, 1));
+        assert_eq!(fs::read_to_string(out.join("a/index.html")).unwrap(), "one");
         let _ = fs::remove_dir_all(&root);
     }
 
