@@ -716,7 +716,7 @@ impl Staging {
     }
 
     /// How the staging folder (the standby) holds `path`, when it holds it with these bytes and unchanged since
-    /// it was staged, so nothing is to do.
+    /// it was staged (or its manifest says so, in a build that trusts it), so nothing is to do.
     fn staged_as(&self, path: &str, recorded: &Recorded) -> Option<Seen> {
         let old = self.standby.get(path)?;
         let seen = old.seen.filter(|_| old.bytes == recorded.bytes)?;
@@ -835,8 +835,9 @@ impl Staging {
     }
 
     /// Link the previous site's file into the staged site, when it is still the file the previous manifest
-    /// describes, and say how it is; none when that cannot be done (the file is gone or was changed since, or
-    /// the file system has no hard links), so the caller makes it instead.
+    /// describes, and give back the manifest's record of it; none when that cannot be done (the file is gone or
+    /// was changed since, or the file system has no hard links), so the caller makes it instead. A build that
+    /// trusts its manifests ([`Staging::trust_kept_files`]) links the file without comparing it.
     fn link_previous(&self, path: &str, dest: &Path) -> Option<Seen> {
         let recorded = self.previous(path)?.seen?;
         let old = checked_path(&self.target.out, path).ok()?;
