@@ -49,7 +49,8 @@ pub struct Stamp {
     len: u32,
 }
 
-fn nanos(seconds: i64, nanos: i64) -> i64 {
+/// A time the system gives in seconds and nanoseconds, as nanoseconds since 1970.
+pub(crate) fn nanos(seconds: i64, nanos: i64) -> i64 {
     seconds.saturating_mul(1_000_000_000).saturating_add(nanos)
 }
 

@@ -109,9 +109,7 @@ impl Seen {
         let (modified, inode) = {
             use std::os::unix::fs::MetadataExt;
             (
-                meta.mtime()
-                    .saturating_mul(1_000_000_000)
-                    .saturating_add(meta.mtime_nsec()),
+                crate::catalog::stamps::nanos(meta.mtime(), meta.mtime_nsec()),
                 meta.ino(),
             )
         };
