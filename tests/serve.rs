@@ -749,6 +749,58 @@ fn reading_the_catalog_starts_no_build() {
     assert_ne!(next, first);
 }
 
+/// `--timings` gives each build's steps, and the memory the server holds after it: what it keeps between
+/// builds grows with the catalog, and this is where an archivist sees how much.
+#[test]
+fn timings_give_each_builds_steps_and_the_memory_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = shipped_catalog(dir.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["serve", "--port", "0", "--timings", "--catalog"])
+        .arg(&catalog)
+        .arg("--out")
+        .arg(dir.path().join("site"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the ludotheca binary runs");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    // Stopped by Drop whatever the assertions find.
+    let _server = Server {
+        child,
+        address: "127.0.0.1:0".parse().unwrap(),
+    };
+    let said = BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+        .find(|line| line.starts_with("built in"))
+        .expect("the first build is reported");
+    for step in ["(load ", ", check ", ", resolve ", ", render ", ", swap "] {
+        assert!(said.contains(step), "no {step:?} in {said:?}");
+    }
+    if cfg!(target_os = "linux") {
+        // "... swap 1.8 ms; 25 MB held, 25 MB at most): ..."
+        let held = said
+            .split_once("ms; ")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(held, _)| held)
+            .unwrap_or_else(|| panic!("no memory in {said:?}"));
+        assert!(
+            held.contains(" MB held, ") && held.ends_with(" MB at most"),
+            "{said:?}"
+        );
+        let numbers: Vec<u64> = held
+            .split(' ')
+            .filter_map(|word| word.parse().ok())
+            .collect();
+        assert_eq!(numbers.len(), 2, "held and at most in {said:?}");
+        assert!(
+            numbers[0] > 0 && numbers[0] <= numbers[1],
+            "held no more than at most, in {said:?}"
+        );
+    }
+}
+
 /// A page reloading after a build asks again with the versions it holds: what did not change is answered 304
 /// without a body, what changed in full with its new version.
 #[test]

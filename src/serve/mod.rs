@@ -375,7 +375,14 @@ fn report_build(
                             format!("{} {:.1}", step.name, step.took.as_secs_f64() * 1000.0)
                         })
                         .collect();
-                    format!(" ({} ms)", steps.join(", "))
+                    // What the server holds between builds grows with the catalog: shown after each one.
+                    let held = match built.timings.last().and_then(|step| step.resident) {
+                        Some(r) => {
+                            format!("; {} MB held, {} MB at most", r.now >> 20, r.peak >> 20)
+                        }
+                        None => String::new(),
+                    };
+                    format!(" ({} ms{held})", steps.join(", "))
                 } else {
                     String::new()
                 };
