@@ -277,7 +277,8 @@ struct ServeArgs {
     /// Print only errors and the address.
     #[arg(long)]
     quiet: bool,
-    /// Print how long each step of each build took (load, check, resolve, render, swap), and the memory held after each build
+    /// Print how long each step of each build took (load, check, resolve, render, swap), and the memory held
+    /// after each build
     #[arg(long)]
     timings: bool,
 }

@@ -483,8 +483,9 @@ fn build_once(
     // is done beside the render instead.
     crate::resident::free_beside(read_games);
     // The items' parts of the site-wide files, held from one build to the next, take about as much memory as
-    // those files (1.3 GB at 100,000 items, half a long-running server's). A catalog whose memory is short
-    // has its whole builds take them from the previous site's files instead, as a new process does.
+    // those files (1.3 GB at 100,000 items, a third of what the server held at its peak). A catalog whose
+    // memory is short has its whole builds take them from the previous site's files instead, as a new process
+    // does.
     let hold_parts = kept.is_some()
         && (scope == Scope::Items
             || !crate::catalog::memory_is_short(checked.catalog.files.held().text));
