@@ -749,6 +749,61 @@ fn reading_the_catalog_starts_no_build() {
     assert_ne!(next, first);
 }
 
+/// A record edited while the first build runs, after the build has read it, is served as edited: watching
+/// starts before the first build reads anything, so the edit is reported once the build is done.
+#[test]
+fn an_edit_made_while_the_first_build_runs_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = shipped_catalog(dir.path());
+    let out = dir.path().join("site");
+    let record = catalog.join("games/bagh-chal/record.xml");
+    let original = fs::read_to_string(&record).unwrap();
+    let edited = original.replace(
+        "<dcterms:title>Bagh-Chal</dcterms:title>",
+        "<dcterms:title>Bagh-Chal, edited while built</dcterms:title>",
+    );
+    assert_ne!(edited, original);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["serve", "--port", "0", "--catalog"])
+        .arg(&catalog)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the ludotheca binary runs");
+    // The build's staging folder appears once the catalog is loaded and checked, every record read, and
+    // goes when the site is swapped in. Should a busy machine hide it from this loop, the edit is made after
+    // the build instead, which any server serves.
+    let staging = dir
+        .path()
+        .join(format!(".site.ludotheca-tmp-{}", child.id()));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !staging.exists() && !out.exists() {
+        assert!(Instant::now() < deadline, "the first build never began");
+        thread::sleep(Duration::from_micros(200));
+    }
+    fs::write(&record, &edited).unwrap();
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let _server = Server { child, address };
+    wait_for(
+        address,
+        "/games/bagh-chal/index.html",
+        Duration::from_secs(20),
+        |r| r.text().contains("<h1>Bagh-Chal, edited while built</h1>"),
+    );
+}
+
 /// `--timings` gives each build's steps, and the memory the server holds after it: what it keeps between
 /// builds grows with the catalog, and this is where an archivist sees how much.
 #[test]

@@ -141,6 +141,15 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
     };
     let live = Arc::new(Live::new());
     crate::resident::keep_freed();
+    // Watching starts before the first build reads anything: a file changed while it runs (a minute at
+    // 100,000 items) is then either read by it as changed or reported after it, never missed. A catalog that
+    // is not a folder is said so as the build says it, rather than as what the watcher could not find.
+    if !options.catalog.is_dir() {
+        let missing = crate::catalog::LoadError::NotADirectory(options.catalog.clone());
+        return Err(ServeError::Build(BuildError::Load(missing)));
+    }
+    let (wake, woken) = mpsc::channel();
+    let watcher = watch(&options.catalog, wake.clone())?;
     let started = Instant::now();
     // What each build made, for the next: a rebuild reads, checks and renders only what an edit touched.
     let mut kept = Kept::default();
@@ -150,9 +159,6 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
         }
         outcome => report_build(&options, &live, outcome, started, Scope::Whole),
     }
-
-    let (wake, woken) = mpsc::channel();
-    let watcher = watch(&options.catalog, wake.clone())?;
 
     let site = http::Site::new(&options.out, Arc::clone(&live));
     let server = server::listen(SocketAddr::new(options.bind, options.port), site)
@@ -208,12 +214,29 @@ fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, Serve
             let _ = wake.send(wake_with);
         }
     };
-    let mut watcher =
-        RecommendedWatcher::new(handler, config).map_err(|e| ServeError::Watch(e.to_string()))?;
+    let mut watcher = RecommendedWatcher::new(handler, config).map_err(watch_error)?;
     watcher
         .watch(catalog, RecursiveMode::Recursive)
-        .map_err(|e| ServeError::Watch(e.to_string()))?;
+        .map_err(watch_error)?;
     Ok(watcher)
+}
+
+/// Why the catalog cannot be watched, and for the system's limit on watched folders, which a large catalog
+/// reaches (a folder of 100,000 items has 180,000 folders, each watched), how to raise it.
+fn watch_error(err: notify::Error) -> ServeError {
+    if !matches!(err.kind, notify::ErrorKind::MaxFilesWatch) {
+        return ServeError::Watch(err.to_string());
+    }
+    const LIMIT: &str = "/proc/sys/fs/inotify/max_user_watches";
+    let now = std::fs::read_to_string(LIMIT)
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .map_or(String::new(), |limit| format!(", now {limit}"));
+    ServeError::Watch(format!(
+        "the system's limit on watched folders is reached (fs.inotify.max_user_watches{now}, shared by \
+         every program of this user): each folder of the catalog takes one. Raise it, as root: \
+         `sysctl fs.inotify.max_user_watches=1048576`; meanwhile, run `ludotheca build` after each edit"
+    ))
 }
 
 fn is_hidden(path: &Path) -> bool {
@@ -430,6 +453,20 @@ fn print_diagnostics(diagnostics: &Diagnostics, color: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watch_limit_reached_says_how_to_raise_it() {
+        let said = watch_error(notify::Error::new(notify::ErrorKind::MaxFilesWatch)).to_string();
+        assert!(said.starts_with("cannot watch the catalog: "), "{said}");
+        assert!(
+            said.contains("sysctl fs.inotify.max_user_watches=")
+                && said.contains("ludotheca build"),
+            "{said}"
+        );
+        // Any other failure is said as the watcher says it.
+        let other = watch_error(notify::Error::generic("no such thing")).to_string();
+        assert_eq!(other, "cannot watch the catalog: no such thing");
+    }
 
     #[test]
     fn changed_files_name_the_pages_that_show_them() {
