@@ -35,17 +35,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("the ludotheca binary runs");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("serve prints its address");
-        let address = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let address = listening_at(&mut child);
         Server { child, address }
     }
 
@@ -72,6 +62,20 @@ impl Drop for Server {
             let _ = self.child.wait();
         }
     }
+}
+
+/// The address a starting server prints on standard output once its first build is done and it listens.
+fn listening_at(child: &mut Child) -> SocketAddr {
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    line.split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
 }
 
 fn signal(child: &Child, signal: libc::c_int) {
@@ -784,17 +788,7 @@ fn an_edit_made_while_the_first_build_runs_is_served() {
         thread::sleep(Duration::from_micros(200));
     }
     fs::write(&record, &edited).unwrap();
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("serve prints its address");
-    let address = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let address = listening_at(&mut child);
     let _server = Server { child, address };
     wait_for(
         address,
