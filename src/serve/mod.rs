@@ -222,7 +222,7 @@ fn watch(catalog: &Path, wake: Sender<Wake>) -> Result<RecommendedWatcher, Serve
 }
 
 /// Why the catalog cannot be watched, and for the system's limit on watched folders, which a large catalog
-/// reaches (a folder of 100,000 items has 180,000 folders, each watched), how to raise it.
+/// reaches (one of 100,000 items has 180,000 folders, each watched), how to raise it.
 fn watch_error(err: notify::Error) -> ServeError {
     if !matches!(err.kind, notify::ErrorKind::MaxFilesWatch) {
         return ServeError::Watch(err.to_string());
@@ -234,8 +234,9 @@ fn watch_error(err: notify::Error) -> ServeError {
         .map_or(String::new(), |limit| format!(", now {limit}"));
     ServeError::Watch(format!(
         "the system's limit on watched folders is reached (fs.inotify.max_user_watches{now}, shared by \
-         every program of this user): each folder of the catalog takes one. Raise it, as root: \
-         `sysctl fs.inotify.max_user_watches=1048576`; meanwhile, run `ludotheca build` after each edit"
+         every program of this user): each folder of the catalog takes one. Raise it above the catalog's \
+         folders, as root: `sysctl fs.inotify.max_user_watches=1048576`; meanwhile, run `ludotheca build` \
+         after each edit"
     ))
 }
 
