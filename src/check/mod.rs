@@ -220,9 +220,9 @@ fn cites_found(catalog: &Catalog, item: &crate::catalog::Item) -> bool {
 }
 
 /// [`check_records`], taking each record's diagnostics from `cache` when its files and the program are the same
-/// and what else its checks read still holds ([`reads_unchanged`]), and leaving in it this run's; a record whose key is in `clean` (an earlier run found nothing) is
-/// not checked either. Returns the keys of the records that gave no diagnostic, sorted, and how many records'
-/// checks were taken rather than made.
+/// and what else its checks read still holds ([`reads_unchanged`]), and leaving in it this run's; a record whose
+/// key is in `clean` (an earlier run found nothing) is not checked either. Returns the keys of the records that
+/// gave no diagnostic, sorted, and how many records' checks were taken rather than made.
 fn check_records_with(
     catalog: &Catalog,
     diagnostics: &mut Diagnostics,

@@ -482,16 +482,20 @@ fn build_once(
     // games' rulesets at 10,000 items) kept one core busy while the other waited for the render to start: it
     // is done beside the render instead.
     crate::resident::free_beside(read_games);
-    // The items' parts of the site-wide files, held from one build to the next, take about as much memory as
-    // those files (1.3 GB at 100,000 items, a third of what the server held at its peak). A catalog whose
-    // memory is short has its whole builds take them from the previous site's files instead, as a new process
-    // does.
-    let hold_parts = kept.is_some()
-        && (scope == Scope::Items
-            || !crate::catalog::memory_is_short(checked.catalog.files.held().text));
-    if let Some(kept) = kept.as_deref_mut().filter(|_| !hold_parts) {
-        kept.parts = memo::Parts::default();
-    }
+    // The items' parts of the site-wide files, which only a whole build makes, are held from one build to the
+    // next. They take about as much memory as those files (1.3 GB at 100,000 items, a third of what the server
+    // held at its peak): a catalog whose memory is short has its whole builds take them from the previous
+    // site's files instead, as a new process does.
+    let hold_parts = match kept.as_deref_mut() {
+        Some(kept) if scope == Scope::Whole => {
+            let hold = !crate::catalog::memory_is_short(checked.catalog.files.held().text);
+            if !hold {
+                kept.parts = memo::Parts::default();
+            }
+            hold
+        }
+        _ => false,
+    };
     let rendered = pages::render_site(
         &archive,
         theme,
@@ -501,12 +505,8 @@ fn build_once(
         scope,
         memory,
     );
-    if let Some(kept) = kept
-        .as_deref_mut()
-        .filter(|_| hold_parts && scope == Scope::Whole)
-    {
-        // Whatever was made is right for its key, even when the build failed later on. Not after a build of
-        // the items only, which used none of the parts: the whole build after it will.
+    if let Some(kept) = kept.as_deref_mut().filter(|_| hold_parts) {
+        // Whatever was made is right for its key, even when the build failed later on.
         kept.parts.settle();
     }
     let rendered = rendered.map_err(BuildError::Template)?;
