@@ -460,6 +460,33 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
     }
 }
 
+/// The items' parts of the data files show no template: a template of the catalog's own makes every page
+/// again and takes every part from the previous site, and the site is the one a fresh build makes.
+#[test]
+fn a_template_change_takes_every_items_data_from_the_previous_site() {
+    let (scratch, catalog, out) = shipped("template-parts");
+    let (taken, all) = parts_taken(&catalog, &out);
+    assert_eq!(taken, 0, "a first build has no previous site");
+
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/base.html");
+    let text = fs::read_to_string(default).unwrap();
+    let mark = "<!-- the catalog's own frame -->";
+    let changed = text.replacen("</body>", &format!("{mark}</body>"), 1);
+    assert_ne!(text, changed);
+    fs::create_dir_all(catalog.join("templates")).unwrap();
+    fs::write(catalog.join("templates/base.html"), changed).unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(taken_in(&said, "data "), (all, all), "{said}");
+    let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
+    assert!(page.contains(mark), "the game's page is made again");
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh"),
+        "a template of the catalog's own",
+    );
+}
+
 /// A picture found good is not decoded again by the next build, in a new process too: the site keeps its
 /// examination by the picture's bytes and name. A changed picture is examined again (a damaged one stops the
 /// build), and a damaged file of examinations is not believed.

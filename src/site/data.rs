@@ -316,7 +316,7 @@ pub fn oai_base_url(gateway: Option<&str>, file: &str) -> String {
     }
 }
 
-/// A record's part of the file. Everything it depends on besides the item's page key (which covers the
+/// A record's part of the file. Everything it depends on besides the item's key (which covers the
 /// configuration file, hence the gateway and repository identifier, and the base URL) is an argument.
 fn oai_record(
     archive: &Archive,
@@ -459,9 +459,9 @@ pub fn oai_pmh(
     );
     sink.write_all(out.as_bytes())?;
     out.clear();
-    // The datestamp of an undated record comes from SOURCE_DATE_EPOCH, which no page key covers.
+    // The datestamp of an undated record comes from SOURCE_DATE_EPOCH, which no item key covers.
     let undated = datestamp(None);
-    // The repository identifier comes from the configuration file and the base URL, both in the page key.
+    // The repository identifier comes from the configuration file and the base URL, both in the item key.
     let entries = &archive.entries;
     items.write_all(
         Export::Oai,

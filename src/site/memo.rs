@@ -1,8 +1,8 @@
 //! What the site-wide files (catalog.json, catalog.csv, oai-pmh.xml, the search index) hold for each item,
 //! remembered between builds by a long-running process (the preview server). Each of those files is made in
 //! full at every build, but an edit changes one item's part of it: a part is kept by a hash of everything it is
-//! made from (the item's page key, which covers the item, the items it links with and the catalog-wide files,
-//! and whatever else the file adds), so only the edited item's parts are made again.
+//! made from (the item's key, which covers the item, the items it links with and the catalog-wide files but
+//! the templates, and whatever else the file adds), so only the edited item's parts are made again.
 //!
 //! A build without memory takes the parts of the previous site's data files that the index it left lists under
 //! the same key (`super::reuse`), and makes the others; the output is the same byte for byte either way.
@@ -99,7 +99,7 @@ impl Parts {
 /// How a site-wide file finds each item's part: made every time, or through [`Parts`] (a long-running process's
 /// memory) or [`Previous`] (the previous site's files), and where this build writes each part ([`Recorder`]).
 pub struct Items<'a> {
-    /// Each item's page key, in the order of the archive's entries.
+    /// Each item's key (`super::pages::item_key`), in the order of the archive's entries.
     keys: &'a [Hash],
     parts: Option<&'a Parts>,
     previous: Option<&'a Previous>,
@@ -141,7 +141,7 @@ impl<'a> Items<'a> {
     }
 
     /// The previous site's parts, when they are to be read (not when a long-running process remembers them),
-    /// and the keys of the parts of the items `indices`, made from their page keys and `extra`.
+    /// and the keys of the parts of the items `indices`, made from their items' keys and `extra`.
     fn previous_keys(&self, indices: &[usize], extra: &[u8]) -> Option<(&Previous, Vec<Hash>)> {
         let previous = self
             .previous
@@ -156,7 +156,7 @@ impl<'a> Items<'a> {
         Some((previous, keys))
     }
 
-    /// Item `index`'s part of `export`, made from its page key and `extra`, and what the index of parts keeps
+    /// Item `index`'s part of `export`, made from its item's key and `extra`, and what the index of parts keeps
     /// of it (the key and the hash of its bytes) when there is an index. `fetched` is what [`Items::fetch`]
     /// read for the item; without it, the previous site's part is looked for here.
     pub fn text(

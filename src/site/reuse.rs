@@ -1,6 +1,6 @@
 //! The previous site's data files as a store of parts. `catalog.json`, `catalog.csv`, `oai-pmh.xml` and the
 //! search index's own file of items' words ([`Export::Search`]) hold one part per item, each made from the
-//! item's page key (see `super::memo`). A build records where each part lies in its file ([`INDEX`]), so the
+//! item's key (see `super::memo`). A build records where each part lies in its file ([`INDEX`]), so the
 //! next build, even in a new process, reads an unchanged item's part from the previous site's file instead of
 //! making it again: after one edit, the files are mostly copied.
 //!

@@ -323,7 +323,7 @@ pub(super) fn timeline_pages(site: &Site, out: &Out) -> Result<(), String> {
     let undated = archive.entries.len() - total;
     let chunks = paginate::split(dated, paginate::Sizes::current().links);
     // Keyed like the other lists: a row shows the item's dates, title and facets (tag names among them, which
-    // its page key holds); every page states how many items are dated and how many are not.
+    // its key holds); every page states how many items are dated and how many are not.
     let counts = format!("{total}/{undated}");
     keyed_pages(
         site,
