@@ -485,6 +485,36 @@ fn a_template_change_takes_every_items_data_from_the_previous_site() {
         &scratch.0.join("fresh"),
         "a template of the catalog's own",
     );
+
+    // A template that no other one uses: only the pages made with it are made again.
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/browse.html");
+    let text = fs::read_to_string(default).unwrap();
+    let mark = "<!-- the catalog's own browse page -->";
+    let changed = text.replacen(
+        "{% block content %}",
+        &format!("{{% block content %}}{mark}"),
+        1,
+    );
+    assert_ne!(text, changed);
+    fs::write(catalog.join("templates/browse.html"), changed).unwrap();
+    let (rendered, ..) = build(&catalog, &out, &[]);
+    let browse_pages = snapshot(&out)
+        .keys()
+        .filter(|path| path.starts_with("browse/") && path.ends_with(".html"))
+        .count();
+    assert!(browse_pages > 0);
+    assert_eq!(
+        rendered, browse_pages,
+        "only the browse pages are made again"
+    );
+    let page = fs::read_to_string(out.join("browse/index.html")).unwrap();
+    assert!(page.contains(mark), "the browse page is made again");
+    assert_as_fresh(
+        &catalog,
+        &out,
+        &scratch.0.join("fresh-browse"),
+        "the browse page's template of the catalog's own",
+    );
 }
 
 /// A picture found good is not decoded again by the next build, in a new process too: the site keeps its

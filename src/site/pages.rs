@@ -375,7 +375,7 @@ pub fn render_site(
     let renderer = Renderer {
         theme,
         staging,
-        key: render_key(&program, theme),
+        program,
         rendered: AtomicUsize::new(0),
         kept: AtomicUsize::new(0),
     };
@@ -391,10 +391,10 @@ pub fn render_site(
     };
     // An item page is keyed by what it is made from, so an unchanged one is not even built; the same key
     // finds the item's parts of the site-wide files, and the list pages are keyed by the items they list.
-    site.catalog_key = catalog_key(&site, &renderer.key);
-    // The items' parts of the data files show no template: keyed without them, a change of the theme leaves
-    // every part as it was (at 10,000 items, 40,000 parts not made again after each save of a template).
-    let items_key = catalog_key(&site, &crate::fingerprint::key(&program, [&b"items"[..]]));
+    // Without the templates: each page's key adds its own (see [`Renderer::template_key`]). The items' parts of
+    // the data files show no template, so a change of the theme leaves every part as it was (at 10,000 items,
+    // 40,000 parts not made again after each save of a template).
+    site.catalog_key = catalog_key(&site, &program);
     (site.works, site.cited) = cited_works(archive);
     // The previous site's data files, read through the index of their parts it left: beside the keys, since
     // filing 40,000 parts (at 10,000 items) is one thread's work.
@@ -413,7 +413,7 @@ pub fn render_site(
             .entries
             .par_iter()
             .enumerate()
-            .map(|(i, entry)| item_key(&site, &items_key, i, entry))
+            .map(|(i, entry)| item_key(&site, &site.catalog_key, i, entry))
             .collect();
         // Only the lists take them, and a build of the items' pages makes no list.
         let own_keys: Vec<Hash> = if whole {
@@ -531,7 +531,7 @@ pub fn render_site(
             .par_iter()
             .enumerate()
             .try_for_each(|(i, entry)| {
-                let key = page_key(&site, &keys[i]);
+                let key = renderer.page_key(&keys[i]);
                 let files = if staging.keep_if_unchanged(&entry.url, key)? {
                     renderer.kept.fetch_add(1, Ordering::Relaxed);
                     // The page's key covers the item's files and the program, all that its downloads are made
@@ -645,35 +645,59 @@ impl Out<'_> {
         self.renderer.render(job)
     }
 
-    /// A page keyed by what it is made from (see [`Site::list_key`]): not even built when the previous site
-    /// has it under the same key.
-    fn keyed(&self, path: &str, key: Hash, make: impl FnOnce() -> Job) -> Result<(), String> {
+    /// A page keyed by what it is made from (see [`Site::list_key`]) and by `template`, which `make` is given
+    /// to make it with: not even built when the previous site has it under the same key.
+    fn keyed(
+        &self,
+        path: &str,
+        template: &'static str,
+        key: Hash,
+        make: impl FnOnce(&'static str) -> Job,
+    ) -> Result<(), String> {
         self.listed(path);
+        let key = crate::fingerprint::key(&self.renderer.template_key(template), [&key[..]]);
         if self.renderer.staging.keep_if_unchanged(path, key)? {
             self.renderer.kept.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
-        self.renderer.render_as(make(), key)
+        let job = make(template);
+        if job.template != template {
+            // A page keyed by one template and made with another would be kept after an edit of the one it shows.
+            return Err(format!(
+                "{path} was keyed by {template} but made with {}",
+                job.template
+            ));
+        }
+        self.renderer.render_as(job, key)
     }
 }
 
 /// A site-wide file's maker.
 type Export<'a> = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()> + Sync + 'a>;
 
-/// What a page's hash depends on besides its data: the program and the templates.
-fn render_key(program: &Hash, theme: &Theme) -> Hash {
-    crate::fingerprint::bytes(program, [&theme.fingerprint[..]])
-}
-
 struct Renderer<'a> {
     theme: &'a Theme,
     staging: &'a Staging,
-    key: Hash,
+    program: Hash,
     rendered: AtomicUsize,
     kept: AtomicUsize,
 }
 
+/// Every item's page is made with this template.
+const ITEM_TEMPLATE: &str = "item.html";
+
 impl Renderer<'_> {
+    /// What a page made with `template` depends on besides its data: the program, and the template with those
+    /// it uses ([`Theme::fingerprint`]).
+    fn template_key(&self, template: &str) -> Hash {
+        crate::fingerprint::key(&self.program, [&self.theme.fingerprint(template)[..]])
+    }
+
+    /// An item page's key: the item's key ([`item_key`]) with its template's.
+    fn page_key(&self, item_key: &Hash) -> Hash {
+        crate::fingerprint::key(&self.template_key(ITEM_TEMPLATE), [&item_key[..]])
+    }
+
     fn render(&self, job: Job) -> Result<(), String> {
         let inputs = self.data_hash(&job)?;
         if self.staging.keep_if_unchanged(&job.path, inputs)? {
@@ -705,7 +729,7 @@ impl Renderer<'_> {
     /// A hash of the page's template data, with the program and templates.
     fn data_hash(&self, job: &Job) -> Result<Hash, String> {
         let mut hasher = blake3::Hasher::new();
-        hasher.update(&self.key);
+        hasher.update(&self.template_key(job.template));
         hasher.update(job.template.as_bytes());
         hasher.update(b"\0");
         {
@@ -782,11 +806,11 @@ fn diagram_files(
         .collect())
 }
 
-/// What every item page is made from besides the items themselves: the program and templates, the
-/// configuration, the published address. Not the bibliography: a page shows only the works its item and the
+/// What every page and every item's part of the data files is made from besides the items themselves and the
+/// templates: the program, the configuration, the published address. Not the bibliography: a page shows only the works its item and the
 /// items linked with it cite ([`cited_works`]), and an edit of one entry (or a new one, not yet cited) leaves
 /// the pages of the items citing none of it as they were.
-fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
+fn catalog_key(site: &Site, program: &Hash) -> Hash {
     let catalog = site.archive.catalog;
     let files = catalog
         .config_file
@@ -797,7 +821,7 @@ fn catalog_key(site: &Site, renderer_key: &Hash) -> Hash {
     let count = (catalog.config_file.iter().count() as u64).to_le_bytes();
     let rest = [site.options.base_url.as_deref().unwrap_or("").as_bytes()];
     crate::fingerprint::bytes(
-        renderer_key,
+        program,
         std::iter::once(&count[..]).chain(files).chain(rest),
     )
 }
@@ -863,17 +887,11 @@ fn cited_works(archive: &Archive) -> (Vec<Hash>, Vec<Hash>) {
     (works, cited)
 }
 
-/// An item page's key: the item's key ([`item_key`]) with everything of [`catalog_key`], the templates among
-/// them.
-fn page_key(site: &Site, item_key: &Hash) -> Hash {
-    crate::fingerprint::key(&site.catalog_key, [&item_key[..]])
-}
-
 /// What an item's page and its parts of the data files are made from, hashed without building the page: the
 /// item's own files, the files of every item it links to or is linked from (their titles, kinds and rules
 /// appear on it), the works each of those cites ([`cited_works`]), the names and page names of its tags, places
 /// and people, and `catalog_key` (the program, the configuration and the published address). When its
-/// [`page_key`] is the hash the previous site recorded for the page, the page cannot have changed, and neither
+/// [`Renderer::page_key`] is the hash the previous site recorded for the page, the page cannot have changed, and neither
 /// its data nor the page is made again. Where the item lies in the catalog is not part of
 /// it, and nothing on the page may depend on that: adding, removing or moving one item then leaves every other
 /// item's page, and its parts of the data files, as they were, rather than those of every item after it in the
@@ -1406,7 +1424,7 @@ fn browse_pages(
             chunk.iter().copied(),
         );
         let page_path = path.clone();
-        out.keyed(&page_path, key, || {
+        out.keyed(&page_path, "browse.html", key, |template| {
         let title = page_title(&heading, number, pages);
         let mut layout = site.layout(&path, &title, &description, "browse");
         layout.ld = Some(meta::collection_page(&title));
@@ -1482,7 +1500,7 @@ fn browse_pages(
         page["groups"] = Json::Array(facet_groups(&page_facets, &FACET_LABELS));
         page["rows"] = Json::Array(rows);
         page["lists"] = Json::Array(list_groups);
-        site.job(path, "browse.html", layout, page)
+        site.job(path, template, layout, page)
         })?;
     }
     Ok(())
@@ -1679,7 +1697,7 @@ fn variants(site: &Site, out: &Out) -> Result<(), String> {
             slot.items.iter().copied(),
         );
         let path = slot.path.clone();
-        out.keyed(&path, key, || make(slot))
+        out.keyed(&path, "variants.html", key, |_| make(slot))
     })
 }
 
@@ -1717,14 +1735,14 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
     keyed_pages(
         site,
         out,
-        ("rules", "rulesets"),
+        ("rules", "rulesets", "rules.html"),
         (b"", &site.keys),
         chunks,
         |&(_, r), out| {
             let _ = write!(out, "{r},");
         },
         |&(i, _)| i,
-        |slot| {
+        |slot, template| {
             slot_job(
                 site,
                 slot,
@@ -1733,7 +1751,7 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
                     "Facts derived from the executable rules of every ruleset.",
                     "rules",
                 ),
-                "rules.html",
+                template,
                 |_, root, chunk, pager| {
                     let (rows, facets) = facts_rows(site, root, &chunk);
                     let mut page = json!({ "pager": pager });
@@ -1810,14 +1828,14 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
     keyed_pages(
         site,
         out,
-        ("puzzles", "puzzles"),
+        ("puzzles", "puzzles", "puzzles.html"),
         (b"", &site.keys),
         chunks,
         |p, out| {
             let _ = write!(out, "{}:{},", p.entry, p.record);
         },
         |p| p.entry,
-        |slot| {
+        |slot, template| {
             slot_job(
                 site,
                 slot,
@@ -1826,7 +1844,7 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
                     "Every puzzle of the archive: a position, a question, and the board to solve it on.",
                     "puzzles",
                 ),
-                "puzzles.html",
+                template,
                 |_, root, chunk, pager| {
                     let rows: Vec<serde_json::Value> =
                         chunk.iter().map(|p| puzzle_row(site, root, p)).collect();
@@ -1846,12 +1864,12 @@ fn puzzles_page(site: &Site, out: &Out) -> Result<(), String> {
 fn keyed_pages<T: Send + Sync>(
     site: &Site,
     out: &Out,
-    (folder, noun): (&str, &str),
+    (folder, noun, template): (&str, &str, &'static str),
     (shared, keys): (&[u8], &[Hash]),
     chunks: Vec<Vec<T>>,
     listed: impl Fn(&T, &mut String) + Sync,
     entry: impl Fn(&T) -> usize + Sync,
-    make: impl Fn(paginate::Slot<T>) -> Job + Sync,
+    make: impl Fn(paginate::Slot<T>, &'static str) -> Job + Sync,
 ) -> Result<(), String> {
     paginate::slots(folder, noun, chunks)
         .into_par_iter()
@@ -1874,7 +1892,7 @@ fn keyed_pages<T: Send + Sync>(
                 slot.items.iter().map(&entry),
             );
             let path = slot.path.clone();
-            out.keyed(&path, key, || make(slot))
+            out.keyed(&path, template, key, |template| make(slot, template))
         })
 }
 
@@ -1999,7 +2017,7 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
     keyed_pages(
         site,
         out,
-        ("uncatalogued", "mentions"),
+        ("uncatalogued", "mentions", "uncatalogued.html"),
         (b"", &site.keys),
         paginate::split(mentions, sizes.links),
         // A mention shows its name and the item's link; whether it is the name's first mention decides whether
@@ -2009,7 +2027,7 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
             let _ = write!(out, "{}\u{1f}{}\u{1e}", names[n].0, u8::from(first));
         },
         |&(_, i)| i,
-        |slot| {
+        |slot, template| {
             slot_job(
                 site,
                 slot,
@@ -2018,7 +2036,7 @@ fn uncatalogued(site: &Site, out: &Out) -> Result<(), String> {
                     "Games and boards that records name but the archive does not hold yet.",
                     "variants",
                 ),
-                "uncatalogued.html",
+                template,
                 |_, root, chunk, pager| {
                     let mut shown: Vec<serde_json::Value> = Vec::new();
                     let mut last: Option<usize> = None;
@@ -2173,18 +2191,18 @@ fn facet_pages(
         keyed_pages(
             site,
             out,
-            (&format!("{folder}/{}", facet.slug), "items"),
+            (&format!("{folder}/{}", facet.slug), "items", "facet.html"),
             (shared.as_bytes(), &site.own_keys),
             paginate::split(facet.items.clone(), sizes.links),
             // An item's link shows its title, address and kind, all of which its key covers.
             |_, _| {},
             |&i| i,
-            |slot| {
+            |slot, template| {
                 slot_job(
                     site,
                     slot,
                     (&facet.name, &description, folder),
-                    "facet.html",
+                    template,
                     |layout, root, chunk, pager| {
                         facet_page(
                             site,
@@ -2489,7 +2507,11 @@ fn one_source_pages(
     keyed_pages(
         site,
         out,
-        (&format!("sources/{}", source.slug), "citations"),
+        (
+            &format!("sources/{}", source.slug),
+            "citations",
+            "source.html",
+        ),
         // The work's own fields, as its hash holds them; a citing item's link shows only what the item itself
         // says.
         (&work[..], &site.own_keys),
@@ -2507,12 +2529,12 @@ fn one_source_pages(
             );
         },
         |citing| citing.item,
-        |slot| {
+        |slot, template| {
             slot_job(
                 site,
                 slot,
                 (&title, &full, "sources"),
-                "source.html",
+                template,
                 |layout, root, chunk, pager| {
                     layout.ld = Some(source_json_ld(entry));
                     layout.dc = source_dc(entry);
@@ -3085,7 +3107,7 @@ fn item_page<'a>(
     ] {
         page[key] = value;
     }
-    Ok((site.job(path, "item.html", layout, page), files))
+    Ok((site.job(path, ITEM_TEMPLATE, layout, page), files))
 }
 
 /// Whether an item's catalog folder holds more than its record (rules, game records or pictures), and so is

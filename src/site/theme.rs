@@ -4,9 +4,11 @@
 //! read by the catalog reader, like every other file of the catalog; nothing here reads a file.
 
 use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 use tera::Tera;
 
 use crate::catalog::Catalog;
+use crate::fingerprint::Hash;
 
 /// The default templates, by name.
 const TEMPLATES: [(&str, &str); 17] = [
@@ -76,23 +78,76 @@ pub struct Theme {
     pub tera: Tera,
     /// Static files: path under `static/` and contents.
     pub statics: Vec<(String, Vec<u8>)>,
-    /// A hash of every template's name and text: a page made from the same data with the same templates is
-    /// the same page.
-    pub fingerprint: [u8; 32],
+    /// Each template's fingerprint ([`fingerprints`]), by name.
+    fingerprints: HashMap<String, Hash>,
+    /// The fingerprint of every template at once, for a name the theme does not have.
+    all: Hash,
 }
 
-fn fingerprint(templates: &[(String, Cow<'static, str>)]) -> [u8; 32] {
-    let mut sorted: Vec<&(String, Cow<'static, str>)> = templates.iter().collect();
-    sorted.sort();
-    let mut hasher = blake3::Hasher::new();
-    for (name, text) in sorted {
-        // Lengths first, so that no two different lists hash the same text.
-        hasher.update(&(name.len() as u64).to_le_bytes());
-        hasher.update(name.as_bytes());
-        hasher.update(&(text.len() as u64).to_le_bytes());
-        hasher.update(text.as_bytes());
-    }
-    *hasher.finalize().as_bytes()
+/// A hash of each template's name and text with those of every template it uses, at any depth: a page made
+/// from the same data with a template of the same fingerprint is the same page, whatever else of the theme
+/// changed. An edit of the browse page's template then leaves the 10,000 item pages of a large catalog as they
+/// were, and only one of the frame (`base.html`) makes every page again.
+///
+/// Tera takes the templates a template extends, imports and includes only as string literals, so a template
+/// names every template it uses, in one of tera's three quotes: each template named so counts as used. A name
+/// quoted for another reason (in a comment, or as a value) only adds to what the template is keyed by.
+fn fingerprints(templates: &[(String, Cow<'static, str>)]) -> (HashMap<String, Hash>, Hash) {
+    let named: Vec<Vec<usize>> = templates
+        .iter()
+        .map(|(_, text)| {
+            templates
+                .iter()
+                .enumerate()
+                .filter(|(_, (name, _))| {
+                    ['"', '\'', '`']
+                        .iter()
+                        .any(|q| text.contains(&format!("{q}{name}{q}")))
+                })
+                .map(|(j, _)| j)
+                .collect()
+        })
+        .collect();
+    let texts: HashMap<&str, &str> = templates
+        .iter()
+        .map(|(name, text)| (name.as_str(), &**text))
+        .collect();
+    // In the order of their names, whichever order the templates came in.
+    let hash = |used: &BTreeSet<&str>| -> Hash {
+        let mut hasher = blake3::Hasher::new();
+        for (name, text) in used.iter().map(|name| (name, texts[name])) {
+            // Lengths first, so that no two different lists hash the same text.
+            hasher.update(&(name.len() as u64).to_le_bytes());
+            hasher.update(name.as_bytes());
+            hasher.update(&(text.len() as u64).to_le_bytes());
+            hasher.update(text.as_bytes());
+        }
+        *hasher.finalize().as_bytes()
+    };
+    let fingerprints = (0..templates.len())
+        .map(|i| {
+            let mut used = vec![i];
+            let mut seen = vec![false; templates.len()];
+            seen[i] = true;
+            while let Some(t) = used.pop() {
+                for &j in &named[t] {
+                    if !seen[j] {
+                        seen[j] = true;
+                        used.push(j);
+                    }
+                }
+            }
+            let used: BTreeSet<&str> = templates
+                .iter()
+                .zip(&seen)
+                .filter(|(_, seen)| **seen)
+                .map(|((name, _), _)| name.as_str())
+                .collect();
+            (templates[i].0.clone(), hash(&used))
+        })
+        .collect();
+    let all = hash(&templates.iter().map(|(name, _)| name.as_str()).collect());
+    (fingerprints, all)
 }
 
 impl Theme {
@@ -101,7 +156,7 @@ impl Theme {
     /// the checked model for the build to render with.
     pub fn new(catalog: &Catalog) -> Result<Theme, String> {
         let templates = templates(catalog).map_err(|e| describe(&e))?;
-        let fingerprint = fingerprint(&templates);
+        let (fingerprints, all) = fingerprints(&templates);
         let tera = compile_templates(templates).map_err(|e| describe(&e))?;
         let mut statics: Vec<(String, Vec<u8>)> = STATIC
             .iter()
@@ -116,8 +171,14 @@ impl Theme {
         Ok(Theme {
             tera,
             statics,
-            fingerprint,
+            fingerprints,
+            all,
         })
+    }
+
+    /// The fingerprint of the template `name` ([`fingerprints`]).
+    pub fn fingerprint(&self, name: &str) -> Hash {
+        self.fingerprints.get(name).copied().unwrap_or(self.all)
     }
 
     pub fn render(&self, template: &str, context: &tera::Context) -> Result<String, String> {
@@ -233,6 +294,49 @@ fn holds_special(word: u64) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    fn theme(templates: &[(&str, &str)]) -> HashMap<String, Hash> {
+        let templates: Vec<(String, Cow<'static, str>)> = templates
+            .iter()
+            .map(|(name, text)| (name.to_string(), Cow::Owned(text.to_string())))
+            .collect();
+        fingerprints(&templates).0
+    }
+
+    #[test]
+    fn a_templates_fingerprint_covers_the_templates_it_uses_at_any_depth_and_no_others() {
+        let page = r#"{% extends "frame.html" %}{% import 'macros.html' as m %}{% block body %}{{ m::x() }}{% endblock %}"#;
+        let frame = "<body>{% block body %}{% endblock %}{% include `footer.html` %}</body>";
+        let base = [
+            ("page.html", page),
+            ("frame.html", frame),
+            ("macros.html", "{% macro x() %}x{% endmacro %}"),
+            ("footer.html", "<footer>one</footer>"),
+            ("other.html", "{% extends \"frame.html\" %}"),
+        ];
+        let before = theme(&base);
+        let with = |name: &str, text: &'static str| {
+            let mut changed = base;
+            changed.iter_mut().find(|(n, _)| *n == name).unwrap().1 = text;
+            theme(&changed)
+        };
+        // A template included by the frame the page extends: both pages change, and the macros do not.
+        let after = with("footer.html", "<footer>two</footer>");
+        for name in ["page.html", "frame.html", "other.html", "footer.html"] {
+            assert_ne!(before[name], after[name], "{name}");
+        }
+        assert_eq!(before["macros.html"], after["macros.html"]);
+        // Macros imported by one page: that page alone.
+        let after = with("macros.html", "{% macro x() %}y{% endmacro %}");
+        assert_ne!(before["page.html"], after["page.html"]);
+        for name in ["frame.html", "other.html", "footer.html"] {
+            assert_eq!(before[name], after[name], "{name}");
+        }
+        // The same templates given in another order have the same fingerprints.
+        let mut reversed = base;
+        reversed.reverse();
+        assert_eq!(theme(&reversed), before);
+    }
 
     /// The escaping as defined, one character at a time.
     fn plain(text: &str) -> String {

@@ -328,12 +328,12 @@ pub(super) fn timeline_pages(site: &Site, out: &Out) -> Result<(), String> {
     keyed_pages(
         site,
         out,
-        (TIMELINE, "items"),
+        (TIMELINE, "items", "timeline.html"),
         (counts.as_bytes(), &site.keys),
         chunks,
         |_, _| {},
         |d| d.2,
-        |slot| {
+        |slot, template| {
             slot_job(
                 site,
                 slot,
@@ -342,7 +342,7 @@ pub(super) fn timeline_pages(site: &Site, out: &Out) -> Result<(), String> {
                     "Every dated item of the archive in order of date, with filters.",
                     "timeline",
                 ),
-                "timeline.html",
+                template,
                 |layout, root, chunk, pager| {
                     timeline_page(site, (total, undated), layout, root, &chunk, pager)
                 },
