@@ -140,7 +140,7 @@ struct Site<'a, 'c> {
     /// The picture file of each distinct diagram, by the address of its shared copy.
     diagrams: HashMap<usize, DiagramFile>,
     /// Each item's key ([`item_key`]), in the order of the archive's entries: what its page and its parts of
-    /// the data files are made from, but the templates (see [`page_key`]).
+    /// the data files are made from, but the templates (see [`Renderer::page_key`]).
     keys: Vec<Hash>,
     /// Each item's own key ([`own_key`]), in the same order: for lists that show only what the item itself
     /// says, which an edit of an item it links with does not change.
@@ -726,7 +726,7 @@ impl Renderer<'_> {
         self.staging.put(&job.path, html.as_bytes(), Some(inputs))
     }
 
-    /// A hash of the page's template data, with the program and templates.
+    /// A hash of the page's template data, with the program and its template ([`Renderer::template_key`]).
     fn data_hash(&self, job: &Job) -> Result<Hash, String> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(&self.template_key(job.template));
@@ -807,9 +807,9 @@ fn diagram_files(
 }
 
 /// What every page and every item's part of the data files is made from besides the items themselves and the
-/// templates: the program, the configuration, the published address. Not the bibliography: a page shows only the works its item and the
-/// items linked with it cite ([`cited_works`]), and an edit of one entry (or a new one, not yet cited) leaves
-/// the pages of the items citing none of it as they were.
+/// templates: the program, the configuration, the published address. Not the bibliography: a page shows only
+/// the works its item and the items linked with it cite ([`cited_works`]), and an edit of one entry (or a new
+/// one, not yet cited) leaves the pages of the items citing none of it as they were.
 fn catalog_key(site: &Site, program: &Hash) -> Hash {
     let catalog = site.archive.catalog;
     let files = catalog
@@ -891,10 +891,10 @@ fn cited_works(archive: &Archive) -> (Vec<Hash>, Vec<Hash>) {
 /// item's own files, the files of every item it links to or is linked from (their titles, kinds and rules
 /// appear on it), the works each of those cites ([`cited_works`]), the names and page names of its tags, places
 /// and people, and `catalog_key` (the program, the configuration and the published address). When its
-/// [`Renderer::page_key`] is the hash the previous site recorded for the page, the page cannot have changed, and neither
-/// its data nor the page is made again. Where the item lies in the catalog is not part of
-/// it, and nothing on the page may depend on that: adding, removing or moving one item then leaves every other
-/// item's page, and its parts of the data files, as they were, rather than those of every item after it in the
+/// [`Renderer::page_key`] is the hash the previous site recorded for the page, the page cannot have changed,
+/// and neither its data nor the page is made again. Where the item lies in the catalog is not part of it, and
+/// nothing on the page may depend on that: adding, removing or moving one item then leaves every other item's
+/// page, and its parts of the data files, as they were, rather than those of every item after it in the
 /// catalog's order.
 fn item_key(site: &Site, catalog_key: &Hash, index: usize, entry: &Entry) -> Hash {
     let archive = site.archive;

@@ -176,7 +176,8 @@ impl Theme {
         })
     }
 
-    /// The fingerprint of the template `name` ([`fingerprints`]).
+    /// The fingerprint of the template `name`: its name and text with those of every template it uses (see
+    /// `fingerprints`).
     pub fn fingerprint(&self, name: &str) -> Hash {
         self.fingerprints.get(name).copied().unwrap_or(self.all)
     }
@@ -305,7 +306,10 @@ mod tests {
 
     #[test]
     fn a_templates_fingerprint_covers_the_templates_it_uses_at_any_depth_and_no_others() {
-        let page = r#"{% extends "frame.html" %}{% import 'macros.html' as m %}{% block body %}{{ m::x() }}{% endblock %}"#;
+        let page = concat!(
+            r#"{% extends "frame.html" %}{% import 'macros.html' as m %}"#,
+            "{% block body %}{{ m::x() }}{% endblock %}"
+        );
         let frame = "<body>{% block body %}{% endblock %}{% include `footer.html` %}</body>";
         let base = [
             ("page.html", page),
