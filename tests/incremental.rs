@@ -460,6 +460,24 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
     }
 }
 
+/// Gives the catalog its own copy of the default template `name`, with `mark` written where `at` first stands
+/// (after it when `at` opens a block, before it otherwise).
+fn own_template(catalog: &Path, name: &str, at: &str, mark: &str) {
+    let default = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("templates")
+        .join(name);
+    let text = fs::read_to_string(default).unwrap();
+    let with = if at.starts_with("{%") {
+        format!("{at}{mark}")
+    } else {
+        format!("{mark}{at}")
+    };
+    let changed = text.replacen(at, &with, 1);
+    assert_ne!(text, changed, "{name} holds {at}");
+    fs::create_dir_all(catalog.join("templates")).unwrap();
+    fs::write(catalog.join("templates").join(name), changed).unwrap();
+}
+
 /// The items' parts of the data files show no template: a template of the catalog's own makes every page
 /// again and takes every part from the previous site, and the site is the one a fresh build makes.
 #[test]
@@ -468,13 +486,8 @@ fn a_template_change_takes_every_items_data_from_the_previous_site() {
     let (taken, all) = parts_taken(&catalog, &out);
     assert_eq!(taken, 0, "a first build has no previous site");
 
-    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/base.html");
-    let text = fs::read_to_string(default).unwrap();
     let mark = "<!-- the catalog's own frame -->";
-    let changed = text.replacen("</body>", &format!("{mark}</body>"), 1);
-    assert_ne!(text, changed);
-    fs::create_dir_all(catalog.join("templates")).unwrap();
-    fs::write(catalog.join("templates/base.html"), changed).unwrap();
+    own_template(&catalog, "base.html", "</body>", mark);
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(taken_in(&said, "data "), (all, all), "{said}");
     let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
@@ -487,16 +500,8 @@ fn a_template_change_takes_every_items_data_from_the_previous_site() {
     );
 
     // A template that no other one uses: only the pages made with it are made again.
-    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/browse.html");
-    let text = fs::read_to_string(default).unwrap();
     let mark = "<!-- the catalog's own browse page -->";
-    let changed = text.replacen(
-        "{% block content %}",
-        &format!("{{% block content %}}{mark}"),
-        1,
-    );
-    assert_ne!(text, changed);
-    fs::write(catalog.join("templates/browse.html"), changed).unwrap();
+    own_template(&catalog, "browse.html", "{% block content %}", mark);
     let (rendered, ..) = build(&catalog, &out, &[]);
     let browse_pages = snapshot(&out)
         .keys()
