@@ -253,11 +253,13 @@ fn rebuild_loop(
     mut kept: Kept,
 ) {
     let root = Root::of(&options.catalog);
-    // Since when the site's lists, exports and search index lag behind its items' pages, if they do.
+    // Since when the site's lists, exports and search index lag behind its items' pages, if they do, and how
+    // long they wait for the open page to reload first.
     let mut behind: Option<Instant> = None;
+    let mut settle = SETTLE;
     loop {
         let wake = if behind.is_some() {
-            match woken.recv_timeout(SETTLE) {
+            match woken.recv_timeout(settle) {
                 Ok(wake) => wake,
                 Err(RecvTimeoutError::Timeout) => {
                     let started = Instant::now();
@@ -300,7 +302,10 @@ fn rebuild_loop(
         let outcome = site::build_scoped(build_options, Some(&mut kept), scope);
         match (scope, &outcome) {
             (Scope::Whole, Ok(_)) => behind = None,
-            (Scope::Items, Ok(_)) => behind = behind.or(Some(started)),
+            (Scope::Items, Ok(built)) => {
+                behind = behind.or(Some(started));
+                settle = settle_after(&built.written.changed);
+            }
             // A failed build changed nothing: the site stays as far behind as it was.
             (_, Err(_)) => {}
         }
@@ -376,6 +381,18 @@ impl Root {
 }
 
 /// Tell the terminal and the open pages how a build went.
+/// How long the rest of the site waits after a pass of the items' pages that changed the files `changed`: long
+/// enough for an open page to reload without a build competing with the browser for the processor, and not at
+/// all when no page reloads. An edit of a list page's template, of the About page or of a work no item cites
+/// changes no item's page, and the page that shows it comes with the rest of the site: waiting would only delay
+/// it.
+fn settle_after(changed: &[String]) -> Duration {
+    match pages_changed(changed) {
+        Some(pages) if pages.is_empty() => Duration::ZERO,
+        _ => SETTLE,
+    }
+}
+
 fn report_build(
     options: &ServeOptions,
     live: &Live,
@@ -454,6 +471,24 @@ fn print_diagnostics(diagnostics: &Diagnostics, color: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rest_of_the_site_waits_only_when_a_page_reloads() {
+        let files = |paths: &[&str]| paths.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        // No file, or only files no page shows: nothing reloads, so nothing is waited for.
+        assert_eq!(settle_after(&[]), Duration::ZERO);
+        assert_eq!(
+            settle_after(&files(&[
+                ".ludotheca-manifest",
+                "games/x/x.zip",
+                "games/x/record.xml"
+            ])),
+            Duration::ZERO
+        );
+        // A page, or a file every page may use.
+        assert_eq!(settle_after(&files(&["games/x/index.html"])), SETTLE);
+        assert_eq!(settle_after(&files(&["static/style.css"])), SETTLE);
+    }
 
     #[test]
     fn a_watch_limit_reached_says_how_to_raise_it() {
