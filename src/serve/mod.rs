@@ -380,7 +380,6 @@ impl Root {
     }
 }
 
-/// Tell the terminal and the open pages how a build went.
 /// How long the rest of the site waits after a pass of the items' pages that changed the files `changed`: long
 /// enough for an open page to reload without a build competing with the browser for the processor, and not at
 /// all when no page reloads. An edit of a list page's template, of the About page or of a work no item cites
@@ -393,6 +392,7 @@ fn settle_after(changed: &[String]) -> Duration {
     }
 }
 
+/// Tell the terminal and the open pages how a build went.
 fn report_build(
     options: &ServeOptions,
     live: &Live,
