@@ -24,13 +24,20 @@ struct Server {
     address: SocketAddr,
 }
 
+/// `ludotheca serve` of `catalog` into `out`, on a port the system picks.
+fn serve(catalog: &Path, out: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ludotheca"));
+    command
+        .args(["serve", "--port", "0", "--catalog"])
+        .arg(catalog)
+        .arg("--out")
+        .arg(out);
+    command
+}
+
 impl Server {
     fn start(catalog: &Path, out: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-            .args(["serve", "--port", "0", "--catalog"])
-            .arg(catalog)
-            .arg("--out")
-            .arg(out)
+        let mut child = serve(catalog, out)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -767,11 +774,7 @@ fn an_edit_made_while_the_first_build_runs_is_served() {
         "<dcterms:title>Bagh-Chal, edited while built</dcterms:title>",
     );
     assert_ne!(edited, original);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(["serve", "--port", "0", "--catalog"])
-        .arg(&catalog)
-        .arg("--out")
-        .arg(&out)
+    let mut child = serve(&catalog, &out)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -804,11 +807,8 @@ fn an_edit_made_while_the_first_build_runs_is_served() {
 fn timings_give_each_builds_steps_and_the_memory_held() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = shipped_catalog(dir.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
-        .args(["serve", "--port", "0", "--timings", "--catalog"])
-        .arg(&catalog)
-        .arg("--out")
-        .arg(dir.path().join("site"))
+    let mut child = serve(&catalog, &dir.path().join("site"))
+        .arg("--timings")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

@@ -376,6 +376,10 @@ pub fn render_site(
         theme,
         staging,
         program,
+        template_keys: theme
+            .templates()
+            .map(|name| (name, template_key(&program, theme, name)))
+            .collect(),
         rendered: AtomicUsize::new(0),
         kept: AtomicUsize::new(0),
     };
@@ -679,18 +683,28 @@ struct Renderer<'a> {
     theme: &'a Theme,
     staging: &'a Staging,
     program: Hash,
+    /// Each template's [`template_key`], made once: every item page's key takes one.
+    template_keys: HashMap<&'a str, Hash>,
     rendered: AtomicUsize,
     kept: AtomicUsize,
+}
+
+/// What a page made with `template` depends on besides its data: the program, and the template with those it
+/// uses ([`Theme::fingerprint`]).
+fn template_key(program: &Hash, theme: &Theme, template: &str) -> Hash {
+    crate::fingerprint::key(program, [&theme.fingerprint(template)[..]])
 }
 
 /// Every item's page is made with this template.
 const ITEM_TEMPLATE: &str = "item.html";
 
 impl Renderer<'_> {
-    /// What a page made with `template` depends on besides its data: the program, and the template with those
-    /// it uses ([`Theme::fingerprint`]).
+    /// [`template_key`] of `template`.
     fn template_key(&self, template: &str) -> Hash {
-        crate::fingerprint::key(&self.program, [&self.theme.fingerprint(template)[..]])
+        match self.template_keys.get(template) {
+            Some(key) => *key,
+            None => template_key(&self.program, self.theme, template),
+        }
     }
 
     /// An item page's key: the item's key ([`item_key`]) with its template's.

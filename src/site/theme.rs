@@ -176,6 +176,11 @@ impl Theme {
         })
     }
 
+    /// The names of the theme's templates.
+    pub fn templates(&self) -> impl Iterator<Item = &str> {
+        self.fingerprints.keys().map(String::as_str)
+    }
+
     /// The fingerprint of the template `name`: its name and text with those of every template it uses (see
     /// `fingerprints`).
     pub fn fingerprint(&self, name: &str) -> Hash {
