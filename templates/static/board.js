@@ -192,6 +192,17 @@ Board.prototype.setLabels = function (on, keep) {
   this.root.setAttribute('data-labels', on ? 'on' : 'off');
   this.labelsButton.setAttribute('aria-pressed', String(on));
   if (keep) try { localStorage.setItem('ludotheca-labels', on ? 'on' : 'off'); } catch (e) { /* this page only */ }
+  this.fitWidth();
+};
+
+/* The narrowest the board is drawn before it scrolls inside its figure (a long board, 4 x 40 Tchouba, keeps
+   this width). Text on it, a sowing board's counts or the point names while shown (17 units), stays 11 px or
+   more. Without text, a point's hit circle (44 units) stays 24 px or more, the smallest target WCAG 2.2 allows:
+   that lets a points-and-lines board of eight columns fit a phone 360 px wide. */
+Board.prototype.fitWidth = function () {
+  if (!this.svg) return;
+  var text = this.info.family === 'sowing' || this.root.getAttribute('data-labels') === 'on';
+  this.svg.style.minWidth = Math.round(this.boardWidth * (text ? 0.65 : 0.55)) + 'px';
 };
 
 // Should the engine trap all the same (a bug: it refuses bad input with errors), say so on the board rather
@@ -305,8 +316,7 @@ Board.prototype.drawBoard = function () {
   var svg = svgEl('svg', { class: 'board ' + info.family, viewBox: '0 0 ' + w + ' ' + h, role: 'group',
     'aria-label': info.game + ': the board; arrow keys move between ' + (info.family === 'sowing' ? 'holes' : 'points') });
   svg.style.maxWidth = Math.round(w) + 'px';
-  // Counts (17 units) stay 11 px or more: a long board keeps this width and scrolls inside its figure.
-  svg.style.minWidth = Math.round(w * 0.65) + 'px';
+  this.boardWidth = w;
   this.root.classList.toggle('lt-wide', w > 1200);
   if (info.family === 'sowing') {
     svg.append(svgEl('rect', { class: 'frame', x: 4, y: 4, width: w - 8, height: h - 8, rx: 18 }));
@@ -361,6 +371,7 @@ Board.prototype.drawBoard = function () {
   });
   svg.append(group, labels);
   this.svg = svg;
+  this.fitWidth();
   this.figure.replaceChildren(svg);
   this.focusName = pts.length ? pts[0].name : null;
 };

@@ -10,6 +10,7 @@
  *      labels shown, light and dark; game pages at 390 px do not scroll sideways; the puzzles page passes axe,
  *      does not scroll sideways at 390 px, and opens each puzzle on its board without showing its solution; the
  *      board page with a picture loads it, does not scroll sideways at 390 px and passes axe without a violation;
+ *      every board of a game or board page fits a phone 360 or 390 px wide, legible and easy to touch;
  *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
  *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
  *      with that value.
@@ -246,6 +247,7 @@ async function browserTests() {
     await puzzleTests(page);
     await seedPuzzleTests(page);
     await viewportTests(page);
+    await phoneFitTests(page);
 
     if (paged) await pagedTests(page);
 
@@ -420,6 +422,59 @@ async function viewportTests(page) {
       else pass(`4 x 40 at ${width}x${height}: hole numbers 1 to 80 of each side shown when switched on`);
     }
   }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/* Every board of the shipped catalog, as a game or board page opens it, fits a phone 360 or 390 px wide without
+ * scrolling inside its figure, legible and easy to touch: a sowing board's counts 11 px high or more, a points
+ * board's hit circles 24 px across or more (WCAG 2.2's smallest target). With the point names shown, the board
+ * keeps 65% of its scale or more, scrolling in its figure if it must. */
+async function phoneFitTests(page) {
+  const pages = ['games', 'boards'].flatMap((dir) => fs.readdirSync(path.join(site, dir), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(site, dir, e.name, 'index.html')))
+    .map((e) => `${dir}/${e.name}/index.html`));
+  let boards = 0;
+  for (const [width, height] of [[360, 740], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    for (const rel of pages) {
+      await page.goto(url(rel));
+      if ((await page.locator('[data-widget-slot="board"] script.board-data').count()) === 0) continue;
+      await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+      if (width === 360) boards++;
+      const measure = () => page.evaluate(() => {
+        const figure = document.querySelector('[data-widget="board"] .lt-figure');
+        const sizes = (sel, f) => [...figure.querySelectorAll(sel)].filter((e) => e.getBoundingClientRect().width > 0).map(f);
+        const scale = (e) => e.getScreenCTM().a;
+        return {
+          scrolls: figure.scrollWidth > figure.clientWidth,
+          counts: sizes('[data-point] text', (t) => parseFloat(getComputedStyle(t).fontSize) * scale(t)),
+          hits: sizes('circle.lt-hit', (c) => 2 * c.r.baseVal.value * scale(c)),
+          names: sizes('.lt-labels text', (t) => parseFloat(getComputedStyle(t).fontSize) * scale(t)),
+        };
+      });
+      // The names' switch is remembered from page to page (an earlier test may have left it on).
+      const labels = page.locator('[data-widget="board"] button[data-action="labels"]');
+      if ((await labels.getAttribute('aria-pressed')) === 'true') await labels.click();
+      const m = await measure();
+      const problems = [];
+      if (m.scrolls) problems.push('the board scrolls inside its figure');
+      if (m.counts.some((s) => s < 10.95)) problems.push(`counts ${Math.min(...m.counts).toFixed(1)} px high`);
+      if (m.hits.some((s) => s < 23.95)) problems.push(`hit circles ${Math.min(...m.hits).toFixed(1)} px across`);
+      if (!m.counts.length && !m.hits.length) problems.push('no hole or point measured');
+      if (problems.length) { fail(`${rel} at ${width} px: ${problems.join('; ')}`); continue; }
+      if (!m.hits.length) { pass(`${rel} at ${width} px: fits, counts ${Math.min(...m.counts).toFixed(1)} px or more`); continue; }
+      await labels.click();
+      const named = await measure();
+      await labels.click();
+      // Names are 11 units high: 65% of the board's scale draws them 7.15 px high.
+      if (!named.names.length || named.names.some((s) => s < 7.1)) {
+        fail(`${rel} at ${width} px with the point names shown: ${named.names.length} names, the smallest ${Math.min(...named.names).toFixed(1)} px`);
+      } else {
+        pass(`${rel} at ${width} px: fits, hit circles ${Math.min(...m.hits).toFixed(1)} px or more; names shown at ${Math.min(...named.names).toFixed(1)} px or more`);
+      }
+    }
+  }
+  if (boards < 5) fail(`only ${boards} boards measured on a phone`);
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
