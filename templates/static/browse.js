@@ -141,7 +141,17 @@
       apply(); writeHash();
     });
   });
-  window.addEventListener('hashchange', function () { readHash(); apply(); });
+  /* A group with a filter set is open, so that what filters the rows shows. On a phone the filters come before
+     the rows, and the groups open by default would fill the first screen: there the others start closed. */
+  function openSet(atStart) {
+    var phone = atStart && window.matchMedia && window.matchMedia('(max-width: 44rem)').matches;
+    Array.prototype.forEach.call(form.querySelectorAll('details'), function (group) {
+      if (group.querySelector('input:checked')) { group.open = true; } else if (phone) { group.open = false; }
+    });
+  }
+
+  window.addEventListener('hashchange', function () { readHash(); apply(); openSet(false); });
   readHash();
   apply();
+  openSet(true);
 })();

@@ -10,7 +10,8 @@
  *      labels shown, light and dark; game pages at 390 px do not scroll sideways; the puzzles page passes axe,
  *      does not scroll sideways at 390 px, and opens each puzzle on its board without showing its solution; the
  *      board page with a picture loads it, does not scroll sideways at 390 px and passes axe without a violation;
- *      every board of a game or board page fits a phone 360 or 390 px wide, legible and easy to touch;
+ *      every board of a game or board page fits a phone 360 or 390 px wide, legible and easy to touch; on a
+ *      phone the filter groups start closed but for one the address sets;
  *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
  *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
  *      with that value.
@@ -248,6 +249,7 @@ async function browserTests() {
     await seedPuzzleTests(page);
     await viewportTests(page);
     await phoneFitTests(page);
+    await phoneFilterTests(page);
 
     if (paged) await pagedTests(page);
 
@@ -475,6 +477,38 @@ async function phoneFitTests(page) {
     }
   }
   if (boards < 5) fail(`only ${boards} boards measured on a phone`);
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/* The pages with filters, on a phone: the filter groups start closed, so that the first rows are not pushed
+ * a screen down, but for a group whose filter the address sets; on a laptop the first three start open. */
+async function phoneFilterTests(page) {
+  const groups = () => page.$$eval('[data-filters] details', (ds) => ds.map((d) => (d.open ? 'open' : 'closed')));
+  for (const rel of ['browse/index.html', 'rules/index.html', 'timeline/index.html', 'map/index.html']) {
+    for (const [width, height] of [[390, 844], [1280, 800]]) {
+      await page.setViewportSize({ width, height });
+      await page.goto('about:blank');
+      await page.goto(url(rel));
+      const found = await groups();
+      const expected = found.map((_, i) => (width > 700 && i < 3 ? 'open' : 'closed'));
+      if (found.length < 3 || found.join() !== expected.join()) fail(`${rel} at ${width} px: filter groups ${found.join(', ')}`);
+      else pass(`${rel} at ${width} px: ${width > 700 ? 'the first three filter groups open' : 'the filter groups closed'}`);
+    }
+    // Reached from a filter's link: the group of that filter (the last, closed by default) opens, showing what
+    // filters the rows; on a phone it is the only one open.
+    const [name, value] = await page.$eval('[data-filters] details:last-of-type input[type="checkbox"]', (b) => [b.name, b.value]);
+    for (const [width, height] of [[390, 844], [1280, 800]]) {
+      await page.setViewportSize({ width, height });
+      await page.goto('about:blank');
+      await page.goto(url(rel) + '#' + new URLSearchParams([[name, value]]).toString());
+      const states = await groups();
+      const expected = states.map((_, i) => (i === states.length - 1 || (width > 700 && i < 3) ? 'open' : 'closed'));
+      const set = await page.$eval('[data-filters] details:last-of-type input[type="checkbox"]', (b) => b.checked);
+      if (!set || states.join() !== expected.join()) {
+        fail(`${rel}#${name}=${value} at ${width} px: filter groups ${states.join(', ')}, the box ${set ? '' : 'not '}checked`);
+      } else pass(`${rel}#${name}=${value} at ${width} px: the group of the filter set is open${width > 700 ? '' : ', and only it'}`);
+    }
+  }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
