@@ -11,7 +11,8 @@
  *      does not scroll sideways at 390 px, and opens each puzzle on its board without showing its solution; the
  *      board page with a picture loads it, does not scroll sideways at 390 px and passes axe without a violation;
  *      every board of a game or board page fits a phone 360 or 390 px wide, legible and easy to touch; on a
- *      phone the filter groups start closed but for one the address sets;
+ *      phone the filter groups start closed but for one the address sets; no page scrolls sideways at 320 or
+ *      360 px;
  *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
  *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
  *      with that value.
@@ -250,6 +251,7 @@ async function browserTests() {
     await viewportTests(page);
     await phoneFitTests(page);
     await phoneFilterTests(page);
+    await everyPageOnAPhone(page);
 
     if (paged) await pagedTests(page);
 
@@ -386,7 +388,7 @@ const PAGE_KINDS = [
 ];
 
 async function viewportTests(page) {
-  for (const [width, height] of [[390, 844], [1280, 800]]) {
+  for (const [width, height] of [[360, 740], [390, 844], [1280, 800]]) {
     await page.setViewportSize({ width, height });
     for (const [kind, rel] of PAGE_KINDS) {
       if (!fs.existsSync(path.join(site, rel.replace(/[#?].*$/, '')))) { fail(`no ${kind} page: ${rel}`); continue; }
@@ -477,6 +479,36 @@ async function phoneFitTests(page) {
     }
   }
   if (boards < 5) fail(`only ${boards} boards measured on a phone`);
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/* Every page of the site on a small phone (360 px, and 320 px for the oldest still in use): none scrolls
+ * sideways. A failure names what sticks out past the screen. */
+async function everyPageOnAPhone(page) {
+  const pages = [];
+  (function walk(dir) {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === 'index.html') pages.push(path.relative(site, p));
+    }
+  })(site);
+  for (const [width, height] of [[320, 640], [360, 740]]) {
+    await page.setViewportSize({ width, height });
+    const wide = [];
+    for (const rel of pages) {
+      await page.goto(url(rel));
+      const found = await page.evaluate(() => {
+        const doc = document.documentElement;
+        if (doc.scrollWidth <= doc.clientWidth) return null;
+        const out = [...document.querySelectorAll('body *')].find((e) => e.getBoundingClientRect().right > doc.clientWidth + 0.5);
+        return `${doc.scrollWidth} px wide (${out ? out.tagName.toLowerCase() + ' "' + out.textContent.trim().slice(0, 50) + '"' : '?'})`;
+      });
+      if (found) wide.push(`${rel}: ${found}`);
+    }
+    if (wide.length) fail(`at ${width} px, ${wide.length} of ${pages.length} pages scroll sideways: ${wide.join('; ')}`);
+    else pass(`at ${width} px, none of the ${pages.length} pages scrolls sideways`);
+  }
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
