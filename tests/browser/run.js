@@ -12,7 +12,7 @@
  *      board page with a picture loads it, does not scroll sideways at 390 px and passes axe without a violation;
  *      every board of a game or board page fits a phone 360 or 390 px wide, legible and easy to touch; on a
  *      phone the filter groups start closed but for one the address sets; no page scrolls sideways at 320 or
- *      360 px;
+ *      360 px; axe finds no violation at all on any page, light on a laptop and dark on a phone;
  *   4. given a second site built with small pages (PAGED_DIR), the same checks of its paged lists: the page
  *      navigation, the filters of one page, and the way from a filter in the URL to the list of every item
  *      with that value.
@@ -252,6 +252,7 @@ async function browserTests() {
     await phoneFitTests(page);
     await phoneFilterTests(page);
     await everyPageOnAPhone(page);
+    await axeEveryPage(page);
 
     if (paged) await pagedTests(page);
 
@@ -482,9 +483,8 @@ async function phoneFitTests(page) {
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
-/* Every page of the site on a small phone (360 px, and 320 px for the oldest still in use): none scrolls
- * sideways. A failure names what sticks out past the screen. */
-async function everyPageOnAPhone(page) {
+/* Every page of the built site, as paths relative to it. */
+function sitePages() {
   const pages = [];
   (function walk(dir) {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -493,6 +493,13 @@ async function everyPageOnAPhone(page) {
       else if (e.name === 'index.html') pages.push(path.relative(site, p));
     }
   })(site);
+  return pages.sort();
+}
+
+/* Every page of the site on a small phone (360 px, and 320 px for the oldest still in use): none scrolls
+ * sideways. A failure names what sticks out past the screen. */
+async function everyPageOnAPhone(page) {
+  const pages = sitePages();
   for (const [width, height] of [[320, 640], [360, 740]]) {
     await page.setViewportSize({ width, height });
     const wide = [];
@@ -509,6 +516,32 @@ async function everyPageOnAPhone(page) {
     if (wide.length) fail(`at ${width} px, ${wide.length} of ${pages.length} pages scroll sideways: ${wide.join('; ')}`);
     else pass(`at ${width} px, none of the ${pages.length} pages scrolls sideways`);
   }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/* axe-core on every page of the site, not a sample: light on a laptop, dark on a phone, each with its board
+ * ready where it has one. Not even a minor violation. */
+async function axeEveryPage(page) {
+  const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  const pages = sitePages();
+  for (const [scheme, width, height] of [['light', 1280, 800], ['dark', 390, 844]]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height });
+    const found = [];
+    for (const rel of pages) {
+      await page.goto(url(rel));
+      if ((await page.locator('[data-widget-slot="board"] script.board-data').count()) > 0) {
+        await page.waitForSelector('[data-widget="board"][data-ready="true"]');
+      }
+      await page.addScriptTag({ content: source });
+      const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'], preload: false }))
+        .violations.map((v) => `${v.impact} ${v.id} (${v.nodes[0].target.join(' ')})`));
+      for (const v of violations) found.push(`${rel}: ${v}`);
+    }
+    if (found.length) fail(`axe, ${scheme} at ${width} px: ${found.slice(0, 10).join('; ')}${found.length > 10 ? ` and ${found.length - 10} more` : ''}`);
+    else pass(`axe, ${scheme} at ${width} px: no violation on any of the ${pages.length} pages`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
