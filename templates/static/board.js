@@ -196,9 +196,10 @@ Board.prototype.setLabels = function (on, keep) {
 };
 
 /* The narrowest the board is drawn before it scrolls inside its figure (a long board, 4 x 40 Tchouba, keeps
-   this width). Text on it, a sowing board's counts or the point names while shown (17 units), stays 11 px or
-   more. Without text, a point's hit circle (44 units) stays 24 px or more, the smallest target WCAG 2.2 allows:
-   that lets a points-and-lines board of eight columns fit a phone 360 px wide. */
+   this width). A board with text on it keeps 65% of its scale: a sowing board, whose counts (17 units) stay
+   11 px or more, and any board while its names are shown. A points-and-lines board without them has no text and
+   goes down to 55%, where a point's hit circle (44 units) is still 24 px across, the smallest target WCAG 2.2
+   allows: that lets a board of eight columns fit a phone 360 px wide. */
 Board.prototype.fitWidth = function () {
   if (!this.svg) return;
   var text = this.info.family === 'sowing' || this.root.getAttribute('data-labels') === 'on';
