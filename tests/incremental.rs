@@ -490,12 +490,9 @@ fn a_template_change_takes_every_items_data_from_the_previous_site() {
     own_template(&catalog, "base.html", "</body>", mark);
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(taken_in(&said, "data "), (all, all), "{said}");
-    let page = fs::read_to_string(out.join("games/terhuchu/index.html")).unwrap();
-    assert!(page.contains(mark), "the game's page is made again");
-    assert_as_fresh(
-        &catalog,
-        &out,
-        &scratch.0.join("fresh"),
+    shows_as_fresh(
+        (&catalog, &out, &scratch.0.join("fresh")),
+        ("games/terhuchu/index.html", mark),
         "a template of the catalog's own",
     );
 
@@ -512,14 +509,23 @@ fn a_template_change_takes_every_items_data_from_the_previous_site() {
         rendered, browse_pages,
         "only the browse pages are made again"
     );
-    let page = fs::read_to_string(out.join("browse/index.html")).unwrap();
-    assert!(page.contains(mark), "the browse page is made again");
-    assert_as_fresh(
-        &catalog,
-        &out,
-        &scratch.0.join("fresh-browse"),
+    shows_as_fresh(
+        (&catalog, &out, &scratch.0.join("fresh-browse")),
+        ("browse/index.html", mark),
         "the browse page's template of the catalog's own",
     );
+}
+
+/// After an edit `what`: the site's page `page` shows `mark` (it was made again), and the site is the one a
+/// fresh build of the catalog makes (into `fresh`).
+fn shows_as_fresh(
+    (catalog, out, fresh): (&Path, &Path, &Path),
+    (page, mark): (&str, &str),
+    what: &str,
+) {
+    let text = fs::read_to_string(out.join(page)).unwrap();
+    assert!(text.contains(mark), "{page} is made again after {what}");
+    assert_as_fresh(catalog, out, fresh, what);
 }
 
 /// A picture found good is not decoded again by the next build, in a new process too: the site keeps its

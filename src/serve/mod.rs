@@ -303,8 +303,9 @@ fn rebuild_loop(
         match (scope, &outcome) {
             (Scope::Whole, Ok(_)) => behind = None,
             (Scope::Items, Ok(built)) => {
+                let pending = behind.map(|_| settle);
+                settle = settle_after(&built.written.changed, pending);
                 behind = behind.or(Some(started));
-                settle = settle_after(&built.written.changed);
             }
             // A failed build changed nothing: the site stays as far behind as it was.
             (_, Err(_)) => {}
@@ -384,12 +385,14 @@ impl Root {
 /// enough for an open page to reload without a build competing with the browser for the processor, and not at
 /// all when no page reloads. An edit of a list page's template, of the About page or of a work no item cites
 /// changes no item's page, and the page that shows it comes with the rest of the site: waiting would only delay
-/// it.
-fn settle_after(changed: &[String]) -> Duration {
-    match pages_changed(changed) {
+/// it. `pending` is the wait an earlier pass asked for, when the rest of the site has not been built since: a
+/// page that pass changed may still be reloading, so that wait holds.
+fn settle_after(changed: &[String], pending: Option<Duration>) -> Duration {
+    let own = match pages_changed(changed) {
         Some(pages) if pages.is_empty() => Duration::ZERO,
         _ => SETTLE,
-    }
+    };
+    pending.map_or(own, |pending| pending.max(own))
 }
 
 /// Tell the terminal and the open pages how a build went.
@@ -476,18 +479,21 @@ mod tests {
     fn the_rest_of_the_site_waits_only_when_a_page_reloads() {
         let files = |paths: &[&str]| paths.iter().map(|p| p.to_string()).collect::<Vec<_>>();
         // No file, or only files no page shows: nothing reloads, so nothing is waited for.
-        assert_eq!(settle_after(&[]), Duration::ZERO);
+        assert_eq!(settle_after(&[], None), Duration::ZERO);
         assert_eq!(
-            settle_after(&files(&[
-                ".ludotheca-manifest",
-                "games/x/x.zip",
-                "games/x/record.xml"
-            ])),
+            settle_after(
+                &files(&[".ludotheca-manifest", "games/x/x.zip", "games/x/record.xml"]),
+                None
+            ),
             Duration::ZERO
         );
         // A page, or a file every page may use.
-        assert_eq!(settle_after(&files(&["games/x/index.html"])), SETTLE);
-        assert_eq!(settle_after(&files(&["static/style.css"])), SETTLE);
+        assert_eq!(settle_after(&files(&["games/x/index.html"]), None), SETTLE);
+        assert_eq!(settle_after(&files(&["static/style.css"]), None), SETTLE);
+        // A pass that changed no page, after one that did and before the rest of the site was built: the page
+        // the first changed may still be reloading.
+        assert_eq!(settle_after(&[], Some(SETTLE)), SETTLE);
+        assert_eq!(settle_after(&[], Some(Duration::ZERO)), Duration::ZERO);
     }
 
     #[test]

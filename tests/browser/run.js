@@ -435,9 +435,7 @@ async function viewportTests(page) {
  * board's hit circles 24 px across or more (WCAG 2.2's smallest target). With the point names shown, the board
  * keeps 65% of its scale or more, scrolling in its figure if it must. */
 async function phoneFitTests(page) {
-  const pages = ['games', 'boards'].flatMap((dir) => fs.readdirSync(path.join(site, dir), { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(site, dir, e.name, 'index.html')))
-    .map((e) => `${dir}/${e.name}/index.html`));
+  const pages = sitePages().filter((rel) => /^(games|boards)\/[^/]+\/index\.html$/.test(rel));
   let boards = 0;
   for (const [width, height] of [[360, 740], [390, 844]]) {
     await page.setViewportSize({ width, height });
