@@ -999,3 +999,50 @@ fn the_omeka_s_csv_layout_keeps_languages_uris_links_and_other_vocabularies() {
         Some(ludotheca::catalog::Kind::Board)
     );
 }
+
+#[test]
+fn a_language_named_rather_than_tagged_arrives_as_its_tag() {
+    let scratch = Scratch::new("language-names");
+    let input = scratch.0.join("items.json");
+    fs::write(
+        &input,
+        r#"[{"o:id": 7, "o:title": "Pallanguzhi",
+            "dcterms:title": [{"type": "literal", "@value": "Pallanguzhi", "@language": "English"}],
+            "dcterms:language": [{"type": "literal", "@value": "Tamil"},
+                                 {"type": "literal", "@value": "Tamil Nadu dialect"}]}]"#,
+    )
+    .unwrap();
+    let target = scratch.0.join("catalog");
+    let out = ludotheca(&[
+        "import",
+        "omeka-s",
+        path(&input),
+        "--catalog",
+        path(&target),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(
+        report.contains("language `English` of a dcterms:title value written as its tag `en`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("dcterms:language \"Tamil\" written as its tag `ta`"),
+        "{report}"
+    );
+    let catalog = load(&target);
+    let item = &catalog.items[0];
+    let title = item.values_of("title").next().unwrap();
+    assert_eq!(title.lang().as_ref().unwrap().value, "en");
+    let languages: Vec<&str> = item.values_of("language").map(|v| &*v.text).collect();
+    assert_eq!(languages, ["ta"]);
+    // What names no language the site knows is kept as a description, as before.
+    assert!(
+        item.values_of("description")
+            .any(|v| v.text.contains("Tamil Nadu dialect")),
+        "{:?}",
+        item.values_of("description")
+            .map(|v| &*v.text)
+            .collect::<Vec<_>>()
+    );
+}

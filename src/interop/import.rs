@@ -465,6 +465,27 @@ impl<'a> Plan<'a> {
             }
             if let Some(lang) = &value.lang
                 && language::parse_language_tag(lang).is_err()
+                && let Some(tag) = language::tag_for_name(lang)
+            {
+                draft.notes.push(format!(
+                    "language `{lang}` of a dcterms:{} value written as its tag `{tag}`",
+                    value.term.name
+                ));
+                value.lang = Some(tag.to_string());
+            }
+            if value.term.name == "language"
+                && value.scheme.is_none()
+                && language::parse_language_tag(&value.text).is_err()
+                && let Some(tag) = language::tag_for_name(&value.text)
+            {
+                draft.notes.push(format!(
+                    "dcterms:language \"{}\" written as its tag `{tag}`",
+                    value.text
+                ));
+                value.text = tag.to_string();
+            }
+            if let Some(lang) = &value.lang
+                && language::parse_language_tag(lang).is_err()
             {
                 draft.notes.push(format!(
                     "language `{lang}` of a dcterms:{} value is not a BCP 47 tag: left out",

@@ -51,11 +51,22 @@ pub fn parse_language_tag(tag: &str) -> Result<(), String> {
         return private_use(&subtags[1..]).or_else(|why| bad(&why));
     }
     let language = subtags[0];
+    if let Some(code) = tag_for_name(tag) {
+        return bad(&format!("`{tag}` names a language; its tag is `{code}`"));
+    }
     if !alpha(language, 2, 8) {
-        return bad("the language subtag must be 2-3 letters (or 5-8 for a registered name)");
+        return bad("the language subtag must be 2 or 3 letters (an ISO 639 code)");
     }
     if language.len() == 4 {
-        return bad("a language subtag has 2, 3 or 5-8 letters, not 4");
+        return bad("a language subtag has 2 or 3 letters, not 4");
+    }
+    // The grammar keeps 5-8 letters for languages the IANA registry may one day add; it holds none, so such a
+    // subtag is always a mistake, most often a language's name written out.
+    if language.len() >= 5 {
+        return bad(
+            "no language subtag of 5-8 letters is registered; write the language's ISO 639 code of 2 or 3 \
+             letters",
+        );
     }
     i += 1;
     // Up to three extended language subtags after a 2-3 letter language.
@@ -118,6 +129,113 @@ pub fn parse_language_tag(tag: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// English names of language subtags: the languages of the catalog's games and their regions, and the common
+/// languages of scholarship about them. Pages show a value's language by this name (codes not listed are shown
+/// as written), and a name written where a tag belongs (`English`, `Nepali`) is told its tag. Names follow the
+/// IANA language subtag registry's descriptions, shortened where it gives several.
+pub const LANGUAGES: &[(&str, &str)] = &[
+    ("af", "Afrikaans"),
+    ("ar", "Arabic"),
+    ("as", "Assamese"),
+    ("bho", "Bhojpuri"),
+    ("bn", "Bengali"),
+    ("bo", "Tibetan"),
+    ("cce", "Chopi"),
+    ("cs", "Czech"),
+    ("da", "Danish"),
+    ("de", "German"),
+    ("dz", "Dzongkha"),
+    ("el", "Greek"),
+    ("en", "English"),
+    ("es", "Spanish"),
+    ("fa", "Persian"),
+    ("fi", "Finnish"),
+    ("fr", "French"),
+    ("gu", "Gujarati"),
+    ("he", "Hebrew"),
+    ("hi", "Hindi"),
+    ("hu", "Hungarian"),
+    ("id", "Indonesian"),
+    ("it", "Italian"),
+    ("ja", "Japanese"),
+    ("jv", "Javanese"),
+    ("kha", "Khasi"),
+    ("km", "Khmer"),
+    ("kn", "Kannada"),
+    ("ko", "Korean"),
+    ("kok", "Konkani"),
+    ("ks", "Kashmiri"),
+    ("la", "Latin"),
+    ("lo", "Lao"),
+    ("lus", "Mizo"),
+    ("mai", "Maithili"),
+    ("ml", "Malayalam"),
+    ("mn", "Mongolian"),
+    ("mni", "Manipuri"),
+    ("mr", "Marathi"),
+    ("ms", "Malay"),
+    ("my", "Burmese"),
+    ("nag", "Naga Pidgin"),
+    ("ne", "Nepali"),
+    ("njm", "Angami Naga"),
+    ("nl", "Dutch"),
+    ("no", "Norwegian"),
+    ("nsm", "Sumi Naga"),
+    ("ny", "Nyanja"),
+    ("or", "Odia"),
+    ("pa", "Punjabi"),
+    ("pi", "Pali"),
+    ("pl", "Polish"),
+    ("pt", "Portuguese"),
+    ("ru", "Russian"),
+    ("sa", "Sanskrit"),
+    ("sat", "Santali"),
+    ("sd", "Sindhi"),
+    ("si", "Sinhala"),
+    ("sn", "Shona"),
+    ("st", "Southern Sotho"),
+    ("sv", "Swedish"),
+    ("sw", "Swahili"),
+    ("ta", "Tamil"),
+    ("te", "Telugu"),
+    ("th", "Thai"),
+    ("tr", "Turkish"),
+    ("ts", "Tsonga"),
+    ("ur", "Urdu"),
+    ("uz", "Uzbek"),
+    ("vi", "Vietnamese"),
+    ("xh", "Xhosa"),
+    ("zh", "Chinese"),
+    ("zu", "Zulu"),
+];
+
+/// Other names archivists give some of those languages, for telling a name its tag.
+const OTHER_NAMES: &[(&str, &str)] = &[
+    ("bangla", "bn"),
+    ("farsi", "fa"),
+    ("meitei", "mni"),
+    ("oriya", "or"),
+    ("sinhalese", "si"),
+    ("sumi", "nsm"),
+];
+
+/// The tag of the language `name` names (`English`, `nepali`, `Bengali language`, `Bangla`), if it is one of
+/// [`LANGUAGES`] or [`OTHER_NAMES`].
+pub fn tag_for_name(name: &str) -> Option<&'static str> {
+    let name = name.trim();
+    let name = name
+        .strip_suffix(" language")
+        .or_else(|| name.strip_suffix(" Language"))
+        .unwrap_or(name);
+    let named = |&&(_, known): &&(&str, &str)| known.eq_ignore_ascii_case(name);
+    let other = |&&(known, _): &&(&str, &str)| known.eq_ignore_ascii_case(name);
+    LANGUAGES
+        .iter()
+        .find(named)
+        .map(|&(tag, _)| tag)
+        .or_else(|| OTHER_NAMES.iter().find(other).map(|&(_, tag)| tag))
+}
+
 fn private_use(subtags: &[&str]) -> Result<(), String> {
     if subtags.is_empty() || !subtags.iter().all(|s| alnum(s, 1, 8)) {
         return Err("private use `x-` needs subtags of 1-8 letters or digits".into());
@@ -159,6 +277,12 @@ mod tests {
             "e",
             "en_GB",
             "english-and-more",
+            "Nepali",
+            "English",
+            "Hindi",
+            "Bengali",
+            "abcdefgh",
+            "Tamil-IN",
             "en-",
             "abcd",
             "en-a",
@@ -169,6 +293,24 @@ mod tests {
             "123",
         ] {
             assert!(parse_language_tag(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_language_named_is_told_its_tag() {
+        let said = parse_language_tag("Nepali").unwrap_err();
+        assert!(said.contains("its tag is `ne`"), "{said}");
+        assert_eq!(tag_for_name("english"), Some("en"));
+        assert_eq!(tag_for_name(" Bengali language "), Some("bn"));
+        assert_eq!(tag_for_name("Klingon"), None);
+        // A name the table does not hold is still refused, with the rule rather than a tag.
+        let said = parse_language_tag("Klingon").unwrap_err();
+        assert!(said.contains("ISO 639"), "{said}");
+        // Every tag the table gives is a tag.
+        assert_eq!(tag_for_name("Sumi"), Some("nsm"));
+        let tags = LANGUAGES.iter().map(|(tag, _)| tag);
+        for tag in tags.chain(OTHER_NAMES.iter().map(|(_, tag)| tag)) {
+            assert!(parse_language_tag(tag).is_ok(), "{tag}");
         }
     }
 }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::catalog::{Item, Value};
 use crate::scheme::date::{self, Bound, Date, Edtf, Period};
+use crate::scheme::language::LANGUAGES;
 use crate::scheme::place::{self, GeoBox, Point};
 use crate::scheme::{Scheme, parse_dcmi_type};
 
@@ -316,69 +317,6 @@ fn split_camel(name: &str) -> String {
     }
     out
 }
-
-/// English names of language subtags: the languages of the catalog's games and their regions, and the common
-/// languages of scholarship about them. Codes not listed are shown as written. Names follow the IANA
-/// language subtag registry's descriptions, shortened where it gives several.
-const LANGUAGES: &[(&str, &str)] = &[
-    ("af", "Afrikaans"),
-    ("ar", "Arabic"),
-    ("as", "Assamese"),
-    ("bn", "Bengali"),
-    ("bo", "Tibetan"),
-    ("cce", "Chopi"),
-    ("de", "German"),
-    ("dz", "Dzongkha"),
-    ("el", "Greek"),
-    ("en", "English"),
-    ("es", "Spanish"),
-    ("fa", "Persian"),
-    ("fr", "French"),
-    ("gu", "Gujarati"),
-    ("hi", "Hindi"),
-    ("id", "Indonesian"),
-    ("it", "Italian"),
-    ("ja", "Japanese"),
-    ("jv", "Javanese"),
-    ("kha", "Khasi"),
-    ("kn", "Kannada"),
-    ("ko", "Korean"),
-    ("la", "Latin"),
-    ("lus", "Mizo"),
-    ("mai", "Maithili"),
-    ("ml", "Malayalam"),
-    ("mni", "Manipuri"),
-    ("mr", "Marathi"),
-    ("ms", "Malay"),
-    ("my", "Burmese"),
-    ("nag", "Naga Pidgin"),
-    ("ne", "Nepali"),
-    ("njm", "Angami Naga"),
-    ("nl", "Dutch"),
-    ("nsm", "Sumi Naga"),
-    ("ny", "Nyanja"),
-    ("or", "Odia"),
-    ("pa", "Punjabi"),
-    ("pi", "Pali"),
-    ("pt", "Portuguese"),
-    ("ru", "Russian"),
-    ("sa", "Sanskrit"),
-    ("sat", "Santali"),
-    ("si", "Sinhala"),
-    ("sn", "Shona"),
-    ("st", "Southern Sotho"),
-    ("sw", "Swahili"),
-    ("ta", "Tamil"),
-    ("te", "Telugu"),
-    ("th", "Thai"),
-    ("tr", "Turkish"),
-    ("ts", "Tsonga"),
-    ("ur", "Urdu"),
-    ("uz", "Uzbek"),
-    ("xh", "Xhosa"),
-    ("zh", "Chinese"),
-    ("zu", "Zulu"),
-];
 
 const SCRIPTS: &[(&str, &str)] = &[
     ("Arab", "Arabic script"),
