@@ -1800,3 +1800,41 @@ fn after_another_programs_site_the_load_reads_every_file() {
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert!(unread_kb(&said) > 0, "{said}");
 }
+
+#[test]
+fn an_items_file_named_wrong_stops_the_build_and_the_site_keeps_the_item() {
+    let (_scratch, catalog, out) = settled_and_built("named-wrong");
+    let games = catalog.join("games/bagh-chal/games");
+    let mut names: Vec<String> = fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".game"))
+        .collect();
+    names.sort();
+    let first = &names[0];
+    let misnamed = games.join(format!("{first}.txt"));
+    fs::rename(games.join(first), &misnamed).unwrap();
+    let said = refused(&catalog, &out);
+    assert!(
+        said.contains("E048") && said.contains(&format!("rename it `{first}`")),
+        "{said}"
+    );
+    // `check` after the build, which takes what the build found clean, says so too.
+    let checked = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["check", "--catalog"])
+        .arg(&catalog)
+        .arg("--site")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(checked.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&checked.stdout).contains("E048"));
+    fs::rename(&misnamed, games.join(first)).unwrap();
+
+    // The record renamed: the folder is no item's, and the build stops rather than dropping the game's page.
+    let record = catalog.join("games/bagh-chal/record.xml");
+    fs::rename(&record, record.with_file_name("Record.xml")).unwrap();
+    let said = refused(&catalog, &out);
+    assert!(said.contains("`Record.xml` is not read"), "{said}");
+    assert!(out.join("games/bagh-chal/index.html").is_file());
+}

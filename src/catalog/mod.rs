@@ -806,6 +806,9 @@ impl std::error::Error for LoadError {
 /// Folders at the catalog's top that hold its theme rather than items.
 const THEME_FOLDERS: [&str; 2] = ["templates", "static"];
 
+/// The folders an item's folder holds besides its files.
+const ITEM_FOLDERS: [&str; 2] = ["games", "images"];
+
 /// Whether anything, even a dangling link, is at `path`: a file that is there but cannot be read is reported
 /// by the reader, never taken for absent.
 fn exists(path: &Path) -> bool {
@@ -1097,8 +1100,60 @@ struct Findings {
     /// Of each item, what the look for its record found there (none when it could not be looked at): a load
     /// going by stamps takes the record's from here rather than looking again.
     records: Vec<Option<fs::Metadata>>,
-    /// Links to folders, reported and not followed.
+    /// Links to folders, reported and not followed, and folders holding an item's files but no record.
     linked: Vec<Diagnostic>,
+}
+
+/// Whether a file named `name` is one of an item's own (its record under another name, its rules or a game
+/// record): found in a folder that is no item's, it would be left out of the catalog without a word.
+fn an_items_file(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    (lower.starts_with("record") && lower.contains(".xml"))
+        || lower == "rules.txt"
+        || lower.ends_with(".game")
+}
+
+/// E048 for the folder `dir`, no item's, holding the item's files `strays` (names in order): an archivist who
+/// named the record `Record.xml` or `record.xml.txt` would otherwise see the item vanish from the site.
+fn stray_files(dir: &Path, strays: &[String]) -> Diagnostic {
+    let record = strays
+        .iter()
+        .find(|n| n.to_ascii_lowercase().starts_with("record"));
+    let (first, message, help) = match record {
+        Some(name) => (
+            name,
+            format!(
+                "`{name}` is not read: an item's record is named `record.xml`, so this folder is no item's \
+                 and its files are left out of the catalog"
+            ),
+            "rename it `record.xml`".to_string(),
+        ),
+        None => {
+            let listed = strays
+                .iter()
+                .take(3)
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = match strays.len() {
+                0..=3 => String::new(),
+                n => format!(" and {} more", n - 3),
+            };
+            (
+                &strays[0],
+                format!(
+                    "this folder holds {listed}{more} but no `record.xml`, so it is no item's and its files are \
+                     left out of the catalog"
+                ),
+                "give the folder its item's record (`ludotheca new` writes one), or move the files into the \
+                 folder of the item they belong to; game records go in the item's `games/` folder"
+                    .to_string(),
+            )
+        }
+    };
+    Diagnostic::error("E048", message)
+        .in_file(&dir.join(first))
+        .with_help(help)
 }
 
 /// The entries of the folder `dir`, in name order.
@@ -1123,6 +1178,7 @@ fn listing(dir: &Path) -> Result<Vec<fs::DirEntry>, LoadError> {
 fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
     let entries = listing(dir)?;
     let mut looked_at = Vec::with_capacity(entries.len());
+    let mut strays = Vec::new();
     for entry in entries {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') || (top && THEME_FOLDERS.contains(&name.as_str())) {
@@ -1136,7 +1192,13 @@ fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
         })?;
         if kind.is_symlink() || kind.is_dir() {
             looked_at.push((name, path, kind.is_symlink()));
+        } else if an_items_file(&name) {
+            strays.push(name);
         }
+    }
+    if !strays.is_empty() {
+        // The folder is an item's without its record: its own folders are said with it, not again.
+        looked_at.retain(|(name, _, link)| *link || !ITEM_FOLDERS.contains(&name.as_str()));
     }
     let each: Vec<Result<Findings, LoadError>> = looked_at
         .into_par_iter()
@@ -1163,6 +1225,9 @@ fn find_in(dir: &Path, top: bool) -> Result<Findings, LoadError> {
         })
         .collect();
     let mut found = Findings::default();
+    if !strays.is_empty() {
+        found.linked.push(stray_files(dir, &strays));
+    }
     for one in each {
         let one = one?;
         found.items.extend(one.items);
@@ -1826,7 +1891,22 @@ fn list_games(
     for entry in listing(games_dir)? {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') || !name.ends_with(".game") {
+        if name.starts_with('.') {
+            continue;
+        }
+        if !name.ends_with(".game") {
+            if let Some(meant) = a_game_record_misnamed(&name) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        "E048",
+                        format!("`{name}` is not read: a game record's name ends in `.game`"),
+                    )
+                    .in_file(&entry.path())
+                    .with_help(format!("rename it `{meant}`")),
+                );
+                // Listed again by the next build, so that it says so again.
+                item.games_folder = None;
+            }
             continue;
         }
         // The listing's type and look at the entry do not follow a link.
@@ -1852,6 +1932,20 @@ fn list_games(
         read_game(&path, found, item, files, diagnostics, seen)?;
     }
     Ok(())
+}
+
+/// The name a file of a `games/` folder was meant to have, when its own looks like a game record's written
+/// wrong: `demo.game.txt` (an editor's extension), `demo.GAME`, `demo.game~` is not (an editor's backup).
+fn a_game_record_misnamed(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let at = lower.rfind(".game")?;
+    let rest = &lower[at + ".game".len()..];
+    let meant = format!("{}.game", &name[..at]);
+    match rest {
+        "" => Some(meant),
+        ".txt" | ".pgn" | ".md" => Some(meant),
+        _ => None,
+    }
 }
 
 /// Adds the game record at `path` to `item` as its reading `found` it.
