@@ -65,6 +65,8 @@ pub struct Record {
     pub move_texts: String,
     /// `1-0` (the first side wins), `0-1`, `1/2-1/2` or `*`, when written after the moves.
     pub result: Option<String>,
+    /// Where that result is written: line and column.
+    pub result_at: (u32, u32),
 }
 
 /// A problem in a record, at a position.
@@ -350,6 +352,7 @@ impl Record {
         let mut move_texts = String::new();
         let mut intro = None;
         let mut result = None;
+        let mut result_at = (0, 0);
         let mut number = None;
         let mut in_tags = true;
         let mut count = 0;
@@ -472,6 +475,7 @@ impl Record {
             }
             if RESULTS.contains(&word) {
                 result = Some(word.to_string());
+                result_at = (wl, wc);
                 continue;
             }
             // A move number: `12.` or `12...`, possibly glued to its move (`12.c2-c3`).
@@ -531,6 +535,7 @@ impl Record {
             moves,
             move_texts,
             result,
+            result_at,
         };
         Ok((record, count))
     }
@@ -578,6 +583,25 @@ impl Record {
                 t.column,
                 format!("`{}` is not a result", t.value),
                 "write 1-0, 0-1, 1/2-1/2 or *",
+            ));
+        }
+        // Two results that disagree: whichever the site showed, the record would contradict itself. A game that
+        // has ended says which is wrong (see `play_through`); here only the disagreement is known, so it is
+        // reported where the moves end. `*` claims nothing, so it disagrees with no result.
+        if let (Some(t), Some(written)) = (self.tag_at("Result"), self.result.as_deref())
+            && t.value != written
+            && t.value != "*"
+            && written != "*"
+        {
+            let (line, column) = self.result_at;
+            return Err(err(
+                line,
+                column,
+                format!(
+                    "the moves end with {written} but the Result tag (line {}) says {}",
+                    t.line, t.value
+                ),
+                "write the same result in both places, or leave it out after the moves",
             ));
         }
         Ok(())
@@ -700,15 +724,19 @@ fn play_through<G: Game>(
         visit(&pos, Some(mv));
     }
     let outcome = game.outcome(&pos);
-    let claimed = record.result.as_deref().or(record.tag("Result"));
-    if let (Some(claimed), Some(_)) = (claimed, outcome)
-        && claimed != "*"
-        && claimed != result_of(outcome)
-    {
-        let (l, c) = record
-            .tag_at("Result")
-            .map(|t| (t.line, t.column))
-            .unwrap_or((1, 1));
+    // The result after the moves and the tag's, each checked and reported where it is written.
+    let written = record
+        .result
+        .as_deref()
+        .map(|result| (result, record.result_at));
+    let tagged = record
+        .tag_at("Result")
+        .map(|t| (t.value.as_str(), (t.line, t.column)));
+    let wrong = [written, tagged]
+        .into_iter()
+        .flatten()
+        .find(|&(claimed, _)| claimed != "*" && claimed != result_of(outcome));
+    if let (Some((claimed, (l, c))), Some(_)) = (wrong, outcome) {
         return Err(err(
             l,
             c,

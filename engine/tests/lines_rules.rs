@@ -510,6 +510,60 @@ fn a_move_after_the_end_is_refused_where_it_is_written() {
     }
 }
 
+#[test]
+fn a_result_is_checked_where_it_is_written_and_two_must_agree() {
+    let g = lines_game(BAGH_CHAL, None);
+    // The tigers take their fifth goat: the game ends 1-0.
+    let record_with = |tag: &str, end: &str| {
+        format!(
+            "[Event \"x\"]\n[Kind \"demonstration\"]\n{tag}[Position \"tigers tiger a1 e1 a5 e5; goats goat a2 \
+             c3; tigers captured 4; to-move tigers\"]\n\n1. a1xa3 {end}\n"
+        )
+    };
+    let tag = "[Result \"1-0\"]\n";
+    // Both agree with the end, or only one is written: accepted.
+    // `*`, on either side, claims nothing.
+    for (t, end) in [
+        (tag, "1-0"),
+        ("", "1-0"),
+        (tag, ""),
+        (tag, "*"),
+        ("[Result \"*\"]\n", "1-0"),
+    ] {
+        let text = record_with(t, end);
+        let checked = Record::parse(&text)
+            .and_then(|r| ludotheca_engine::record::check(&g, &r))
+            .unwrap_or_else(|e| panic!("{t}{end}: {e}"));
+        assert!(checked.outcome.is_some());
+    }
+    // The tag and the moves disagree: refused where the moves end, naming the tag's line.
+    let err = Record::parse(&record_with(tag, "0-1")).unwrap_err();
+    assert_eq!((err.line, err.column), (6, 10), "{}", err.message);
+    assert!(
+        err.message.contains("the Result tag (line 3) says 1-0"),
+        "{}",
+        err.message
+    );
+    let err = Record::parse(&record_with("[Result \"1/2-1/2\"]\n", "1-0")).unwrap_err();
+    assert_eq!((err.line, err.column), (6, 10), "{}", err.message);
+    // One result, wrong for how the game ended: refused where it is written, the moves' or the tag's.
+    let err = Record::parse(&record_with("", "0-1"))
+        .and_then(|r| ludotheca_engine::record::check(&g, &r))
+        .unwrap_err();
+    assert_eq!((err.line, err.column), (5, 10), "{}", err.message);
+    assert!(
+        err.message.contains("says 0-1 but the game ended 1-0"),
+        "{}",
+        err.message
+    );
+    for end in ["", "*"] {
+        let err = Record::parse(&record_with("[Result \"0-1\"]\n", end))
+            .and_then(|r| ludotheca_engine::record::check(&g, &r))
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (3, 10), "{end}: {}", err.message);
+    }
+}
+
 /// Plays seeded random games and checks at every ply: undo restores the position, every move's notation parses
 /// back to it, and the whole game replays from its record text.
 fn check_random_games<G: Game>(game: &G, games: u64, seed: u64) {
