@@ -850,6 +850,26 @@ fn geometry_problems_are_found() {
     let e = RulesFile::parse(&cut).expect_err("a part cut off");
     assert_eq!((e.line, e.kind), (4, ErrorKind::Disconnected), "{e}");
     assert!(e.message.contains("`p` `q` are cut off"), "{e}");
+    // A coordinate out of reach (`inf` reads as a number) is refused where it is written, before the board is
+    // drawn at a scale that would crowd every other point into one spot.
+    for (at, column) in [
+        ("inf 0", 19),
+        ("0 NaN", 21),
+        ("1e400 1", 19),
+        ("2 -1000.5", 21),
+    ] {
+        let far = star.replace(
+            "  point centre at 0 0\n",
+            &format!("  point centre at {at}\n"),
+        );
+        let e = RulesFile::parse(&far).expect_err(at);
+        assert_eq!((e.line, e.column), (4, column), "{at}: {e}");
+        assert!(
+            e.message
+                .contains("a coordinate is a number from -1000 to 1000"),
+            "{e}"
+        );
+    }
     let unknown = star.replace("  point centre at 0 0\n", "  line k1 k99\n");
     let e = RulesFile::parse(&unknown).expect_err("no k99");
     assert!(e.help.contains("the star's tips `k1`..`k5`"), "{e}");

@@ -255,6 +255,30 @@ fn not_one_of(pos: Pos, message: String, word: &str, allowed: &[&str], help: &st
     RulesError::new(pos, message, help_with(word, allowed.iter().copied(), help))
 }
 
+/// The farthest a point may stand from the origin along either axis. Boards are drawn at a scale fitted to their
+/// span, so a point at `1e300` (or `inf`, which reads as a number) would leave every other point at one spot of
+/// the picture, or ask the text drawing for gigabytes; real boards span tens of units.
+const MAX_COORDINATE: f64 = 1000.0;
+
+/// A point's coordinate `axis` as written, refused where it is written when it is not a number within reach.
+/// The message quotes the text rather than formatting the number, which would bring the float formatter into
+/// the page's WebAssembly for one message.
+fn coordinate((word, pos): (&str, Pos), axis: &str) -> Result<f64, RulesError> {
+    match word.parse::<f64>() {
+        Ok(value) if value.is_finite() && value.abs() <= MAX_COORDINATE => Ok(value),
+        Ok(_) => Err(RulesError::new(
+            pos,
+            format!("a coordinate is a number from -1000 to 1000, not `{word}`"),
+            "place the points within a few tens of units of each other: `point a at 0 0`, `point b at 2 1`",
+        )),
+        Err(_) => Err(RulesError::new(
+            pos,
+            format!("expected the {axis} coordinate, found `{word}`"),
+            POINT_HELP,
+        )),
+    }
+}
+
 /// Point names must read unambiguously in move notation, where `x` and `-` separate points.
 fn notation_safe(name: &str) -> bool {
     !name.contains('x') && !name.contains('-')
@@ -472,8 +496,8 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
                 ));
             }
             c.expect("at", POINT_HELP)?;
-            let (x, _) = c.number::<f64>("the x coordinate", POINT_HELP)?;
-            let (y, _) = c.number::<f64>("the y coordinate", POINT_HELP)?;
+            let x = coordinate(c.word("the x coordinate", POINT_HELP)?, "x")?;
+            let y = coordinate(c.word("the y coordinate", POINT_HELP)?, "y")?;
             c.done(POINT_HELP)?;
             b.board
                 .add_point(name, x, y)
