@@ -48,6 +48,9 @@ impl BibEntry {
 pub struct Bibliography {
     pub file: Option<FileId>,
     pub entries: Vec<BibEntry>,
+    /// `sources.bib` is there but could not be read whole (not UTF-8, too large, a syntax error): a work a
+    /// record cites may be one of those not read, which a citation's diagnostic then says.
+    pub unread: bool,
     /// Lowercase key to the index of its first entry, so that looking up every `cite` stays linear.
     index: HashMap<String, usize>,
 }
@@ -63,9 +66,14 @@ impl Bibliography {
         Bibliography {
             file,
             entries,
+            unread: false,
             index,
         }
     }
+
+    /// What a diagnostic of a citation not found adds when the bibliography was not read whole.
+    pub const UNREAD_NOTE: &str = "sources.bib could not be read whole (see its own error), and the work may \
+                                   be in the part not read";
 
     /// The first entry with this key (keys are compared as BibTeX does: ignoring case). A key written in lower
     /// case, as most are, is looked up without a lowered copy: a rebuild looks up every work each record and
@@ -90,12 +98,15 @@ pub struct SyntaxError {
 /// Parse the bibliography held in `file`, reporting syntax errors as E029.
 pub fn parse(sources: &SourceMap, file: FileId, diagnostics: &mut Diagnostics) -> Bibliography {
     let (entries, errors) = parse_str(&sources.get(file).text());
+    let unread = !errors.is_empty();
     for error in errors {
         diagnostics
             .error_at(sources, file, error.span, "E029", error.message)
             .help = Some("see docs/record-format.md for the BibTeX accepted".into());
     }
-    Bibliography::new(Some(file), entries)
+    let mut bibliography = Bibliography::new(Some(file), entries);
+    bibliography.unread = unread;
+    bibliography
 }
 
 /// Parse BibTeX text into entries, continuing after errors at the next `@`.

@@ -981,14 +981,16 @@ pub fn load_known(
 
     let bib_path = root.join("sources.bib");
     let mut sources = Bibliography::default();
-    if let Found::Read((file, true)) = read_text(
+    match read_text(
         &reader,
         &bib_path,
         FileKind::Bibliography,
         &mut files,
         diagnostics,
     )? {
-        sources = bibtex::parse(&files, file, diagnostics);
+        Found::Read((file, true)) => sources = bibtex::parse(&files, file, diagnostics),
+        Found::Read((_, false)) | Found::Refused => sources.unread = true,
+        Found::Absent => {}
     }
 
     // The About page's Markdown; a file that is not UTF-8 is reported (E004) rather than dropped in silence.

@@ -16,6 +16,7 @@ use ludotheca_engine::{Compiled, RulesError, RulesFile};
 use super::{CheckedGame, PuzzleStart, RecordSummary, kept};
 use crate::archive::Diagram;
 use crate::archive::rules::{Shared, diagram_at, from_compiled};
+use crate::catalog::bibtex::Bibliography;
 use crate::catalog::{Catalog, Item, Kind};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::fingerprint::{self, Hash};
@@ -399,23 +400,26 @@ fn cite(
     }
     let keys = catalog.sources.entries.iter().map(|e| e.key.value.as_str());
     let help = match suggest::closest(key, keys) {
+        _ if catalog.sources.unread => "fix sources.bib first; this may then go away".to_string(),
         Some(close) => format!("did you mean `{close}`?"),
         None => "add an entry with this key to sources.bib, or cite one it has".to_string(),
     };
-    diagnostics.push(
-        Diagnostic::error(
-            UNKNOWN_WORK,
-            format!("{what} cites `{key}`, which is not in the bibliography"),
-        )
-        .at_line_column(
-            &catalog.files,
-            file,
-            line as usize,
-            column as usize,
-            key.chars().count().max(1),
-        )
-        .with_help(help),
-    );
+    let mut diagnostic = Diagnostic::error(
+        UNKNOWN_WORK,
+        format!("{what} cites `{key}`, which is not in the bibliography"),
+    )
+    .at_line_column(
+        &catalog.files,
+        file,
+        line as usize,
+        column as usize,
+        key.chars().count().max(1),
+    )
+    .with_help(help);
+    if catalog.sources.unread {
+        diagnostic = diagnostic.with_note(Bibliography::UNREAD_NOTE);
+    }
+    diagnostics.push(diagnostic);
 }
 
 /// Replay every record of a game under the ruleset it names; returns each record as parsed (`None` where it

@@ -3,6 +3,7 @@
 
 use super::item::Context;
 use crate::catalog::Value;
+use crate::catalog::bibtex::Bibliography;
 use crate::diagnostic::Diagnostic;
 use crate::scheme::{Scheme, language, uri};
 use crate::suggest;
@@ -57,18 +58,22 @@ pub(super) fn check_value(cx: &mut Context<'_>, value: &Value) {
                 Some(best) => format!("did you mean `{best}`?"),
                 None => "add an entry with this key to sources.bib".to_string(),
             };
-            cx.push(
-                Diagnostic::error(
-                    UNKNOWN_WORK,
-                    if c.value.trim().is_empty() {
-                        "`cite` is empty".to_string()
-                    } else {
-                        format!("the bibliography has no entry `{}`", c.value)
-                    },
-                )
-                .with_help(help),
-                c.span.clone(),
+            let mut diagnostic = Diagnostic::error(
+                UNKNOWN_WORK,
+                if c.value.trim().is_empty() {
+                    "`cite` is empty".to_string()
+                } else {
+                    format!("the bibliography has no entry `{}`", c.value)
+                },
             );
+            if cx.catalog.sources.unread {
+                diagnostic = diagnostic
+                    .with_note(Bibliography::UNREAD_NOTE)
+                    .with_help("fix sources.bib first; this may then go away");
+            } else {
+                diagnostic = diagnostic.with_help(help);
+            }
+            cx.push(diagnostic, c.span.clone());
         }
     }
     if let Some(p) = &value.pages()
