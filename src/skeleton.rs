@@ -280,5 +280,5 @@ const FIRST_GAME: &str = r#"[Event "TODO: what this record is, such as Demonstra
 [Kind "demonstration"]
 [Result "*"]
 
-{TODO: write the moves after this comment, in the notation of docs/notation.md (1. a1-a2 a3-b2), or say what the record shows}
+{TODO: write the moves after this comment, in the notation of docs/notation.md (with the example rules: 1. a1-a2 a3xa1; a sowing game's holes and moves: docs/sowing.md), or say what the record shows}
 "#;

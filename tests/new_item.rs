@@ -122,6 +122,15 @@ fn new_items_fail_with_placeholders_then_pass_once_filled() {
             ("source TODO", "source hutton-1921-sema"),
         ],
     );
+    // The moves the comment gives as an example, which must be legal under the example rules.
+    let first = fs::read_to_string(game.join("games/first.game")).unwrap();
+    let comment = first.lines().find(|l| l.starts_with("{TODO")).unwrap();
+    let example = comment
+        .split_once("with the example rules: ")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .map(|(moves, _)| moves)
+        .expect("the comment gives example moves");
+    assert_eq!(example, "1. a1-a2 a3xa1");
     fill(
         &game.join("games/first.game"),
         &[
@@ -130,8 +139,8 @@ fn new_items_fail_with_placeholders_then_pass_once_filled() {
                 "Demonstration: a first step",
             ),
             (
-                "{TODO: write the moves after this comment, in the notation of docs/notation.md (1. a1-a2 a3-b2), or say what the record shows}",
-                "{White opens on the west.}\n1. a1-a2 *",
+                comment,
+                &format!("{{White opens on the west.}}\n{example} *"),
             ),
         ],
     );

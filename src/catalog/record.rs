@@ -118,7 +118,18 @@ impl<'a> Parser<'a> {
                 Err(err) => {
                     let at = base + reader.error_position() as usize;
                     let message = format!("malformed XML: {err}");
-                    self.error("E001", at..at + 1, message);
+                    let diagnostic = self.error("E001", at..at + 1, message);
+                    // A bare `&`, as in a title such as "Tigers & Goats", is the commonest way here.
+                    if matches!(
+                        err,
+                        quick_xml::Error::IllFormed(
+                            quick_xml::errors::IllFormedError::UnclosedReference
+                        )
+                    ) {
+                        diagnostic.help = Some(
+                            "to write `&` as text, write `&amp;` (`Tigers &amp; Goats`)".into(),
+                        );
+                    }
                     self.failed = true;
                     return;
                 }
@@ -779,18 +790,41 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_bare_less_than_is_malformed() {
-        let (item, diagnostics, _) = parse_text(
+    /// A record whose title is `title`, parsed: each diagnostic's code, column and help.
+    fn titled(title: &str) -> Vec<(&'static str, usize, Option<String>)> {
+        let (item, diagnostics, _) = parse_text(&format!(
             "<record xmlns=\"urn:ludotheca:record:1\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" \
-             kind=\"game\"><dc:title>a < b</dc:title></record>",
-        );
-        let found: Vec<(&str, usize)> = diagnostics
-            .iter()
-            .map(|d| (d.code, d.location.as_ref().map_or(0, |l| l.column)))
-            .collect();
-        assert_eq!(found, [("E001", 108)]);
+             kind=\"game\"><dc:title>{title}</dc:title></record>"
+        ));
         assert!(!item.well_formed);
+        diagnostics
+            .iter()
+            .map(|d| {
+                let column = d.location.as_ref().map_or(0, |l| l.column);
+                (d.code, column, d.help.clone())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bare_less_than_or_ampersand_is_malformed_and_told_how_to_write_it() {
+        let found = titled("a < b");
+        assert_eq!((found.len(), found[0].0, found[0].1), (1, "E001", 108));
+        assert!(
+            found[0]
+                .2
+                .as_ref()
+                .is_some_and(|h| h.contains("write `&lt;`"))
+        );
+        // The title "Tigers & Goats": the `&` starts a reference the reader finds never closed.
+        let found = titled("Tigers & Goats");
+        assert_eq!((found.len(), found[0].0, found[0].1), (1, "E001", 113));
+        assert!(
+            found[0]
+                .2
+                .as_ref()
+                .is_some_and(|h| h.contains("write `&amp;`"))
+        );
     }
 
     #[test]
