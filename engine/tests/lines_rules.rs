@@ -1370,6 +1370,50 @@ fn outcomes_for_one_side() {
 }
 
 #[test]
+fn a_statement_said_twice_in_one_scope_is_refused_at_the_second() {
+    let base = "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
+                setup\n  white: man on a1\n  black: man on c3\n  first white\nend\n";
+    RulesFile::parse(base).unwrap_or_else(|e| panic!("{e}"));
+    for (extra, what) in [
+        (
+            "piece man: jump\n",
+            "`piece man` is stated twice; the first is at line 7",
+        ),
+        (
+            "board\n  grid 4 x 4\nend\n",
+            "`board` is stated twice; the first is at line 2",
+        ),
+        (
+            "setup\n  white: man on b1\n  first white\nend\n",
+            "`setup` is stated twice; the first is at line 8",
+        ),
+        (
+            "outcome move-cap 9 draws\noutcome move-cap 20 draws\n",
+            "`outcome move-cap` is stated twice; the first is at line 13",
+        ),
+    ] {
+        let errors = RulesFile::parse_all(&format!("{base}{extra}")).expect_err(extra);
+        assert!(
+            errors.iter().any(|e| e.message == what),
+            "{extra}: {errors:#?}"
+        );
+    }
+    // A ruleset restates what the base says, once: that is what a ruleset is for.
+    let ruleset = "ruleset big \"Big\"\n  type described\n  source s\n  board\n    grid 4 x 4\n  end\n\
+                   piece man: jump\nend\n";
+    RulesFile::parse(&format!("{base}{ruleset}")).unwrap_or_else(|e| panic!("{e}"));
+    // Twice within the ruleset is refused like twice in the base.
+    let twice = ruleset.replace("piece man: jump\n", "piece man: jump\n  piece man: step\n");
+    let errors = RulesFile::parse_all(&format!("{base}{twice}")).expect_err("twice in the ruleset");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.line == 20 && e.message.starts_with("`piece man` is stated twice")),
+        "{errors:#?}"
+    );
+}
+
+#[test]
 fn repetition_and_side_outcomes_are_checked_where_written() {
     let base = "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
                 setup\n  white: man on a1\n  black: man on c3\n  first white\nend\n";
@@ -1378,7 +1422,7 @@ fn repetition_and_side_outcomes_are_checked_where_written() {
          repetition forbidden for wite\nrepetition sometimes\noutcome repetition 1 draws\n\
          outcome repetition 3 draws for white\nrepetition forbidden white\n"
     );
-    let errors = RulesFile::parse_all(&src).expect_err("seven mistakes");
+    let errors = RulesFile::parse_all(&src).expect_err("eight mistakes");
     let found: Vec<(u32, u32, &str)> = errors
         .iter()
         .map(|e| (e.line, e.column, e.message.as_str()))
@@ -1396,6 +1440,11 @@ fn repetition_and_side_outcomes_are_checked_where_written() {
                 "every position occurs once: a repetition is its second occurrence or a later one"
             ),
             (18, 28, "unexpected `for`"),
+            (
+                19,
+                1,
+                "`repetition forbidden` is stated twice; the first is at line 16"
+            ),
             (19, 22, "unexpected `white`"),
         ],
         "{errors:#?}"

@@ -79,6 +79,37 @@ fn key_of(item: &Item) -> String {
     }
 }
 
+/// Reports each statement of `items` (one scope: the base rules, or one ruleset) that states again what an
+/// earlier one of the same scope states: a second `piece man`, `setup`, `board`, a sowing block's second
+/// `holes`. Compiled, one of the two would be dropped without a word (the first or the last, by statement),
+/// whereas the language says the order of statements does not matter.
+fn said_twice(items: &[Item], errors: &mut Vec<RulesError>) {
+    // A list, not a map: a scope holds tens of statements, and a map's hashing would grow the page's
+    // WebAssembly by kilobytes.
+    let mut first: Vec<(String, u32)> = Vec::new();
+    for entry in entries(items) {
+        let head = entry.item.head();
+        match first.iter().find(|(key, _)| *key == entry.key) {
+            Some(&(_, line)) => {
+                // Named as the statement names itself: its keyword, its name, and the side it is for.
+                let mut what = head.keyword().to_string();
+                if let Some(name) = head.tokens.get(1).and_then(|t| t.word()) {
+                    what = format!("{what} {name}");
+                }
+                if let Some(i) = head.tokens.iter().position(|t| t.is_word("for")) {
+                    what = format!("{what} for {}", word_at(head, i + 1));
+                }
+                errors.push(RulesError::new(
+                    head.pos(),
+                    format!("`{what}` is stated twice; the first is at line {line}"),
+                    "keep one: a variant of the rules states its own in a `ruleset` block",
+                ));
+            }
+            None => first.push((entry.key, head.pos().line)),
+        }
+    }
+}
+
 /// Flattens items into keyed entries; a sowing block's statements are keyed one by one so a ruleset can
 /// change one setting of it. The block itself comes first, keyed `sowing`, for where it ends.
 fn entries(items: &[Item]) -> Vec<Entry> {
@@ -223,6 +254,10 @@ impl RulesFile {
                 }
                 _ => base.push(item),
             }
+        }
+        said_twice(&base, &mut errors);
+        for ruleset in &rulesets {
+            said_twice(&ruleset.items, &mut errors);
         }
         if game.is_none() && !errors.iter().any(|e| e.line == header.line) {
             errors.push(
