@@ -1414,6 +1414,31 @@ fn a_statement_said_twice_in_one_scope_is_refused_at_the_second() {
 }
 
 #[test]
+fn a_region_names_no_point_and_no_other_region() {
+    let rules = |board: &str| {
+        format!(
+            "game \"F\"\nboard\n  grid 3 x 3\n{board}end\nside white\nside black\npiece man: step\n\
+             setup\n  white: man on b2\n  black: man on c3\n  first white\nend\n"
+        )
+    };
+    RulesFile::parse(&rules("  region far: a1 a2\n")).unwrap_or_else(|e| panic!("{e}"));
+    // A region `b2` would have put the white man on a1 and a2, the point b2 hidden behind it.
+    let e = RulesFile::parse(&rules("  region b2: a1 a2\n")).expect_err("a region named b2");
+    assert_eq!((e.line, e.column), (4, 10), "{e}");
+    assert!(e.message.contains("`b2` names a point"), "{e}");
+    let e =
+        RulesFile::parse(&rules("  region far: a1\n  region far: a2\n")).expect_err("far twice");
+    assert_eq!((e.line, e.column), (5, 10), "{e}");
+    // A triangle's own region, named after its direction, is not replaced either.
+    let e = RulesFile::parse(&rules("  triangle at b3 toward north\n  region N: a1\n"))
+        .expect_err("N twice");
+    assert!(
+        e.message.contains("a region named `N` already exists"),
+        "{e}"
+    );
+}
+
+#[test]
 fn repetition_and_side_outcomes_are_checked_where_written() {
     let base = "game \"F\"\nboard\n  grid 3 x 3\nend\nside white\nside black\npiece man: step\n\
                 setup\n  white: man on a1\n  black: man on c3\n  first white\nend\n";

@@ -362,7 +362,23 @@ fn region_of(board: &Board, name: &str, pos: Pos, help: &str) -> Result<u128, Ru
 
 fn region_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
-    let (name, _) = c.word("a region name", REGION_HELP)?;
+    let (name, npos) = c.word("a region name", REGION_HELP)?;
+    // A region's name stands for its points wherever a point may be named, so it must name nothing else: a
+    // region `b2` would hide the point b2, and a second region `S` would replace a triangle's own.
+    if b.board.find(name).is_some() {
+        return Err(RulesError::new(
+            npos,
+            format!("`{name}` names a point; a region needs a name of its own"),
+            REGION_HELP,
+        ));
+    }
+    if b.board.regions.iter().any(|(n, _)| n == name) {
+        return Err(RulesError::new(
+            npos,
+            format!("a region named `{name}` already exists on this board"),
+            "give this region another name (a triangle names its own region after its direction: N, NE, ...)",
+        ));
+    }
     if !c.eat_punct(':') {
         return Err(RulesError::new(
             c.pos(),
@@ -382,7 +398,6 @@ fn region_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
             REGION_HELP,
         ));
     }
-    b.board.regions.retain(|(n, _)| n != name);
     b.board.add_region(name, set);
     Ok(())
 }
