@@ -918,6 +918,22 @@ fn sowing_sections_compile_to_the_sowing_rules_of_the_sources() {
     // An odd width is refused where it is written.
     let e = RulesFile::parse(&shimunana.replace("holes 4", "holes 5")).unwrap_err();
     assert_eq!((e.line, e.column), (11, 9));
+    // So is a count of 0, each in the language's own words, and all of them in one run.
+    let zeros = ["seeds 2", "start 2", "move-cap 2000", "lap-cap 2000"]
+        .iter()
+        .fold(shimunana.to_string(), |text, said| {
+            let keyword = said.split(' ').next().unwrap();
+            text.replace(said, &format!("{keyword} 0"))
+        });
+    let errors = RulesFile::parse_all(&zeros).unwrap_err();
+    let found: Vec<(u32, u32)> = errors.iter().map(|e| (e.line, e.column)).collect();
+    assert_eq!(found, [(12, 9), (13, 9), (20, 12), (21, 11)], "{errors:#?}");
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.message.starts_with("0 is too few: ")),
+        "{errors:#?}"
+    );
 }
 
 #[test]

@@ -443,7 +443,7 @@ fn bad_rules_are_refused_with_a_reason() {
                 seeds_per_hole: 0,
                 ..SowingRules::shimunana()
             },
-            "seeds_per_hole",
+            "`seeds 0`",
         ),
         (
             SowingRules {
@@ -457,21 +457,21 @@ fn bad_rules_are_refused_with_a_reason() {
                 lap_cap: 0,
                 ..SowingRules::shimunana()
             },
-            "lap_cap",
+            "`lap-cap 0`",
         ),
         (
             SowingRules {
                 move_cap: 0,
                 ..SowingRules::shimunana()
             },
-            "move_cap",
+            "`move-cap 0`",
         ),
         (
             SowingRules {
                 min_seeds_to_start: 0,
                 ..SowingRules::shimunana()
             },
-            "min_seeds",
+            "`start 0`",
         ),
         (
             SowingRules {
@@ -482,7 +482,7 @@ fn bad_rules_are_refused_with_a_reason() {
                 }),
                 ..SowingRules::shimunana()
             },
-            "extra_holes",
+            "`extra 9`",
         ),
     ] {
         match SowingGame::new(rules) {

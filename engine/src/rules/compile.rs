@@ -1438,6 +1438,19 @@ const SOWING_STATEMENTS: [&str; 10] = [
     "outcome",
 ];
 
+/// A count read with its place, refused there when it is 0: the message is the rule it breaks.
+fn at_least_one<T: Default + PartialEq>(
+    (n, pos): (T, Pos),
+    rule: &str,
+    help: &str,
+) -> Result<T, RulesError> {
+    if n == T::default() {
+        Err(RulesError::new(pos, format!("0 is too few: {rule}"), help))
+    } else {
+        Ok(n)
+    }
+}
+
 /// One statement of a `sowing` block.
 fn sowing_stmt(
     spec: &mut SowingRules,
@@ -1471,12 +1484,18 @@ fn sowing_stmt(
                 *holes_pos = Some(pos);
             }
             "seeds" => {
-                spec.seeds_per_hole = c.number::<u16>("the seeds per hole", "write `seeds 2`")?.0
+                spec.seeds_per_hole = at_least_one(
+                    c.number::<u16>("the seeds per hole", "write `seeds 2`")?,
+                    "a hole starts with at least one seed",
+                    "write `seeds 2`",
+                )?
             }
             "start" => {
-                spec.min_seeds_to_start = c
-                    .number::<u16>("the seeds a hole needs to start a turn", "write `start 2`")?
-                    .0
+                spec.min_seeds_to_start = at_least_one(
+                    c.number::<u16>("the seeds a hole needs to start a turn", "write `start 2`")?,
+                    "a turn starts from a hole with at least one seed",
+                    "write `start 1` to let any hole with seeds start a turn",
+                )?
             }
             "singletons" => {
                 let (w, pos) = c.word(
@@ -1566,14 +1585,18 @@ fn sowing_stmt(
                 }
             }
             "move-cap" => {
-                spec.move_cap = c
-                    .number::<u32>("a number of plies", "write `move-cap 2000`")?
-                    .0
+                spec.move_cap = at_least_one(
+                    c.number::<u32>("a number of plies", "write `move-cap 2000`")?,
+                    "the game must allow at least one move",
+                    "write `move-cap 2000`",
+                )?
             }
             "lap-cap" => {
-                spec.lap_cap = c
-                    .number::<u32>("a number of laps", "write `lap-cap 2000`")?
-                    .0
+                spec.lap_cap = at_least_one(
+                    c.number::<u32>("a number of laps", "write `lap-cap 2000`")?,
+                    "a sowing goes round at least once",
+                    "write `lap-cap 2000`",
+                )?
             }
             "outcome" => {
                 let h = "write `outcome no-move loses` or `outcome opponent-empty wins`";

@@ -128,18 +128,18 @@ impl SowingRules {
     pub fn validate(&self) -> Result<(), String> {
         if self.rows != 4 {
             return Err(format!(
-                "rows is {}: only 4-row boards (two rows per side) are supported",
+                "`rows {}`: only 4-row boards (two rows per side) are supported",
                 self.rows
             ));
         }
         let n = self.holes_per_row;
         if !(4..=MAX_HOLES_PER_ROW).contains(&n) || n & 1 == 1 {
             return Err(format!(
-                "holes_per_row is {n}: it must be even, from 4 to {MAX_HOLES_PER_ROW}"
+                "`holes {n}`: the holes per row must be even, from 4 to {MAX_HOLES_PER_ROW}"
             ));
         }
         if self.seeds_per_hole == 0 {
-            return Err("seeds_per_hole is 0: a game needs seeds".to_string());
+            return Err("`seeds 0`: a game needs seeds".to_string());
         }
         // Every count lives in a u16 hole; the whole stock must fit so that one hole can hold it all.
         if self.total_seeds() > u32::from(u16::MAX) {
@@ -150,21 +150,19 @@ impl SowingRules {
             ));
         }
         if self.min_seeds_to_start == 0 {
-            return Err(
-                "min_seeds_to_start is 0: use 1 to let any non-empty hole start".to_string(),
-            );
+            return Err("`start 0`: use 1 to let any non-empty hole start".to_string());
         }
         if self.move_cap == 0 {
-            return Err("move_cap is 0: it must allow at least one ply".to_string());
+            return Err("`move-cap 0`: it must allow at least one ply".to_string());
         }
         if self.lap_cap == 0 {
-            return Err("lap_cap is 0: a sowing has at least one lap".to_string());
+            return Err("`lap-cap 0`: a sowing has at least one lap".to_string());
         }
         if let Some(c) = self.capture
             && c.extra_holes > MAX_EXTRA_HOLES
         {
             return Err(format!(
-                "extra_holes is {}: at most {MAX_EXTRA_HOLES} are supported",
+                "`extra {}`: at most {MAX_EXTRA_HOLES} extra holes are supported",
                 c.extra_holes
             ));
         }
