@@ -30,7 +30,18 @@ fn alnum(s: &str, min: usize, max: usize) -> bool {
     (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// Whether `tag` is a BCP 47 tag; when not, why, and the tag meant when it is a language's name. The names are
+/// looked up only for a tag that fails: pages check every value's language as they are made.
 pub fn parse_language_tag(tag: &str) -> Result<(), String> {
+    shape(tag).map_err(|why| match tag_for_name(tag) {
+        Some(code) => format!(
+            "`{tag}` is not a BCP 47 language tag: `{tag}` names a language; its tag is `{code}`"
+        ),
+        None => why,
+    })
+}
+
+fn shape(tag: &str) -> Result<(), String> {
     let bad = |why: &str| Err(format!("`{tag}` is not a BCP 47 language tag: {why}"));
     if IRREGULAR.iter().any(|t| t.eq_ignore_ascii_case(tag)) {
         return Ok(());
@@ -51,9 +62,6 @@ pub fn parse_language_tag(tag: &str) -> Result<(), String> {
         return private_use(&subtags[1..]).or_else(|why| bad(&why));
     }
     let language = subtags[0];
-    if let Some(code) = tag_for_name(tag) {
-        return bad(&format!("`{tag}` names a language; its tag is `{code}`"));
-    }
     if !alpha(language, 2, 8) {
         return bad("the language subtag must be 2 or 3 letters (an ISO 639 code)");
     }
