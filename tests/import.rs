@@ -1046,3 +1046,54 @@ fn a_language_named_rather_than_tagged_arrives_as_its_tag() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn html_from_an_editor_arrives_as_markdown_in_descriptions_and_as_text_elsewhere() {
+    let scratch = Scratch::new("html-values");
+    let input = scratch.0.join("items.json");
+    fs::write(
+        &input,
+        r#"[{"o:id": 12, "o:title": "Chaupar",
+            "dcterms:title": [{"type": "literal", "@value": "<em>Chaupar</em> &amp; Pachisi"}],
+            "dcterms:description": [
+              {"type": "rdf:HTML", "@value": "<p>Played by <strong>four</strong> on a cross.</p><ul><li>cowries</li><li>a cloth</li></ul>"},
+              {"type": "literal", "@value": "<p>See <a href=\"https://example.org/survey\">the survey</a>.</p>"},
+              {"type": "literal", "@value": "Fewer than 3 <4 seeds> stay in plain text"}],
+            "dcterms:subject": [{"type": "literal", "@value": "race<br>game"}]}]"#,
+    )
+    .unwrap();
+    let target = scratch.0.join("catalog");
+    let out = ludotheca(&[
+        "import",
+        "omeka-s",
+        path(&input),
+        "--catalog",
+        path(&target),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(
+        report.contains("held HTML: written as Markdown"),
+        "{report}"
+    );
+    assert!(
+        report.contains("held HTML: kept as its text, without the tags"),
+        "{report}"
+    );
+    assert!(!report.contains("data type `rdf:HTML`"), "{report}");
+    let catalog = load(&target);
+    let item = &catalog.items[0];
+    assert_eq!(item.id, "chaupar-pachisi");
+    let texts =
+        |term: &str| -> Vec<String> { item.values_of(term).map(|v| v.text.to_string()).collect() };
+    assert_eq!(texts("title"), ["Chaupar & Pachisi"]);
+    assert_eq!(
+        texts("description"),
+        [
+            "Played by **four** on a cross.\n\n- cowries\n- a cloth",
+            "See [the survey](https://example.org/survey).",
+            "Fewer than 3 <4 seeds> stay in plain text",
+        ]
+    );
+    assert_eq!(texts("subject"), ["race game"]);
+}

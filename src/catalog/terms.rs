@@ -47,6 +47,14 @@ impl Term {
         matches!(self.name, "source" | "references" | "bibliographicCitation")
     }
 
+    /// Its values are Markdown: the page renders them (made safe), and an import turns HTML into it.
+    pub fn is_markdown(&self) -> bool {
+        matches!(
+            self.name,
+            "description" | "instructionalMethod" | "abstract" | "tableOfContents"
+        )
+    }
+
     /// A date term: its values are dates, so a language tag on them means nothing.
     pub fn is_date(&self) -> bool {
         self.name == "date" || self.refines == Some("date")

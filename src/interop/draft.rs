@@ -105,6 +105,8 @@ pub struct DraftValue {
     pub ref_: Option<String>,
     pub cite: Option<String>,
     pub pages: Option<String>,
+    /// The input marks the text as HTML (Omeka S's `rdf:HTML`); text with an editor's tags is taken as HTML too.
+    pub html: bool,
     /// Where in the input file the value is.
     pub at: Span,
 }
@@ -120,6 +122,7 @@ impl DraftValue {
             ref_: None,
             cite: None,
             pages: None,
+            html: false,
             at,
         }
     }

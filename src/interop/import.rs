@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::draft::{Draft, DraftValue, excerpt, record_xml, term};
+use super::html;
 use super::identifier::{self, Wanted};
 use super::{
     E_DUPLICATE, E_EXISTS, E_LINK, E_READ_BACK, E_SYNTAX, ImportFormat, Input, W_LINK, W_MORE,
@@ -293,7 +294,9 @@ impl<'a> Plan<'a> {
     }
 
     fn build(&mut self) {
-        let drafts = std::mem::take(&mut self.input.drafts);
+        let mut drafts = std::mem::take(&mut self.input.drafts);
+        // Before identifiers are made from titles: a title's tags are no part of its name.
+        drafts.iter_mut().for_each(untag);
         let kinds: Vec<Kind> = drafts
             .iter()
             .map(|d| self.options.kind.or(d.kind).unwrap_or(Kind::Game))
@@ -754,6 +757,32 @@ impl<'a> Plan<'a> {
             }
         }
         out
+    }
+}
+
+/// Values that hold HTML, as the record holds text: Markdown in the terms the site renders as Markdown, the
+/// words alone in the others.
+fn untag(draft: &mut Draft) {
+    for value in &mut draft.values {
+        if !(value.html || html::looks_like_html(&value.text)) {
+            continue;
+        }
+        let before = excerpt(&value.text);
+        let markdown = value.term.is_markdown();
+        value.text = if markdown {
+            html::to_markdown(&value.text)
+        } else {
+            html::to_text(&value.text)
+        };
+        draft.notes.push(format!(
+            "dcterms:{} \"{before}\" held HTML: {}",
+            value.term.name,
+            if markdown {
+                "written as Markdown"
+            } else {
+                "kept as its text, without the tags"
+            }
+        ));
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod bibliography;
 pub mod draft;
 pub mod export;
+mod html;
 pub mod identifier;
 pub mod import;
 mod json;

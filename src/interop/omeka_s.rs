@@ -453,10 +453,14 @@ fn read_property(
             } else if let Some(datatype) = get("@type") {
                 value.scheme = scheme_of_datatype(&datatype);
             }
-            if !matches!(
-                kind.as_str(),
-                "literal" | "numeric:timestamp" | "numeric:integer"
-            ) && !kind.starts_with("customvocab")
+            // The HTML data type of Omeka S's RDF module (named `html` in its first versions).
+            value.html = matches!(kind.as_str(), "rdf:HTML" | "html");
+            if !value.html
+                && !matches!(
+                    kind.as_str(),
+                    "literal" | "numeric:timestamp" | "numeric:integer"
+                )
+                && !kind.starts_with("customvocab")
             {
                 draft
                     .notes

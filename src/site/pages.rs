@@ -2710,14 +2710,6 @@ fn fragment_value(value: &str) -> String {
     out
 }
 
-/// Terms whose values are Markdown.
-fn is_markdown(term: &str) -> bool {
-    matches!(
-        term,
-        "description" | "instructionalMethod" | "abstract" | "tableOfContents"
-    )
-}
-
 fn item_page<'a>(
     site: &Site<'a, '_>,
     entry: &Entry<'a>,
@@ -2768,7 +2760,7 @@ fn item_page<'a>(
                 }
                 None => value.text = one_line(&v.text),
             }
-            if is_markdown(term.name) {
+            if term.is_markdown() {
                 value.html = Some(markdown::to_html(&v.text, 2));
             }
             if let Some(key) = &v.cite() {
