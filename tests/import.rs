@@ -1097,3 +1097,129 @@ fn html_from_an_editor_arrives_as_markdown_in_descriptions_and_as_text_elsewhere
     );
     assert_eq!(texts("subject"), ["race game"]);
 }
+
+/// An Omeka S item as the API gives it, with the values that change between two harvests.
+fn omeka_item(title: &str, description: &str, rights: &str) -> String {
+    format!(
+        r#"[{{"@id": "https://omeka.example/api/items/31", "o:id": 31, "o:title": "{title}",
+            "dcterms:title": [{{"type": "literal", "@value": "{title}"}}],
+            "dcterms:description": [{{"type": "literal", "@value": "{description}"}}],
+            "dcterms:source": [{{"type": "literal", "@value": "Hutton 1921, The Angami Nagas"}}],
+            "dcterms:rights": [{{"type": "literal", "@value": "{rights}"}}]}}]"#
+    )
+}
+
+#[test]
+fn an_update_finds_the_item_by_its_source_address_and_keeps_what_the_archivist_did() {
+    let scratch = Scratch::new("update-merge");
+    let input = scratch.0.join("items.json");
+    let target = scratch.0.join("catalog");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "import",
+            "omeka-s",
+            path(&input),
+            "--catalog",
+            path(&target),
+        ];
+        args.extend(extra);
+        ludotheca(&args)
+    };
+    fs::write(&input, omeka_item("Terhuchu", "A hunt game.", "CC BY")).unwrap();
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record_path = target.join("games/terhuchu/record.xml");
+    let record = fs::read_to_string(&record_path).unwrap();
+    assert!(
+        record.contains(
+            "<dcterms:identifier xsi:type=\"dcterms:URI\">https://omeka.example/api/items/31</dcterms:identifier>"
+        ),
+        "{record}"
+    );
+    assert!(
+        target
+            .join("games/terhuchu/.ludotheca-source.xml")
+            .is_file()
+    );
+
+    // The archivist cites the source from the bibliography instead of the plain text, adds a tag and a comment.
+    let edited = record
+        .replace(
+            "<dcterms:source>Hutton 1921, The Angami Nagas</dcterms:source>",
+            "<!-- cited from the bibliography -->\n  <dcterms:source cite=\"hutton-1921\" pages=\"102\"/>",
+        )
+        .replace(
+            "</record>",
+            "  <dcterms:subject>hunt game</dcterms:subject>\n  <image file=\"images/board.jpg\" alt=\"The board\"/>\n</record>",
+        );
+    assert_ne!(edited, record);
+    fs::write(&record_path, &edited).unwrap();
+
+    // In Omeka, the title and the description change.
+    fs::write(
+        &input,
+        omeka_item(
+            "Terhüchü of the Angami",
+            "A hunt game of Nagaland.",
+            "CC BY",
+        ),
+    )
+    .unwrap();
+    let out = run(&["--update"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(
+        report.contains("update (+2 -2 values) game `terhuchu`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("found as `terhuchu` by its dcterms:identifier"),
+        "{report}"
+    );
+    assert!(
+        report.contains("2 values added in the catalog kept"),
+        "{report}"
+    );
+    assert!(
+        report.contains("1 value of the source removed in the catalog left out again"),
+        "{report}"
+    );
+    let games: Vec<_> = fs::read_dir(target.join("games")).unwrap().collect();
+    assert_eq!(games.len(), 1, "a second item was made");
+    let merged = fs::read_to_string(&record_path).unwrap();
+    assert!(
+        merged.contains("<!-- cited from the bibliography -->"),
+        "{merged}"
+    );
+    assert!(
+        merged.contains("<image file=\"images/board.jpg\" alt=\"The board\"/>"),
+        "{merged}"
+    );
+    // The changed title is where the title was.
+    assert!(
+        merged
+            .lines()
+            .nth(2)
+            .is_some_and(|l| l.contains("<dcterms:title>Terhüchü of the Angami</dcterms:title>")),
+        "{merged}"
+    );
+    let catalog = load(&target);
+    let item = catalog.item("terhuchu").unwrap();
+    let texts =
+        |term: &str| -> Vec<String> { item.values_of(term).map(|v| v.text.to_string()).collect() };
+    assert_eq!(texts("title"), ["Terhüchü of the Angami"]);
+    assert_eq!(texts("description"), ["A hunt game of Nagaland."]);
+    assert_eq!(texts("subject"), ["hunt game"]);
+    assert_eq!(texts("rights"), ["CC BY"]);
+    let sources: Vec<_> = item
+        .values_of("source")
+        .map(|v| (v.text.to_string(), v.cite().map(|c| c.value.clone())))
+        .collect();
+    assert_eq!(sources, [(String::new(), Some("hutton-1921".to_string()))]);
+
+    // Nothing changed since: the record is left as it is.
+    let out = run(&["--update"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("1 unchanged"), "{}", stdout(&out));
+    assert_eq!(fs::read_to_string(&record_path).unwrap(), merged);
+}

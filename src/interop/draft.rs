@@ -18,6 +18,9 @@ pub struct Draft {
     /// The item's key in the source system (Omeka's `o:id`, an OAI identifier, a CSV row's id): what links in
     /// the same input name it by, and what a clash suffix is made from.
     pub source_id: Option<String>,
+    /// The item's address in the source system (an Omeka S item's API address, a harvested OAI identifier),
+    /// kept as a `dcterms:identifier` so that a later import finds the item again whatever its title became.
+    pub origin: Option<(String, Span)>,
     /// A ludotheca identifier the input carries (ludotheca's own exports do), kept when it is URL-safe.
     pub wanted_id: Option<String>,
     /// The kind the input says (resource class, template, an exported kind); the command line can override it.
@@ -38,6 +41,7 @@ impl Draft {
             file,
             at,
             source_id: None,
+            origin: None,
             wanted_id: None,
             kind: None,
             values: Vec::new(),
@@ -160,13 +164,10 @@ pub fn excerpt(text: &str) -> String {
 /// root, then the values in the order they were read, then the ludotheca elements.
 pub fn record_xml(draft: &Draft, kind: Kind) -> String {
     let mut writer = Writer::new_with_indent(Vec::new(), b' ', 2);
-    // Writing into a Vec cannot fail.
-    let mut put = |event: Event<'_>| {
-        writer
-            .write_event(event)
-            .expect("writing XML into memory does not fail")
-    };
-    put(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+    put(
+        &mut writer,
+        Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)),
+    );
     let mut root = BytesStart::new("record");
     root.push_attribute(("xmlns", RECORD_NS));
     root.push_attribute(("xmlns:dcterms", DCTERMS_NS));
@@ -174,55 +175,101 @@ pub fn record_xml(draft: &Draft, kind: Kind) -> String {
         root.push_attribute(("xmlns:xsi", XSI_NS));
     }
     root.push_attribute(("kind", kind.as_str()));
-    put(Event::Start(root));
+    put(&mut writer, Event::Start(root));
     for value in &draft.values {
-        let name = format!("dcterms:{}", value.term.name);
-        let mut start = BytesStart::new(name.as_str());
-        if let Some(lang) = &value.lang {
-            start.push_attribute(("xml:lang", lang.as_str()));
-        }
-        if let Some(scheme) = &value.scheme {
-            start.push_attribute(("xsi:type", scheme.as_str()));
-        }
-        if let Some(r) = &value.ref_ {
-            start.push_attribute(("ref", r.as_str()));
-        }
-        if let Some(c) = &value.cite {
-            start.push_attribute(("cite", c.as_str()));
-        }
-        if let Some(p) = &value.pages {
-            start.push_attribute(("pages", p.as_str()));
-        }
-        if value.text.is_empty() {
-            put(Event::Empty(start));
-        } else {
-            put(Event::Start(start));
-            put(Event::Text(BytesText::new(&value.text)));
-            put(Event::End(BytesEnd::new(name.as_str())));
-        }
+        write_value(&mut writer, value);
     }
     for (game, ruleset) in &draft.played_with {
-        let mut e = BytesStart::new("playedWith");
-        e.push_attribute(("game", game.as_str()));
-        if let Some(r) = ruleset {
-            e.push_attribute(("ruleset", r.as_str()));
-        }
-        put(Event::Empty(e));
+        write_played_with(&mut writer, game, ruleset.as_deref());
     }
     for game in &draft.attests {
-        let mut e = BytesStart::new("attests");
-        e.push_attribute(("game", game.as_str()));
-        put(Event::Empty(e));
+        write_attests(&mut writer, game);
     }
     if let Some(c) = &draft.confidence {
-        put(Event::Start(BytesStart::new("confidence")));
-        put(Event::Text(BytesText::new(c)));
-        put(Event::End(BytesEnd::new("confidence")));
+        write_confidence(&mut writer, c);
     }
-    put(Event::End(BytesEnd::new("record")));
+    put(&mut writer, Event::End(BytesEnd::new("record")));
     let mut text = String::from_utf8(writer.into_inner()).expect("the writer was given UTF-8 only");
     text.push('\n');
     text
+}
+
+/// One value's element, on its own, for an edit of a record that exists.
+pub fn value_xml(value: &DraftValue) -> String {
+    alone(|w| write_value(w, value))
+}
+
+pub fn played_with_xml(game: &str, ruleset: Option<&str>) -> String {
+    alone(|w| write_played_with(w, game, ruleset))
+}
+
+pub fn attests_xml(game: &str) -> String {
+    alone(|w| write_attests(w, game))
+}
+
+pub fn confidence_xml(confidence: &str) -> String {
+    alone(|w| write_confidence(w, confidence))
+}
+
+fn alone(write: impl FnOnce(&mut Writer<Vec<u8>>)) -> String {
+    let mut writer = Writer::new(Vec::new());
+    write(&mut writer);
+    String::from_utf8(writer.into_inner()).expect("the writer was given UTF-8 only")
+}
+
+fn put(writer: &mut Writer<Vec<u8>>, event: Event<'_>) {
+    // Writing into a Vec cannot fail.
+    writer
+        .write_event(event)
+        .expect("writing XML into memory does not fail");
+}
+
+fn write_value(writer: &mut Writer<Vec<u8>>, value: &DraftValue) {
+    let name = format!("dcterms:{}", value.term.name);
+    let mut start = BytesStart::new(name.as_str());
+    if let Some(lang) = &value.lang {
+        start.push_attribute(("xml:lang", lang.as_str()));
+    }
+    if let Some(scheme) = &value.scheme {
+        start.push_attribute(("xsi:type", scheme.as_str()));
+    }
+    if let Some(r) = &value.ref_ {
+        start.push_attribute(("ref", r.as_str()));
+    }
+    if let Some(c) = &value.cite {
+        start.push_attribute(("cite", c.as_str()));
+    }
+    if let Some(p) = &value.pages {
+        start.push_attribute(("pages", p.as_str()));
+    }
+    if value.text.is_empty() {
+        put(writer, Event::Empty(start));
+    } else {
+        put(writer, Event::Start(start));
+        put(writer, Event::Text(BytesText::new(&value.text)));
+        put(writer, Event::End(BytesEnd::new(name.as_str())));
+    }
+}
+
+fn write_played_with(writer: &mut Writer<Vec<u8>>, game: &str, ruleset: Option<&str>) {
+    let mut e = BytesStart::new("playedWith");
+    e.push_attribute(("game", game));
+    if let Some(r) = ruleset {
+        e.push_attribute(("ruleset", r));
+    }
+    put(writer, Event::Empty(e));
+}
+
+fn write_attests(writer: &mut Writer<Vec<u8>>, game: &str) {
+    let mut e = BytesStart::new("attests");
+    e.push_attribute(("game", game));
+    put(writer, Event::Empty(e));
+}
+
+fn write_confidence(writer: &mut Writer<Vec<u8>>, confidence: &str) {
+    put(writer, Event::Start(BytesStart::new("confidence")));
+    put(writer, Event::Text(BytesText::new(confidence)));
+    put(writer, Event::End(BytesEnd::new("confidence")));
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use super::draft::{Draft, DraftValue, excerpt, record_xml, term};
 use super::html;
 use super::identifier::{self, Wanted};
+use super::merge;
 use super::{
     E_DUPLICATE, E_EXISTS, E_LINK, E_READ_BACK, E_SYNTAX, ImportFormat, Input, W_LINK, W_MORE,
     oai_pmh, omeka_csv, omeka_s,
@@ -87,6 +88,8 @@ pub struct Planned {
     /// What an archivist must supply, each with the code `check` gives it when it gives one.
     pub needs: Vec<String>,
     record: String,
+    /// The record as the source gives it, kept beside the item for the next update to merge against.
+    imported: String,
 }
 
 /// What an import did (or, with `--dry-run`, would do).
@@ -297,6 +300,7 @@ impl<'a> Plan<'a> {
         let mut drafts = std::mem::take(&mut self.input.drafts);
         // Before identifiers are made from titles: a title's tags are no part of its name.
         drafts.iter_mut().for_each(untag);
+        self.keep_origins(&mut drafts);
         let kinds: Vec<Kind> = drafts
             .iter()
             .map(|d| self.options.kind.or(d.kind).unwrap_or(Kind::Game))
@@ -336,6 +340,51 @@ impl<'a> Plan<'a> {
         }
         progress.finish();
         self.items = items.into_iter().flatten().collect();
+    }
+
+    /// Each item's address in the source system becomes a `dcterms:identifier`, and an item the catalog already
+    /// holds under that identifier keeps its identifier, so that a title changed in the source updates the item
+    /// rather than making a second one.
+    fn keep_origins(&self, drafts: &mut [Draft]) {
+        let mut known: HashMap<&str, &str> = HashMap::new();
+        for item in self.catalog.iter().flat_map(|c| &c.items) {
+            for v in item.values_of("identifier") {
+                known.entry(&*v.text).or_insert(item.id.as_str());
+            }
+        }
+        for draft in drafts {
+            let Some((origin, at)) = draft.origin.clone() else {
+                continue;
+            };
+            if draft.wanted_id.is_none()
+                && let Some(&id) = known.get(origin.as_str())
+            {
+                draft.wanted_id = Some(id.to_string());
+                let kind = self.options.kind.or(draft.kind).unwrap_or(Kind::Game);
+                if let Some(title) = draft.title()
+                    && identifier::from_title(title, kind) != id
+                {
+                    draft.notes.push(format!(
+                        "found as `{id}` by its dcterms:identifier \"{origin}\" (its title reads differently now)"
+                    ));
+                }
+            }
+            if draft
+                .values
+                .iter()
+                .any(|v| v.term.name == "identifier" && v.text == origin)
+            {
+                continue;
+            }
+            let mut value = DraftValue::new(term("identifier"), origin.clone(), at);
+            if crate::scheme::uri::parse_uri(&origin).is_ok() {
+                value.scheme = Some("dcterms:URI".to_string());
+            }
+            draft.values.push(value);
+            draft.notes.push(format!(
+                "its address in the source kept as dcterms:identifier \"{origin}\" (how a later import finds it)"
+            ));
+        }
     }
 
     fn check_duplicates(&mut self, drafts: &[Draft]) {
@@ -572,25 +621,73 @@ impl<'a> Plan<'a> {
     }
 
     fn plan_item(&mut self, draft: Draft, kind: Kind, id: String) -> Option<Planned> {
-        let record = record_xml(&draft, kind);
+        let imported = record_xml(&draft, kind);
+        let mut record = imported.clone();
+        let mut expected = draft.values.len();
+        let mut notes_of_merge = Vec::new();
         let from = self.place(&draft);
         let existing = self.catalog.and_then(|c| c.item(&id));
         let root = &self.options.catalog;
         let (folder, action) = match existing {
             Some(item) if self.options.update => {
-                let old: Vec<String> = item.values.iter().map(value_key).collect();
-                let new: Vec<String> = draft.values.iter().map(draft_key).collect();
-                let added: Vec<String> = new.iter().filter(|v| !old.contains(v)).cloned().collect();
-                let removed: Vec<String> =
-                    old.iter().filter(|v| !new.contains(v)).cloned().collect();
-                let same_links = item.kind == Some(kind)
-                    && item.played_with.len() == draft.played_with.len()
-                    && item.attests.len() == draft.attests.len();
-                let action = if added.is_empty() && removed.is_empty() && same_links {
+                let catalog = self.catalog.expect("an item that exists is in a catalog");
+                let text = catalog.files.get(item.file).text();
+                let base = read_base(&item.folder, &id);
+                if base.is_none() {
+                    notes_of_merge.push(format!(
+                        "no earlier import is kept beside the record: it takes the source's values, and from now \
+                         on values added in the catalog stay (`{}`)",
+                        merge::BASE_FILE
+                    ));
+                }
+                let merged = match merge::merge(&text, item, base.as_deref(), &draft) {
+                    Ok(merged) => merged,
+                    Err(why) => {
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                E_EXISTS,
+                                format!("item `{id}` cannot be updated: {why}"),
+                            )
+                            .at(
+                                self.files,
+                                draft.file,
+                                draft.at.clone(),
+                            ),
+                        );
+                        return None;
+                    }
+                };
+                let added: Vec<String> = merged
+                    .added
+                    .iter()
+                    .map(|&i| draft_key(&draft.values[i]))
+                    .collect();
+                let removed: Vec<String> = merged
+                    .removed
+                    .iter()
+                    .map(|&i| value_key(&item.values[i]))
+                    .collect();
+                if merged.kept > 0 {
+                    notes_of_merge.push(format!(
+                        "{} value{} added in the catalog kept",
+                        merged.kept,
+                        if merged.kept == 1 { "" } else { "s" }
+                    ));
+                }
+                if merged.declined > 0 {
+                    notes_of_merge.push(format!(
+                        "{} value{} of the source removed in the catalog left out again",
+                        merged.declined,
+                        if merged.declined == 1 { "" } else { "s" }
+                    ));
+                }
+                expected = item.values.len() - merged.removed.len() + merged.added.len();
+                let action = if merged.record == *text {
                     Action::Unchanged
                 } else {
                     Action::Update { added, removed }
                 };
+                record = merged.record;
                 (item.folder.clone(), action)
             }
             Some(item) => {
@@ -624,7 +721,7 @@ impl<'a> Plan<'a> {
         let mut scratch = SourceMap::default();
         let mut problems = Diagnostics::new();
         let read = catalog::read_record(&id, record.clone(), &mut scratch, &mut problems);
-        if !problems.is_empty() || read.values.len() != draft.values.len() {
+        if !problems.is_empty() || read.values.len() != expected {
             self.diagnostics.push(
                 Diagnostic::error(
                     E_READ_BACK,
@@ -636,11 +733,18 @@ impl<'a> Plan<'a> {
             return None;
         }
         let has_rules = folder.join("rules.txt").exists();
-        let needs = self.needs(&draft, kind, has_rules);
+        // What the record lacks once written: after an update, the merged record's (a plain source the
+        // archivist replaced with a citation is no longer lacking).
+        let needs = if self.options.update && existing.is_some() {
+            self.needs(&as_draft(&read, &draft), kind, has_rules)
+        } else {
+            self.needs(&draft, kind, has_rules)
+        };
         let (mut notes, needs_notes): (Vec<String>, Vec<String>) = draft
             .notes
             .iter()
             .cloned()
+            .chain(notes_of_merge)
             .partition(|n| !n.starts_with("needs: "));
         notes.dedup();
         let mut needs = needs;
@@ -658,10 +762,11 @@ impl<'a> Plan<'a> {
             action,
             from,
             source_id: draft.source_id.clone(),
-            values: draft.values.len(),
+            values: expected,
             notes,
             needs,
             record,
+            imported,
         })
     }
 
@@ -758,6 +863,43 @@ impl<'a> Plan<'a> {
         }
         out
     }
+}
+
+/// A record read back, as a draft, for what it still needs.
+fn as_draft(read: &catalog::Item, like: &Draft) -> Draft {
+    let mut draft = Draft::new(like.file, like.at.clone());
+    let attr = |a: Option<&catalog::Spanned<String>>| a.map(|a| a.value.clone());
+    draft.values = read
+        .values
+        .iter()
+        .map(|v| {
+            let mut d = DraftValue::new(v.term, v.text.to_string(), like.at.clone());
+            d.lang = attr(v.lang());
+            d.scheme = attr(v.scheme());
+            d.ref_ = attr(v.ref_());
+            d.cite = attr(v.cite());
+            d.pages = attr(v.pages());
+            d
+        })
+        .collect();
+    let game = |l: &catalog::GameLink| l.game.as_ref().map(|g| g.value.clone());
+    draft.played_with = read
+        .played_with
+        .iter()
+        .filter_map(|l| Some((game(l)?, l.ruleset.as_ref().map(|r| r.value.clone()))))
+        .collect();
+    draft.attests = read.attests.iter().filter_map(game).collect();
+    draft.confidence = read.confidence.first().map(|c| c.value.clone());
+    draft
+}
+
+/// The values of an item's last import, when they were kept and still read.
+fn read_base(folder: &Path, id: &str) -> Option<Vec<catalog::Value>> {
+    let text = fs::read_to_string(folder.join(merge::BASE_FILE)).ok()?;
+    let mut scratch = SourceMap::default();
+    let mut problems = Diagnostics::new();
+    let read = catalog::read_record(id, text, &mut scratch, &mut problems);
+    (problems.is_empty() && read.well_formed).then_some(read.values)
 }
 
 /// Values that hold HTML, as the record holds text: Markdown in the terms the site renders as Markdown, the
@@ -864,12 +1006,26 @@ fn write(options: &ImportOptions, imported: &Imported) -> Result<(), String> {
         .par_iter()
         .map(|item| {
             let result = match item.action {
-                Action::Create => create_item(&item.folder, &item.id, &item.record),
+                Action::Create => create_item(&item.folder, &item.id, &item.record, &item.imported),
                 Action::Update { .. } => {
                     replace_file(&item.folder.join("record.xml"), item.record.as_bytes())
                 }
                 Action::Unchanged => Ok(()),
             };
+            // The earlier import is replaced once the record is: a failure between the two leaves the next
+            // update merging against the older source, which at worst offers a value again.
+            let result = result.and_then(|()| match item.action {
+                Action::Update { .. } | Action::Unchanged
+                    if fs::read(item.folder.join(merge::BASE_FILE)).ok().as_deref()
+                        != Some(item.imported.as_bytes()) =>
+                {
+                    replace_file(
+                        &item.folder.join(merge::BASE_FILE),
+                        item.imported.as_bytes(),
+                    )
+                }
+                _ => Ok(()),
+            });
             progress.tick();
             result
         })
@@ -908,7 +1064,7 @@ fn toml_string(text: &str) -> String {
 
 /// Write an item folder into a temporary sibling and rename it into place: the folder appears whole or not at
 /// all, and an item that appeared meanwhile is never overwritten (renaming onto a folder that holds files fails).
-fn create_item(folder: &Path, id: &str, record: &str) -> Result<(), String> {
+fn create_item(folder: &Path, id: &str, record: &str, imported: &str) -> Result<(), String> {
     let parent = folder
         .parent()
         .ok_or_else(|| format!("`{}` has no parent", folder.display()))?;
@@ -920,6 +1076,8 @@ fn create_item(folder: &Path, id: &str, record: &str) -> Result<(), String> {
     // Not flushed to disk file by file (as the site's build, neither is): the rename is what keeps a failing or
     // killed import from leaving half an item, and 10,000 flushes would take most of an import's time.
     fs::write(staging.path().join("record.xml"), record)
+        .map_err(|e| format!("cannot write `{id}`: {e}"))?;
+    fs::write(staging.path().join(merge::BASE_FILE), imported)
         .map_err(|e| format!("cannot write `{id}`: {e}"))?;
     if folder.exists() {
         return Err(format!(

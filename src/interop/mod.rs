@@ -13,6 +13,7 @@ mod html;
 pub mod identifier;
 pub mod import;
 mod json;
+mod merge;
 pub mod oai_pmh;
 pub mod omeka_csv;
 pub mod omeka_s;

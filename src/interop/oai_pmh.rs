@@ -126,6 +126,9 @@ pub fn read(files: &SourceMap, file: FileId, input: &mut Input, diagnostics: &mu
                                         .map(|(_, local)| local)
                                 })
                                 .map(str::to_string);
+                            if draft.wanted_id.is_none() {
+                                draft.origin = Some((content.clone(), start..end));
+                            }
                             draft.source_id = Some(content);
                         } else {
                             let set = content;

@@ -38,8 +38,7 @@ const CONTEXT: [(&str, &str); 5] = [
 
 /// Item fields of Omeka S that describe its place in that installation rather than the item: not carried into
 /// records, and counted in the report.
-const SYSTEM_FIELDS: [&str; 6] = [
-    "@id",
+const SYSTEM_FIELDS: [&str; 5] = [
     "o:owner",
     "o:site",
     "o:thumbnail",
@@ -205,6 +204,7 @@ fn read_item(
         let at = json::span(text, value);
         match key {
             "o:id" | "@type" => {}
+            "@id" => draft.origin = json::text(value).map(|address| (address, at.clone())),
             _ if DERIVED_FIELDS.contains(&key) => {}
             "ludotheca:id" => draft.wanted_id = json::text(value),
             "ludotheca:kind" => draft.kind = json::text(value).as_deref().and_then(Kind::parse),
