@@ -1223,3 +1223,104 @@ fn an_update_finds_the_item_by_its_source_address_and_keeps_what_the_archivist_d
     assert!(stdout(&out).contains("1 unchanged"), "{}", stdout(&out));
     assert_eq!(fs::read_to_string(&record_path).unwrap(), merged);
 }
+
+#[test]
+fn pictures_go_to_omeka_by_the_site_s_address_and_are_named_when_they_cannot() {
+    const PICTURE: &str =
+        "https://ludotheca.example.org/boards/kherjarala-rock-board/images/board-shape.png";
+    let scratch = Scratch::new("export-pictures");
+    // The shipped catalog gives its site's address in ludotheca.toml.
+    let items: serde_json::Value = serde_json::from_str(&export_stdout("omeka-s")).unwrap();
+    let board = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["ludotheca:id"] == "kherjarala-rock-board")
+        .unwrap();
+    let media = &board["o:media"][0];
+    assert_eq!(media["o:ingester"], "url");
+    assert_eq!(media["ingest_url"], PICTURE);
+    assert!(
+        media["o:alt_text"].as_str().unwrap().starts_with(
+            "A square grid of 5 by 5 points joined by lines along the rows, the columns"
+        ),
+        "{media}"
+    );
+    assert!(
+        media["dcterms:title"][0]["@value"]
+            .as_str()
+            .unwrap()
+            .starts_with(
+                "The shape of the board as Mogol Putt'han is played on it: a drawing made for"
+            ),
+        "{media}"
+    );
+    let csv_file = scratch.0.join("items.csv");
+    let out = ludotheca(&["export", "omeka-csv", "--out", path(&csv_file)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut rows = csv::Reader::from_path(&csv_file).unwrap();
+    let column = rows
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "media")
+        .unwrap();
+    let cells: Vec<String> = rows
+        .records()
+        .map(|r| r.unwrap()[column].to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(cells, [PICTURE]);
+
+    // Without the site's address there is nothing Omeka can fetch from, and the command says so.
+    let unaddressed = scratch.0.join("catalog");
+    copy_dir(Path::new("catalog"), &unaddressed);
+    let config = fs::read_to_string(unaddressed.join("ludotheca.toml")).unwrap();
+    let config: String = config
+        .lines()
+        .filter(|l| !l.starts_with("base_url"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(unaddressed.join("ludotheca.toml"), config).unwrap();
+    let file = scratch.0.join("unaddressed.json");
+    let out = ludotheca(&[
+        "export",
+        "omeka-s",
+        "--catalog",
+        path(&unaddressed),
+        "--out",
+        path(&file),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(said.contains("1 picture left out"), "{said}");
+    assert!(!fs::read_to_string(&file).unwrap().contains("ingest_url"));
+
+    // Imported again, the picture is named among what the archivist must supply, not made a value.
+    let exported = scratch.0.join("items.json");
+    fs::write(&exported, export_stdout("omeka-s")).unwrap();
+    let target = scratch.0.join("imported");
+    let out = ludotheca(&[
+        "import",
+        "omeka-s",
+        path(&exported),
+        "--catalog",
+        path(&target),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(
+        report.contains(&format!(
+            "a picture at {PICTURE}: save it as `images/board-shape.png` in the item's folder"
+        )),
+        "{report}"
+    );
+    assert!(
+        !load(&target)
+            .item("kherjarala-rock-board")
+            .unwrap()
+            .values
+            .iter()
+            .any(|v| v.text.contains("board-shape.png"))
+    );
+}

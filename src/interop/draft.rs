@@ -31,6 +31,9 @@ pub struct Draft {
     /// Evidence: the games attested, as the input names them.
     pub attests: Vec<String>,
     pub confidence: Option<String>,
+    /// Pictures of the item to fetch from these addresses (a ludotheca export's, which Omeka would fetch): a
+    /// catalog keeps a picture as a file, which the import does not download, so the report lists them.
+    pub pictures: Vec<String>,
     /// What the report says about this item: how values were mapped, what was kept where.
     pub notes: Vec<String>,
 }
@@ -48,6 +51,7 @@ impl Draft {
             played_with: Vec::new(),
             attests: Vec::new(),
             confidence: None,
+            pictures: Vec::new(),
             notes: Vec::new(),
         }
     }

@@ -116,12 +116,25 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
                 }
                 data::oai_pmh(&archive, base.as_deref(), &Items::fresh(), sink)
             }
-            ExportFormat::OmekaS => omeka_s::write(&archive, sink),
+            ExportFormat::OmekaS => {
+                omeka_s::write(&archive, base.as_deref(), sink)?;
+                note = pictures_left_out(&archive, base.as_deref());
+                Ok(())
+            }
             ExportFormat::OmekaCsv => {
-                let separator = omeka_csv::write(&archive, sink)?;
-                note = Some(format!(
+                let separator = omeka_csv::write(&archive, base.as_deref(), sink)?;
+                let mut said = format!(
                     "repeated values are joined by `{separator}`: give it as the multivalue separator when importing"
-                ));
+                );
+                if base.is_some() && archive.entries.iter().any(|e| !pictures(e, "").is_empty()) {
+                    said.push_str(
+                        "; map the `media` column to the media source \"URL\", so that Omeka fetches each picture from the site",
+                    );
+                }
+                if let Some(left_out) = pictures_left_out(&archive, base.as_deref()) {
+                    said = format!("{said}; {left_out}");
+                }
+                note = Some(said);
                 Ok(())
             }
             ExportFormat::Bibtex | ExportFormat::Ris | ExportFormat::CslJson if options.items => {
@@ -216,4 +229,50 @@ fn citations(
         sink.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// A picture as Omeka S takes it in: the address it is fetched from (where the site publishes it), its alt text
+/// and its caption.
+pub struct Picture {
+    pub url: String,
+    pub alt: Option<String>,
+    pub caption: String,
+}
+
+/// The item's pictures at the site's address `base`.
+pub fn pictures(entry: &crate::archive::Entry, base: &str) -> Vec<Picture> {
+    entry
+        .item
+        .images
+        .iter()
+        .filter_map(|image| {
+            let file = image.file.as_ref()?;
+            Some(Picture {
+                url: format!("{}/{}{}", base.trim_end_matches('/'), entry.dir, file.value),
+                alt: image.alt.as_ref().map(|a| one_line(&a.value)),
+                caption: one_line(&image.caption),
+            })
+        })
+        .collect()
+}
+
+/// What the export says when pictures could not go with the items: Omeka S takes a picture in only from an
+/// address, which only a base URL gives.
+fn pictures_left_out(archive: &Archive, base: Option<&str>) -> Option<String> {
+    if base.is_some() {
+        return None;
+    }
+    let count: usize = archive.entries.iter().map(|e| pictures(e, "").len()).sum();
+    (count > 0).then(|| {
+        format!(
+            "{count} picture{} left out: Omeka S fetches a picture from an address, so give the address the site is \
+             published at (`--base-url` or `base_url` in ludotheca.toml) and publish the site first",
+            if count == 1 { "" } else { "s" }
+        )
+    })
+}
+
+/// A text as one line: Omeka shows alt text and titles as they are given.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -807,6 +807,13 @@ impl<'a> Plan<'a> {
             }
             _ => {}
         }
+        for url in &draft.pictures {
+            let name = url.rsplit('/').next().unwrap_or(url);
+            needs.push(format!(
+                "a picture at {url}: save it as `images/{name}` in the item's folder and add \
+                 <image file=\"images/{name}\" alt=\"…\"/> to the record"
+            ));
+        }
         let bibliography = self.catalog.map(|c| &c.sources);
         for v in &draft.values {
             if let Some(key) = &v.cite {
@@ -890,6 +897,10 @@ fn as_draft(read: &catalog::Item, like: &Draft) -> Draft {
         .collect();
     draft.attests = read.attests.iter().filter_map(game).collect();
     draft.confidence = read.confidence.first().map(|c| c.value.clone());
+    // A record that has its pictures needs none fetched.
+    if read.images.is_empty() {
+        draft.pictures = like.pictures.clone();
+    }
     draft
 }
 

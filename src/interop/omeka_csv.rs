@@ -355,6 +355,12 @@ fn read_cell(
             }
             draft.notes.push("tags kept as dcterms:subject".to_string());
         }
+        // A ludotheca export's pictures, given by where the site publishes them.
+        Column::Files if draft.wanted_id.is_some() => {
+            for f in split(cell, Some(separator.unwrap_or(","))) {
+                draft.pictures.push(f.to_string());
+            }
+        }
         Column::Files => {
             for f in split(cell, Some(separator.unwrap_or(","))) {
                 let is_uri = crate::scheme::uri::parse_uri(f).is_ok();
@@ -502,7 +508,14 @@ const SEPARATORS: [&str; 4] = ["|", "¦", "||", "␞"];
 
 /// The checked catalog in the Omeka S CSV Import layout, one row per item, one column per term, language and
 /// data type in use (in the configured order of terms). Returns the separator that joins repeated values.
-pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Result<&'static str> {
+/// The column of pictures' addresses in an export.
+pub const MEDIA_COLUMN: &str = "media";
+
+pub fn write(
+    archive: &Archive,
+    base: Option<&str>,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<&'static str> {
     let config = &archive.catalog.config;
     let mut seen = HashSet::new();
     let mut columns: Vec<ExportColumn> = Vec::new();
@@ -540,6 +553,16 @@ pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Resul
         ]
         .map(String::from),
     );
+    // The pictures' addresses, for CSV Import's media source "URL", which fetches each from the published site.
+    let media = base.filter(|_| {
+        archive
+            .entries
+            .iter()
+            .any(|e| !super::export::pictures(e, "").is_empty())
+    });
+    if media.is_some() {
+        header.push(MEDIA_COLUMN.to_string());
+    }
     writer.write_record(&header)?;
     for entry in &archive.entries {
         let item = entry.item;
@@ -576,6 +599,13 @@ pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Resul
                 .map(|c| c.value.clone())
                 .unwrap_or_default(),
         );
+        if let Some(base) = media {
+            let urls: Vec<String> = super::export::pictures(entry, base)
+                .into_iter()
+                .map(|p| p.url)
+                .collect();
+            row.push(urls.join(separator));
+        }
         writer.write_record(&row)?;
     }
     writer.flush()?;

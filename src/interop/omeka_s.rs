@@ -271,6 +271,11 @@ fn read_item(
                     let Some(o) = json::object(media) else {
                         continue;
                     };
+                    // A picture to fetch (a ludotheca export's), rather than a media Omeka holds.
+                    if let Some(url) = o.get("ingest_url").and_then(json::text) {
+                        draft.pictures.push(url);
+                        continue;
+                    }
                     let name = o
                         .get("@id")
                         .and_then(json::text)
@@ -490,7 +495,11 @@ fn scheme_of_datatype(datatype: &str) -> Option<String> {
 /// The checked catalog as Omeka S API JSON: an array of items numbered from 1, in catalog order, with links
 /// between them as `resource:item` values. Every value of every record is written; what Omeka S has no field
 /// for is under the `ludotheca:` prefix (see the module comment).
-pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub fn write(
+    archive: &Archive,
+    base: Option<&str>,
+    sink: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let config = &archive.catalog.config;
     let context: serde_json::Map<String, Json> = CONTEXT
         .iter()
@@ -513,7 +522,29 @@ pub fn write(archive: &Archive, sink: &mut dyn std::io::Write) -> std::io::Resul
         item.insert("o:title", json!(entry.title));
         item.insert("o:is_public", json!(true));
         item.insert("o:item_set", json!([]));
-        item.insert("o:media", json!([]));
+        // Each picture for Omeka's URL ingester, which fetches it from the published site; without the site's
+        // address there is nothing to fetch from, and the command says how many were left out.
+        let media: Vec<Json> = base
+            .map(|base| super::export::pictures(entry, base))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| {
+                let mut media = serde_json::Map::new();
+                media.insert("o:ingester".into(), json!("url"));
+                media.insert("ingest_url".into(), json!(p.url));
+                if let Some(alt) = p.alt {
+                    media.insert("o:alt_text".into(), json!(alt));
+                }
+                if !p.caption.is_empty() {
+                    media.insert(
+                        "dcterms:title".into(),
+                        json!([{"type": "literal", "property_id": "auto", "@value": p.caption}]),
+                    );
+                }
+                Json::Object(media)
+            })
+            .collect();
+        item.insert("o:media", json!(media));
         item.insert("ludotheca:id", json!(entry.item.id));
         item.insert("ludotheca:kind", json!(entry.kind.as_str()));
         for v in &entry.item.values {
