@@ -85,11 +85,26 @@ fn is_mark(c: char) -> bool {
 /// Devanagari, say) gets a short stable hash instead, so that every facet still has a page.
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
-    for c in fold(text).chars() {
+    let push = |c: char, out: &mut String| {
         if c.is_ascii_alphanumeric() {
-            out.push(c);
+            out.push(c.to_ascii_lowercase());
         } else if !out.is_empty() && !out.ends_with('-') {
             out.push('-');
+        }
+    };
+    for c in fold(text).chars() {
+        // Vowel signs and viramas are marks, not letters, but belong to the word they are in.
+        if c.is_ascii()
+            || !(c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c))
+        {
+            push(c, &mut out);
+            continue;
+        }
+        // A letter of a script folding leaves as it is (Devanagari, Tamil, Chinese) is written in Latin letters
+        // as it reads, so that `बाघ चाल` has a page name a reader can make out rather than a hash.
+        match deunicode::deunicode_char(c) {
+            Some(latin) => latin.chars().for_each(|l| push(l, &mut out)),
+            None => push('-', &mut out),
         }
     }
     while out.ends_with('-') {
@@ -318,7 +333,11 @@ mod tests {
         assert_eq!(slug("North-east India"), "north-east-india");
         assert_eq!(slug("Kohima, Nagaland"), "kohima-nagaland");
         assert_eq!(slug("  Sümi  "), "sumi");
-        assert!(slug("बाघचाल").starts_with('n'));
+        // Other scripts read in Latin letters; only a name with nothing to read gets a hash.
+        assert_eq!(slug("बाघ चाल"), "baagh-caal");
+        assert_eq!(slug("பல்லாங்குழி"), "pllaangkullli");
+        assert_eq!(slug("象棋"), "xiang-qi");
+        assert!(slug("☗☖").starts_with('n'));
     }
 
     #[test]
