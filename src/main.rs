@@ -51,6 +51,16 @@ enum Command {
     /// Start a new item: its folder with a commented record (and for a game, a rules file and a first game
     /// record) whose every value to write starts with TODO; `check` points at each until it is filled.
     New(NewArgs),
+    /// Start a catalog in a new or empty folder: its ludotheca.toml, an empty sources.bib, the About page and the
+    /// folders items go in, each file saying in comments what it is for. Nothing that exists is overwritten.
+    Init {
+        /// The catalog folder to make.
+        #[arg(long, value_name = "DIR", default_value = "catalog")]
+        catalog: PathBuf,
+        /// The archive's title, heading every page (it can be changed in ludotheca.toml).
+        #[arg(long, value_name = "TEXT")]
+        title: Option<String>,
+    },
     /// Print a completion script for a shell (`ludotheca completions bash > ~/.local/share/bash-completion/completions/ludotheca`).
     Completions {
         #[arg(value_enum)]
@@ -363,6 +373,7 @@ fn run(command: Command) -> ExitCode {
         Command::Export(args) => export(args),
         Command::Serve(args) => serve(args),
         Command::New(args) => new_item(args),
+        Command::Init { catalog, title } => init_catalog(&catalog, title.as_deref()),
         Command::Show(args) => {
             let game = GameArgs {
                 game: Some(args.game.clone()),
@@ -723,6 +734,27 @@ fn open_browser(url: &str) {
             std::thread::spawn(move || child.wait());
         }
         Err(_) => eprintln!("note: `{opener}` is not available; open {url} in a browser"),
+    }
+}
+
+fn init_catalog(catalog: &std::path::Path, title: Option<&str>) -> ExitCode {
+    match ludotheca::skeleton::init(catalog, title) {
+        Ok(written) => {
+            println!(
+                "started a catalog in {}: {}",
+                catalog.display(),
+                written.join(", ")
+            );
+            println!(
+                "next: `ludotheca new game <id> --catalog {0}` adds a game; `ludotheca build --catalog {0}` makes the site",
+                catalog.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(EXIT_FAILURE)
+        }
     }
 }
 

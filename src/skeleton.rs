@@ -76,7 +76,8 @@ pub fn create(new: &NewItem) -> Result<Created, NewError> {
     let catalog = &new.catalog;
     if !catalog.is_dir() {
         return Err(NewError::Refused(format!(
-            "there is no catalog folder `{}`",
+            "there is no catalog folder `{}`; start one with `ludotheca init --catalog {}`",
+            catalog.display(),
             catalog.display()
         )));
     }
@@ -282,3 +283,82 @@ const FIRST_GAME: &str = r#"[Event "TODO: what this record is, such as Demonstra
 
 {TODO: write the moves after this comment, in the notation of docs/notation.md (with the example rules: 1. a1-a2 a3xa1; a sowing game's holes and moves: docs/sowing.md), or say what the record shows}
 "#;
+
+/// What `ludotheca init` writes into a new catalog folder: its configuration, an empty bibliography, the About
+/// page and the three folders items go in. Each file says in comments what it is for.
+pub fn init(catalog: &Path, title: Option<&str>) -> Result<Vec<String>, NewError> {
+    if let Some(title) = title
+        && (title.trim().is_empty() || title.chars().any(char::is_control))
+    {
+        return Err(NewError::Refused(
+            "the title must be one line of text".to_string(),
+        ));
+    }
+    if catalog.exists() {
+        let holds = fs::read_dir(catalog)
+            .map_err(|e| NewError::Io(format!("cannot read `{}`: {e}", catalog.display())))?
+            .next()
+            .is_some();
+        if !catalog.is_dir() || holds {
+            return Err(NewError::Refused(format!(
+                "`{}` exists and is not an empty folder; a catalog is started only in a new or empty folder, so \
+                 that nothing there is overwritten (`ludotheca new` adds items to a catalog that exists)",
+                catalog.display()
+            )));
+        }
+    }
+    let title = title.unwrap_or("A board game archive");
+    let config = format!(
+        "# The archive's settings; docs/record-format.md lists every one.\n\
+         # The title heads every page; the description is the home page's first paragraph.\n\
+         title = {}\n\
+         description = \"Traditional board games: their records, rules and recorded games.\"\n\
+         \n\
+         # Where the site will be published (it makes the sitemap, the OAI-PMH file and citations carry whole\n\
+         # addresses) and who answers for it. Uncomment and fill in before publishing.\n\
+         # base_url = \"https://example.org/games/\"\n\
+         # contact = \"archivist@example.org\"\n\
+         \n\
+         # A term's label on the pages, where the catalog's differs from the default (as an Omeka site's may):\n\
+         # [[labels]]\n\
+         # term = \"dcterms:subject\"\n\
+         # label = \"Tags\"\n",
+        toml::Value::String(title.to_string())
+    );
+    let bibliography = "% The works the records cite, as BibTeX entries. A record cites one by its key:\n\
+                        %   <dcterms:source cite=\"murray-1952\" pages=\"87\"/>\n\
+                        % and a ruleset in rules.txt names it with `source murray-1952 pages 87`.\n";
+    let about = format!(
+        "# About {title}\n\nWho keeps this archive, what it collects and how to write to its keepers: this page is \
+         `about.md` in the catalog folder, in Markdown.\n"
+    );
+    fs::create_dir_all(catalog)
+        .map_err(|e| NewError::Io(format!("cannot create `{}`: {e}", catalog.display())))?;
+    let mut written = Vec::new();
+    for (name, text) in [
+        ("ludotheca.toml", config.as_str()),
+        ("sources.bib", bibliography),
+        ("about.md", about.as_str()),
+    ] {
+        write_new(&catalog.join(name), text)?;
+        written.push(name.to_string());
+    }
+    for kind in [Kind::Game, Kind::Board, Kind::Evidence] {
+        let folder = catalog.join(group(kind));
+        fs::create_dir(&folder)
+            .map_err(|e| NewError::Io(format!("cannot create `{}`: {e}", folder.display())))?;
+        written.push(format!("{}/", group(kind)));
+    }
+    Ok(written)
+}
+
+/// Create a file that must not exist yet.
+fn write_new(path: &Path, text: &str) -> Result<(), NewError> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| NewError::Io(format!("cannot create `{}`: {e}", path.display())))?;
+    file.write_all(text.as_bytes())
+        .map_err(|e| NewError::Io(format!("cannot write `{}`: {e}", path.display())))
+}

@@ -256,3 +256,59 @@ fn existing_and_invalid_identifiers_are_refused() {
         text(&output)
     );
 }
+
+#[test]
+fn init_starts_a_catalog_that_checks_builds_and_takes_new_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = dir.path().join("archive");
+    let cat = catalog.to_str().unwrap();
+
+    let out = ludotheca(&["new", "game", "tiger-game", "--catalog", cat]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains(&format!("start one with `ludotheca init --catalog {cat}`")),
+        "{}",
+        text(&out)
+    );
+
+    let out = ludotheca(&["init", "--catalog", cat, "--title", "Games of \"Nagaland\""]);
+    assert!(out.status.success(), "{}", text(&out));
+    for name in ["ludotheca.toml", "sources.bib", "about.md"] {
+        assert!(catalog.join(name).is_file(), "{name}");
+    }
+    for name in ["games", "boards", "evidence"] {
+        assert!(catalog.join(name).is_dir(), "{name}");
+    }
+    let out = ludotheca(&["check", "--catalog", cat]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("0 errors, 0 warnings"),
+        "{}",
+        text(&out)
+    );
+    let site = dir.path().join("site");
+    let out = ludotheca(&["build", "--catalog", cat, "--out", site.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    let home = fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        home.contains("Games of &quot;Nagaland&quot;") || home.contains("Games of \"Nagaland\"")
+    );
+
+    let out = ludotheca(&["new", "game", "tiger-game", "--catalog", cat]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(catalog.join("games/tiger-game/record.xml").is_file());
+
+    // A folder that holds anything is never written into.
+    let before = fs::read_to_string(catalog.join("ludotheca.toml")).unwrap();
+    let out = ludotheca(&["init", "--catalog", cat, "--title", "Another"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("is not an empty folder"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(catalog.join("ludotheca.toml")).unwrap(),
+        before
+    );
+}
