@@ -410,6 +410,52 @@ fn an_outcome_for_one_side_leaves_the_other_sides_rule() {
     assert_eq!(g.outcome(&trapped), None);
 }
 
+/// `outcome no-move passes`: the docs promise that two passes in a row draw, so a record writes both passes
+/// and ends drawn; a third is a move after the end.
+#[test]
+fn two_passes_in_a_row_are_played_and_draw() {
+    let g = vulture_hunt("outcome no-move passes");
+    // A full board: neither side can step or jump.
+    let full = "vulture bird a1 a2 a3 b1 b2; crows bird b3 c1 c2 c3; to-move vulture";
+    let mut pos = position(&g, full);
+    assert_eq!(sorted_moves(&g, &pos), ["pass"]);
+    let pass = g.parse_move(&pos, "pass").unwrap();
+    g.play(&mut pos, &pass);
+    assert_eq!(g.outcome(&pos), None, "one pass does not end the game");
+    assert_eq!(sorted_moves(&g, &pos), ["pass"]);
+    let pass = g.parse_move(&pos, "pass").unwrap();
+    g.play(&mut pos, &pass);
+    assert_eq!(g.outcome(&pos), Some(Outcome::Draw));
+    assert!(sorted_moves(&g, &pos).is_empty());
+
+    let record = |moves: &str| {
+        format!(
+            "[Event \"x\"]\n[Kind \"demonstration\"]\n[Result \"1/2-1/2\"]\n[Position \"{full}\"]\n\n\
+             {moves} 1/2-1/2\n"
+        )
+    };
+    let checked = Record::parse(&record("1. pass pass"))
+        .and_then(|r| ludotheca_engine::record::check(&g, &r))
+        .unwrap_or_else(|e| panic!("two passes: {e}"));
+    assert_eq!(checked.outcome, Some(Outcome::Draw));
+    let err = Record::parse(&record("1. pass pass 2. pass"))
+        .and_then(|r| ludotheca_engine::record::check(&g, &r))
+        .unwrap_err();
+    assert!(
+        err.message.contains("played after the game has ended"),
+        "{}",
+        err.message
+    );
+    // Perft counts the same game: from the full board, one pass, then one more, then nothing.
+    for (depth, nodes) in [(1, 1), (2, 1), (3, 0)] {
+        assert_eq!(
+            perft(&g, &mut position(&g, full), depth),
+            Ok(nodes),
+            "depth {depth}"
+        );
+    }
+}
+
 #[test]
 fn an_outcome_names_a_known_side() {
     let src = "game \"F\"\nboard\n  grid 3 x 3\nend\nside vulture\nside crows\npiece bird: step\n\
@@ -626,7 +672,7 @@ fn random_playouts_of_every_catalogued_ruleset_keep_the_invariants() {
                 let mv = moves[rng.below(moves.len())];
                 g.play(&mut pos, &mv);
                 let mut back = g.parse_position(&g.format_position(&pos)).unwrap();
-                back.passed = pos.passed;
+                back.passes = pos.passes;
                 assert_eq!(back, pos, "{id} {}", r.info.name);
             }
         }

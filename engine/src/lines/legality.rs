@@ -41,7 +41,7 @@ impl LinesGame {
             // A pass is offered only when nothing else is, huffs included.
             let legal = w.huff == NO_POINT
                 && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
-                && !pos.passed
+                && pos.passes < 2
                 && !self.any_move(pos);
             return Ok(legal.then(LinesMove::pass));
         }

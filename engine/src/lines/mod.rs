@@ -76,8 +76,9 @@ pub struct LinesPosition {
     pub ply: u32,
     /// Pieces of the side that just moved which could have captured and did not: the side to move may huff one.
     pub huffable: u128,
-    /// The previous turn was a pass.
-    pub passed: bool,
+    /// Turns in a row that were passes, up to this position: after one the other side may pass in turn, and
+    /// the second ends the game drawn, so that a record writes both passes.
+    pub passes: u8,
     /// Plies since the last capture, placement or promotion (for `outcome no-progress N draws`).
     pub quiet: u16,
     /// The `key` of the position before each ply, oldest first; kept only by rules with a repetition rule,
@@ -475,7 +476,8 @@ impl LinesGame {
         self.promo[k as usize][s as usize].0 & bit(to) != 0
     }
 
-    /// The end of the game that needs no move generation: capture goal, no pieces, move cap.
+    /// The end of the game that needs no move generation: capture goal, no pieces, repetition, no progress, move
+    /// cap, two passes in a row.
     #[inline]
     fn static_outcome(&self, pos: &LinesPosition) -> Option<Outcome> {
         for s in 0..2 {
@@ -506,6 +508,9 @@ impl LinesGame {
         if let Some(cap) = self.rules.move_cap
             && pos.ply >= cap
         {
+            return Some(Outcome::Draw);
+        }
+        if pos.passes >= 2 {
             return Some(Outcome::Draw);
         }
         None
@@ -929,7 +934,7 @@ impl LinesGame {
             to_move: self.rules.setup.first,
             ply: 0,
             huffable: 0,
-            passed: false,
+            passes: 0,
             quiet: 0,
         };
         for &(s, k, p) in &self.rules.setup.pieces {
@@ -987,7 +992,11 @@ impl LinesGame {
             }
             Action::Pass => {}
         }
-        pos.passed = mv.action == Action::Pass;
+        pos.passes = if mv.action == Action::Pass {
+            pos.passes.saturating_add(1)
+        } else {
+            0
+        };
         let progress = matches!(mv.action, Action::Place | Action::Capture)
             || mv.promotes
             || mv.huff != NO_POINT;
@@ -1146,7 +1155,7 @@ impl Game for LinesGame {
         }
         if out.len() == start
             && self.rules.no_move[pos.to_move as usize] == NoMove::Passes
-            && !pos.passed
+            && pos.passes < 2
         {
             out.push(LinesMove::pass());
         }
@@ -1195,7 +1204,8 @@ impl Game for LinesGame {
             NoMove::Loses => Some(Outcome::Win(1 - s)),
             NoMove::Wins => Some(Outcome::Win(s)),
             NoMove::Draws => Some(Outcome::Draw),
-            NoMove::Passes => pos.passed.then_some(Outcome::Draw),
+            // The pass `legal_moves` offers; two in a row end the game in `static_outcome`.
+            NoMove::Passes => None,
         }
     }
 

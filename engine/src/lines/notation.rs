@@ -216,7 +216,7 @@ pub fn parse_position(game: &LinesGame, text: &str) -> Result<LinesPosition, Str
         to_move: game.rules.setup.first,
         ply: 0,
         huffable: 0,
-        passed: false,
+        passes: 0,
         quiet: 0,
     };
     let side_of = |w: &str| {

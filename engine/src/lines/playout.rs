@@ -526,7 +526,7 @@ impl LinesGame {
     /// With nothing else to play, the pass `legal_moves` then lists (drawn from a list of one, as picking from
     /// that list would draw).
     fn draw_pass(&self, pos: &LinesPosition, rng: &mut Rng) -> Option<LinesMove> {
-        (self.rules.no_move[pos.to_move as usize] == NoMove::Passes && !pos.passed).then(|| {
+        (self.rules.no_move[pos.to_move as usize] == NoMove::Passes && pos.passes < 2).then(|| {
             rng.below(1);
             LinesMove::pass()
         })

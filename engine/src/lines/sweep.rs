@@ -668,7 +668,7 @@ pub(super) struct Board<W> {
     captured: [u16; 2],
     to_move: u8,
     ply: u32,
-    passed: bool,
+    passes: u8,
     quiet: u16,
 }
 
@@ -682,7 +682,7 @@ impl<W: Set> Board<W> {
             captured: pos.captured,
             to_move: pos.to_move,
             ply: pos.ply,
-            passed: pos.passed,
+            passes: pos.passes,
             quiet: pos.quiet,
         }
     }
@@ -696,7 +696,7 @@ impl<W: Set> Board<W> {
             to_move: self.to_move,
             ply: self.ply,
             huffable: 0,
-            passed: self.passed,
+            passes: self.passes,
             quiet: self.quiet,
             history: Vec::new(),
         }
@@ -825,7 +825,11 @@ impl LinesGame {
             b.side[s] |= to;
             b.kind[k as usize] |= to;
         }
-        b.passed = mv.action == Action::Pass;
+        b.passes = if mv.action == Action::Pass {
+            b.passes.saturating_add(1)
+        } else {
+            0
+        };
         let progress = matches!(mv.action, Action::Place | Action::Capture) || mv.promotes;
         b.quiet = if progress {
             0
@@ -847,6 +851,7 @@ impl LinesGame {
             || gone(1)
             || b.quiet as u32 >= sw.no_progress
             || b.ply >= sw.move_cap
+            || b.passes >= 2
     }
 
     /// A step or slide of a piece of kind `k` from `from` to `to` on the random player's board, as
@@ -863,7 +868,7 @@ impl LinesGame {
             k
         };
         b.kind[k as usize] |= to;
-        b.passed = false;
+        b.passes = 0;
         b.quiet = if promotes {
             0
         } else {
@@ -882,7 +887,7 @@ impl LinesGame {
         b.in_hand[s] -= 1;
         b.side[s] |= to;
         b.kind[k as usize] |= to;
-        b.passed = false;
+        b.passes = 0;
         b.quiet = 0;
         b.ply += 1;
         b.to_move = 1 - b.to_move;
@@ -1113,7 +1118,7 @@ impl LinesGame {
         rng: &mut Rng,
         out: &mut LinesMove,
     ) -> bool {
-        let pass = self.rules.no_move[b.to_move as usize] == NoMove::Passes && !b.passed;
+        let pass = self.rules.no_move[b.to_move as usize] == NoMove::Passes && b.passes < 2;
         if pass {
             rng.below(1);
             out.set(Action::Pass, 0, NO_POINT, NO_POINT, false);
