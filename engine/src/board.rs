@@ -121,6 +121,13 @@ impl Board {
         if self.find(name).is_some() {
             return Err(format!("a point named `{name}` already exists"));
         }
+        // A region's name stands for its points wherever a point may be named: a point of the same name
+        // would be hidden by it, whichever of the two is declared first.
+        if self.region(name).is_some() {
+            return Err(format!(
+                "`{name}` names a region; a point needs a name of its own"
+            ));
+        }
         if let Some(p) = self
             .points
             .iter()

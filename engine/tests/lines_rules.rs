@@ -1498,6 +1498,21 @@ fn a_region_names_no_point_and_no_other_region() {
         e.message.contains("a region named `N` already exists"),
         "{e}"
     );
+    // The other order is refused alike: a point `far` declared after the region `far` would be hidden by it.
+    let e = RulesFile::parse(&rules(
+        "  region far: a1 a2\n  point far at 5 5\n  line c3 far\n",
+    ))
+    .expect_err("a point named after a region");
+    assert_eq!((e.line, e.column), (5, 9), "{e}");
+    assert_eq!(
+        e.message, "`far` names a region; a point needs a name of its own",
+        "{e}"
+    );
+    // So are the points a generator names, at the statement that makes them.
+    let e = RulesFile::parse(&rules("  region N1: a1\n  triangle at b3 toward north\n"))
+        .expect_err("a triangle point named after a region");
+    assert_eq!((e.line, e.column), (5, 3), "{e}");
+    assert!(e.message.contains("`N1` names a region"), "{e}");
 }
 
 #[test]
