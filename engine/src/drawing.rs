@@ -73,15 +73,36 @@ fn points(board: &Board, labels: &[String]) -> String {
     if pts.is_empty() {
         return String::new();
     }
-    let (minx, maxy) = pts
+    let (minx, maxy, miny) = pts
         .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.x), b.max(p.y)));
+        .fold((f64::MAX, f64::MIN, f64::MAX), |(a, b, c), p| {
+            (a.min(p.x), b.max(p.y), c.min(p.y))
+        });
     let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+    let (spanx, spany) = (pts.iter().fold(0f64, |a, p| a.max(p.x - minx)), maxy - miny);
+    // Rows are counted from a whole unit, not from the topmost point: a corner triangle's tip at a fraction of
+    // a unit would put every grid rank half-way between two rows of text, and rounding those halves one way
+    // draws the board lopsided (one row more between the grid and the triangles below than above). A point
+    // still half-way goes to the row nearer the middle of the board, so that a board symmetric north to
+    // south is drawn so.
     let place = |sx: f64, sy: f64| -> Vec<(usize, usize)> {
+        let top = (maxy * sy + 1e-9).floor();
+        let middle = top - (maxy + miny) / 2.0 * sy;
+        let row = |p: &crate::board::Point| -> i64 {
+            let v = top - p.y * sy;
+            let below = v.floor();
+            let r = if (v - below - 0.5).abs() < 1e-9 {
+                if v < middle { below + 1.0 } else { below }
+            } else {
+                v.round()
+            };
+            r as i64
+        };
+        let first = pts.iter().map(row).min().unwrap_or(0);
         pts.iter()
             .map(|p| {
                 (
-                    ((maxy - p.y) * sy).round() as usize,
+                    (row(p) - first) as usize,
                     ((p.x - minx) * sx).round() as usize,
                 )
             })
@@ -101,13 +122,19 @@ fn points(board: &Board, labels: &[String]) -> String {
         }
         true
     };
+    // A scale too flat for the board's shape would put a point on the row of one half a unit or more above
+    // it: a triangle's rows would run together.
+    let upright = |at: &[(usize, usize)]| -> bool {
+        (0..at.len())
+            .all(|i| (0..at.len()).all(|j| pts[i].y - pts[j].y < 0.5 - 1e-9 || at[i].0 < at[j].0))
+    };
     // Of the scales that keep labels clear, the one drawing the smallest picture, a row of text counting as
     // two columns (a character is about twice as tall as it is wide).
-    let (spanx, spany) = pts.iter().fold((0f64, 0f64), |(a, b), p| {
-        (a.max(p.x - minx), b.max(maxy - p.y))
-    });
     let mut best: Option<(f64, Vec<(usize, usize)>)> = None;
     for sy in 1..=8 {
+        if !upright(&place(1.0, sy as f64)) {
+            continue;
+        }
         for extra in 1..=4 * width {
             let sx = (width + extra) as f64;
             let area = (spanx * sx + width as f64) * (spany * sy as f64 + 1.0) * 2.0;
@@ -176,4 +203,53 @@ fn holes(g: &SowingGame, seeds: impl Fn(u8, u16) -> Option<u16>) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RulesFile;
+
+    /// Where each label of a drawing starts: (row, column) by name.
+    fn places(text: &str) -> Vec<(String, usize, usize)> {
+        let mut out = Vec::new();
+        for (r, line) in text.lines().enumerate() {
+            let chars: Vec<char> = line.chars().collect();
+            let mut c = 0;
+            while c < chars.len() {
+                if chars[c] == ' ' {
+                    c += 1;
+                    continue;
+                }
+                let start = c;
+                while c < chars.len() && chars[c] != ' ' {
+                    c += 1;
+                }
+                out.push((chars[start..c].iter().collect(), r, start));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_board_symmetric_north_to_south_is_drawn_symmetric() {
+        // Corner triangles put points half-way between rows of text, above and below alike.
+        let rules = "game \"D\"\nboard\n  grid 5 x 5 diagonals alquerque\n  triangle at c5 toward north\n  \
+                     triangle at e5 toward north-east\n  triangle at e1 toward south-east\n  \
+                     triangle at c1 toward south\n  triangle at a1 toward south-west\n  \
+                     triangle at a5 toward north-west\nend\nside a\nside b\npiece m: step\n\
+                     setup\n  a: m on a1\n  first a\nend\n";
+        let game = RulesFile::parse(rules).unwrap().compile(None).unwrap();
+        let text = labelled(&game, None, false);
+        let at = places(&text);
+        let last = text.lines().count() - 1;
+        // Every label has one at the mirrored row, in the same column: the board's mirror image is itself.
+        for (name, r, c) in &at {
+            assert!(
+                at.iter().any(|(_, r2, c2)| *r2 == last - r && c2 == c),
+                "`{name}` at row {r}, column {c} has no mirror at row {}:\n{text}",
+                last - r
+            );
+        }
+    }
 }
