@@ -263,13 +263,18 @@ pub fn moves(
             .iter()
             .map(|mv| {
                 let info = game.describe_move(pos, mv);
-                serde_json::json!({
+                let mut object = serde_json::json!({
                     "notation": info.notation,
                     "from": info.from,
                     "to": info.to,
                     "path": info.path,
                     "captured": info.captured,
-                })
+                });
+                // A sowing's holes hold any number of seeds: the count is said, where a point is one piece.
+                if let Some(seeds) = info.captured_seeds {
+                    object["captured_seeds"] = seeds.into();
+                }
+                object
             })
             .collect();
         let text = serde_json::to_string_pretty(&list).map_err(io::Error::other)?;

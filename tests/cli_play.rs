@@ -64,6 +64,8 @@ fn moves_as_json_describe_points() {
     assert_eq!(jump["to"], "b4");
     assert_eq!(jump["path"], serde_json::json!(["b2", "b4"]));
     assert_eq!(jump["captured"], serde_json::json!(["b3"]));
+    // A point holds one piece: the seed count is a sowing game's alone.
+    assert!(jump.get("captured_seeds").is_none(), "{jump}");
 }
 
 #[test]

@@ -57,6 +57,64 @@ fn moves_of_tchouba_on_the_4x8_board() {
     );
 }
 
+/// `moves --format json` on a sowing game: each move names the holes it empties and counts their seeds.
+#[test]
+fn moves_as_json_tell_what_a_sowing_captures() {
+    let out = ludotheca(&["moves", "tchouba", "--ruleset", "4x8", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let list: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON output");
+    let list = list.as_array().expect("an array");
+    assert_eq!(list.len(), 120);
+    let n = 8;
+    let mut captures = 0;
+    for mv in list {
+        let notation = mv["notation"].as_str().expect("notation");
+        let captured: Vec<u64> = mv["captured"]
+            .as_array()
+            .expect("captured")
+            .iter()
+            .map(|h| {
+                h.as_str()
+                    .and_then(|h| h.parse().ok())
+                    .expect("a hole number")
+            })
+            .collect();
+        let seeds = mv["captured_seeds"].as_u64().expect("captured_seeds");
+        let Some((_, annotation)) = notation.split_once('(') else {
+            assert!(captured.is_empty(), "{notation}: {captured:?}");
+            assert_eq!(seeds, 0, "{notation}");
+            continue;
+        };
+        captures += 1;
+        // `(x2+pit7)`: the inner and outer hole of the file, then the extra hole, in North's numbering.
+        let file: usize = annotation[1..2].parse().expect("the count of file holes");
+        let extras: Vec<u64> = annotation
+            .trim_end_matches(')')
+            .split("+pit")
+            .skip(1)
+            .flat_map(|e| e.split('&'))
+            .map(|e| e.parse().expect("an extra hole"))
+            .collect();
+        assert_eq!(
+            captured.len(),
+            file + extras.len(),
+            "{notation}: {captured:?}"
+        );
+        assert!(
+            (1..=n).contains(&captured[0]),
+            "{notation}: the file's inner hole first"
+        );
+        if file == 2 {
+            // The outer hole of the file of inner hole j is 2n + 1 - j (docs/sowing.md).
+            assert_eq!(captured[1], 2 * n + 1 - captured[0], "{notation}");
+        }
+        assert_eq!(captured[file..], extras[..], "{notation}");
+        // North's holes hold their two starting seeds each: an opening sows only the mover's own.
+        assert_eq!(seeds, 2 * captured.len() as u64, "{notation}");
+    }
+    assert_eq!(captures, 112);
+}
+
 #[test]
 fn perft_of_shimunana_to_depth_4() {
     let out = ludotheca(&["perft", "shimunana", "--depth", "4"]);

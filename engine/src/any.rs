@@ -36,8 +36,11 @@ pub struct MoveInfo {
     pub to: Option<String>,
     /// Every point the piece stands on, start and landings included.
     pub path: Vec<String>,
-    /// Captured points (a huffed piece first), or for a sowing the extra holes chosen.
+    /// Captured points (a huffed piece first), or for a sowing the opponent's holes emptied, in the opponent's
+    /// numbering: the inner hole of the file, its outer hole when taken, then the extra holes chosen.
     pub captured: Vec<String>,
+    /// For a sowing, the seeds those holes held; `None` for points and lines, where each point is one piece.
+    pub captured_seeds: Option<u32>,
 }
 
 impl Compiled {
@@ -85,21 +88,30 @@ impl Compiled {
                     to: route.last().map(|&p| name(p)),
                     path: route.iter().map(|&p| name(p)).collect(),
                     captured,
+                    captured_seeds: None,
                 }
             }
-            (Compiled::Sowing(_), AnyMove::Sowing(m)) => MoveInfo {
-                notation,
-                from: Some(m.hole().to_string()),
-                to: None,
-                path: vec![m.hole().to_string()],
-                captured: m.extra_holes().map(|h| h.to_string()).collect(),
-            },
+            (Compiled::Sowing(g), AnyMove::Sowing(m)) => {
+                let (holes, seeds) = match pos {
+                    AnyPosition::Sowing(p) => g.captures(p, m),
+                    AnyPosition::Lines(_) => (Vec::new(), 0),
+                };
+                MoveInfo {
+                    notation,
+                    from: Some(m.hole().to_string()),
+                    to: None,
+                    path: vec![m.hole().to_string()],
+                    captured: holes.iter().map(|h| h.to_string()).collect(),
+                    captured_seeds: Some(seeds),
+                }
+            }
             _ => MoveInfo {
                 notation,
                 from: None,
                 to: None,
                 path: vec![],
                 captured: vec![],
+                captured_seeds: None,
             },
         }
     }

@@ -375,6 +375,22 @@ impl SowingGame {
         })
     }
 
+    /// What `mv` captures: the opponent's holes it empties, in the opponent's numbering (the file's inner hole,
+    /// its outer hole when taken, then the chosen extra holes), and the seeds they held.
+    pub fn captures(&self, pos: &SowingPosition, mv: &SowingMove) -> (Vec<u16>, u32) {
+        let Some((fc, _)) = self.file_holes_taken(pos, usize::from(mv.hole) % self.len) else {
+            return (Vec::new(), 0);
+        };
+        let mut holes = vec![fc.inner as u16 + 1];
+        holes.extend(fc.outer.map(|o| o as u16 + 1));
+        holes.extend(mv.extra_holes());
+        let me = usize::from(pos.side & 1);
+        let mut after = pos.clone();
+        self.play_move(&mut after, mv);
+        let seeds = u32::from(after.captured[me]) - u32::from(pos.captured[me]);
+        (holes, seeds)
+    }
+
     /// How many holes of the file the move from `hole` would capture (0 when it does not capture), for notation.
     fn file_holes_taken(&self, pos: &SowingPosition, hole: usize) -> Option<(FileCapture, usize)> {
         let me = usize::from(pos.side);
