@@ -982,6 +982,35 @@ fn sowing_sections_compile_to_the_sowing_rules_of_the_sources() {
     );
 }
 
+const SHIMUNANA: &str = include_str!("../../catalog/games/shimunana/rules.txt");
+
+/// Every error of a rules file, as (line, column, message).
+fn all_errors(src: &str) -> Vec<(u32, u32, String)> {
+    RulesFile::parse_all(src)
+        .expect_err("the rules should not compile")
+        .into_iter()
+        .map(|e| (e.line, e.column, e.message))
+        .collect()
+}
+
+#[test]
+fn a_wrong_number_of_holes_is_one_error_not_also_a_missing_one() {
+    for wrong in ["holes 7", "holes 42", "holes 0", "holes seven", "holes"] {
+        let errors = all_errors(&SHIMUNANA.replace("holes 4", wrong));
+        assert_eq!(errors.len(), 1, "{wrong}: {errors:#?}");
+        assert_eq!(errors[0].0, 11, "{wrong}: {errors:#?}");
+    }
+    // A block with no `holes` line at all still says so, at its end.
+    let errors = all_errors(&SHIMUNANA.replace("  holes 4\n", ""));
+    assert_eq!(errors[0].0, 21, "{errors:#?}");
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.2.contains("does not say how many holes")),
+        "{errors:#?}"
+    );
+}
+
 #[test]
 fn every_catalogued_record_replays_under_its_ruleset() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games");

@@ -1387,7 +1387,6 @@ fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
         lap_cap: 2000,
         end: SowingEnd::NoMoveLoses,
     };
-    let mut holes_pos = None;
     let mut close = cx.header;
     let before = cx.errors.len();
     for (k, item) in items {
@@ -1411,11 +1410,11 @@ fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
             }
             continue;
         }
-        let r = stmt_only(item, SOWING_HELP)
-            .and_then(|line| sowing_stmt(&mut spec, &mut holes_pos, line));
+        let r = stmt_only(item, SOWING_HELP).and_then(|line| sowing_stmt(&mut spec, line));
         cx.keep(r);
     }
-    if holes_pos.is_none() {
+    // A `holes` line with a wrong value has its own error: the block does say how many holes there are.
+    if !items.iter().any(|(k, _)| k == "sowing.holes") {
         cx.missing(
             close,
             "the sowing block does not say how many holes a row has",
@@ -1452,11 +1451,7 @@ fn at_least_one<T: Default + PartialEq>(
 }
 
 /// One statement of a `sowing` block.
-fn sowing_stmt(
-    spec: &mut SowingRules,
-    holes_pos: &mut Option<Pos>,
-    line: &Line,
-) -> Result<(), RulesError> {
+fn sowing_stmt(spec: &mut SowingRules, line: &Line) -> Result<(), RulesError> {
     {
         let mut c = Cur::new(line);
         match line.keyword() {
@@ -1481,7 +1476,6 @@ fn sowing_stmt(
                     ));
                 }
                 spec.holes_per_row = n;
-                *holes_pos = Some(pos);
             }
             "seeds" => {
                 spec.seeds_per_hole = at_least_one(
