@@ -1012,6 +1012,42 @@ fn a_wrong_number_of_holes_is_one_error_not_also_a_missing_one() {
 }
 
 #[test]
+fn too_many_extra_holes_or_seeds_are_refused_where_they_are_written() {
+    // Three extra holes fit boards up to 4 x 18: on 4 x 40 the count is refused at the capture line.
+    let wide = SHIMUNANA
+        .replace("holes 4", "holes 40")
+        .replace("extra 1", "extra 3");
+    let e = RulesFile::parse(&wide).expect_err("3 extra holes on 4 x 40");
+    assert_eq!((e.line, e.column), (17, 34), "{e}");
+    assert!(
+        e.message
+            .starts_with("`extra 3` on a board of 40 holes per row"),
+        "{e}"
+    );
+    assert_eq!(
+        e.help,
+        "write `extra 2` for this board, or keep `extra 3` on a board of at most `holes 18`"
+    );
+    // Each suggestion fits: the two changes it offers compile.
+    for fix in [
+        wide.replace("extra 3", "extra 2"),
+        wide.replace("holes 40", "holes 18"),
+    ] {
+        RulesFile::parse(&fix).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // A hole holds at most 65,535 seeds, so the whole stock must fit: refused at the seeds count.
+    let heavy = SHIMUNANA
+        .replace("holes 4", "holes 40")
+        .replace("seeds 2", "seeds 500");
+    let e = RulesFile::parse(&heavy).expect_err("80,000 seeds");
+    assert_eq!((e.line, e.column), (12, 9), "{e}");
+    assert!(e.message.contains("more than the 65535"), "{e}");
+    assert_eq!(e.help, "write `seeds 409` or fewer on this board");
+    RulesFile::parse(&heavy.replace("seeds 500", "seeds 409")).unwrap_or_else(|e| panic!("{e}"));
+    RulesFile::parse(&heavy.replace("seeds 500", "seeds 410")).expect_err("410 is one too many");
+}
+
+#[test]
 fn every_catalogued_record_replays_under_its_ruleset() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games");
     let mut count = 0;

@@ -1387,6 +1387,7 @@ fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
         lap_cap: 2000,
         end: SowingEnd::NoMoveLoses,
     };
+    let mut said = SowingSaid::default();
     let mut close = cx.header;
     let before = cx.errors.len();
     for (k, item) in items {
@@ -1410,7 +1411,8 @@ fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
             }
             continue;
         }
-        let r = stmt_only(item, SOWING_HELP).and_then(|line| sowing_stmt(&mut spec, line));
+        let r =
+            stmt_only(item, SOWING_HELP).and_then(|line| sowing_stmt(&mut spec, &mut said, line));
         cx.keep(r);
     }
     // A `holes` line with a wrong value has its own error: the block does say how many holes there are.
@@ -1421,7 +1423,87 @@ fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
             "add `holes 16` (an even number from 4 to 40) to the sowing block, before its `end`",
         );
     }
+    if cx.errors.len() != before {
+        return None;
+    }
+    // Each statement was right alone; these two limits come from statements together, and are reported at
+    // the one that goes beyond them.
+    if let Some(e) = too_many_seeds(&spec, said.seeds) {
+        cx.errors.push(e);
+    }
+    if let Some(e) = too_many_extra_holes(&spec, said.extra) {
+        cx.errors.push(e);
+    }
     (cx.errors.len() == before).then_some(spec)
+}
+
+/// Where the sowing statements that the checks of the whole block point at are written.
+#[derive(Default)]
+struct SowingSaid {
+    /// The count of `seeds N`.
+    seeds: Option<Pos>,
+    /// The count of a capture's `extra N`.
+    extra: Option<Pos>,
+}
+
+/// Every count lives in one hole, which holds at most 65,535 seeds: the whole stock must fit.
+fn too_many_seeds(spec: &SowingRules, at: Option<Pos>) -> Option<RulesError> {
+    let total = spec.total_seeds();
+    let most = u32::from(u16::MAX);
+    if total <= most {
+        return None;
+    }
+    let holes = total / u32::from(spec.seeds_per_hole);
+    Some(RulesError::new(
+        at?,
+        format!(
+            "{} seeds in each of the {holes} holes make {total}, more than the {most} a game may hold",
+            spec.seeds_per_hole
+        ),
+        format!("write `seeds {}` or fewer on this board", most / holes),
+    ))
+}
+
+/// A capture offers every choice of its extra holes among the opponent's, and every hole may start one: the
+/// moves of one position must stay within what the engine lists.
+fn too_many_extra_holes(spec: &SowingRules, at: Option<Pos>) -> Option<RulesError> {
+    let extra = spec.capture.map_or(0, |c| c.extra_holes);
+    let most = spec.most_moves();
+    if most <= MAX_MOVES as u64 {
+        return None;
+    }
+    let with_extra = |k: u8| {
+        let mut s = spec.clone();
+        if let Some(c) = s.capture.as_mut() {
+            c.extra_holes = k;
+        }
+        s
+    };
+    let fewer = (0..extra)
+        .rev()
+        .find(|&k| with_extra(k).most_moves() <= MAX_MOVES as u64)
+        .unwrap_or(0);
+    let widest = (2..spec.holes_per_row / 2)
+        .rev()
+        .map(|half| half * 2)
+        .find(|&n| {
+            let mut s = spec.clone();
+            s.holes_per_row = n;
+            s.most_moves() <= MAX_MOVES as u64
+        });
+    let board = match widest {
+        Some(n) => format!(", or keep `extra {extra}` on a board of at most `holes {n}`"),
+        None => String::new(),
+    };
+    Some(RulesError::new(
+        at?,
+        format!(
+            "`extra {extra}` on a board of {} holes per row could offer up to {most} moves in one position, \
+             more than the engine lists ({MAX_MOVES})",
+            spec.holes_per_row
+        ),
+        format!("write `extra {fewer}` for this board{board}"),
+    ))
 }
 
 const SOWING_STATEMENTS: [&str; 10] = [
@@ -1451,7 +1533,11 @@ fn at_least_one<T: Default + PartialEq>(
 }
 
 /// One statement of a `sowing` block.
-fn sowing_stmt(spec: &mut SowingRules, line: &Line) -> Result<(), RulesError> {
+fn sowing_stmt(
+    spec: &mut SowingRules,
+    said: &mut SowingSaid,
+    line: &Line,
+) -> Result<(), RulesError> {
     {
         let mut c = Cur::new(line);
         match line.keyword() {
@@ -1478,8 +1564,10 @@ fn sowing_stmt(spec: &mut SowingRules, line: &Line) -> Result<(), RulesError> {
                 spec.holes_per_row = n;
             }
             "seeds" => {
+                let count = c.number::<u16>("the seeds per hole", "write `seeds 2`")?;
+                said.seeds = Some(count.1);
                 spec.seeds_per_hole = at_least_one(
-                    c.number::<u16>("the seeds per hole", "write `seeds 2`")?,
+                    count,
                     "a hole starts with at least one seed",
                     "write `seeds 2`",
                 )?
@@ -1533,6 +1621,7 @@ fn sowing_stmt(spec: &mut SowingRules, line: &Line) -> Result<(), RulesError> {
                     "none" => spec.capture = None,
                     "opposite" => {
                         let (mut outer, mut extra, mut always) = (false, 0u8, false);
+                        let mut extra_pos = None;
                         while c.eat_punct(',') {
                             let (opt, opos) = c.word("a capture option", h)?;
                             match opt {
@@ -1549,6 +1638,7 @@ fn sowing_stmt(spec: &mut SowingRules, line: &Line) -> Result<(), RulesError> {
                                         ));
                                     }
                                     extra = n;
+                                    extra_pos = Some(npos);
                                 }
                                 _ => {
                                     return Err(not_one_of(
@@ -1561,6 +1651,7 @@ fn sowing_stmt(spec: &mut SowingRules, line: &Line) -> Result<(), RulesError> {
                                 }
                             }
                         }
+                        said.extra = extra_pos;
                         spec.capture = Some(SowingCapture {
                             take_outer: outer,
                             extra_holes: extra,
