@@ -1048,6 +1048,33 @@ fn too_many_extra_holes_or_seeds_are_refused_where_they_are_written() {
 }
 
 #[test]
+fn extra_holes_that_can_never_be_taken_are_refused() {
+    // Without `outer` a capture takes one hole of the file, and without `always` extra holes need two.
+    let dead = SHIMUNANA.replace(
+        "capture opposite, outer, extra 1, always",
+        "capture opposite, extra 2",
+    );
+    let e = RulesFile::parse(&dead).expect_err("extra without outer or always");
+    assert_eq!((e.line, e.column), (17, 21), "{e}");
+    assert!(e.message.starts_with("`extra 2` never applies"), "{e}");
+    assert!(
+        e.help.contains("`capture opposite, extra 2, always`"),
+        "{e}"
+    );
+    assert!(e.help.contains("`capture opposite, outer, extra 2`"), "{e}");
+    // Either word gives the extra holes a use; no extra hole needs neither.
+    for fine in [
+        "capture opposite, extra 2, always",
+        "capture opposite, outer, extra 2",
+        "capture opposite, extra 0",
+        "capture opposite",
+    ] {
+        let src = SHIMUNANA.replace("capture opposite, outer, extra 1, always", fine);
+        RulesFile::parse(&src).unwrap_or_else(|e| panic!("{fine}: {e}"));
+    }
+}
+
+#[test]
 fn every_catalogued_record_replays_under_its_ruleset() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games");
     let mut count = 0;

@@ -1638,7 +1638,7 @@ fn sowing_stmt(
                                         ));
                                     }
                                     extra = n;
-                                    extra_pos = Some(npos);
+                                    extra_pos = Some((opos, npos));
                                 }
                                 _ => {
                                     return Err(not_one_of(
@@ -1651,7 +1651,27 @@ fn sowing_stmt(
                                 }
                             }
                         }
-                        said.extra = extra_pos;
+                        // Without `always`, extra holes come only with a file of two holes taken, which
+                        // only `outer` takes.
+                        if let Some((at, _)) = extra_pos
+                            && extra > 0
+                            && !outer
+                            && !always
+                        {
+                            return Err(RulesError::new(
+                                at,
+                                format!(
+                                    "`extra {extra}` never applies: without `outer` a capture takes one hole \
+                                     of the file, and without `always` extra holes come only when it takes two"
+                                ),
+                                format!(
+                                    "write `capture opposite, extra {extra}, always` to take them with every \
+                                     capture, or `capture opposite, outer, extra {extra}` to take them when \
+                                     both holes of the file fall"
+                                ),
+                            ));
+                        }
+                        said.extra = extra_pos.map(|(_, count)| count);
                         spec.capture = Some(SowingCapture {
                             take_outer: outer,
                             extra_holes: extra,
