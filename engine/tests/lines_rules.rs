@@ -1074,6 +1074,76 @@ fn extra_holes_that_can_never_be_taken_are_refused() {
     }
 }
 
+/// The help of a refusal says what the language really accepts, and what would fix this statement.
+#[test]
+fn helps_say_what_the_language_accepts() {
+    let rules = |board: &str, sides: &str, piece: &str| {
+        format!(
+            "game \"F\"\nboard\n{board}\n  region far: a3 b3\nend\n{sides}\npiece man: {piece}\n\
+             setup\n  white: man on a1\n  black: man on b2\n  first white\nend\n"
+        )
+    };
+    let sides = "side white\nside black";
+    let grid = "  grid 3 x 3";
+    // `within` limits steps and slides; a capture limited so is refused, and the help does not offer it.
+    let e =
+        RulesFile::parse(&rules(grid, sides, "step, jump within far")).expect_err("jump within");
+    assert!(
+        e.message.contains("captures cannot be limited to a region"),
+        "{e}"
+    );
+    assert!(
+        e.help.contains("`within REGION` (steps and slides only)"),
+        "{e}"
+    );
+    RulesFile::parse(&rules(grid, sides, "step within far, jump into far"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    // `forward` takes any of the eight directions, and the help says so.
+    RulesFile::parse(&rules(
+        grid,
+        "side white forward north-east\nside black forward south-west",
+        "step forward",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let e = RulesFile::parse(&rules(grid, "side white forward up\nside black", "step"))
+        .expect_err("forward up");
+    assert!(e.help.contains("north-east"), "{e}");
+    // A point's name or place taken: the help says what to change, not how to write a point.
+    let e = RulesFile::parse(&rules(&format!("{grid}\n  point a1 at 5 5"), sides, "step"))
+        .expect_err("a1 twice");
+    assert_eq!((e.line, e.column), (4, 9), "{e}");
+    assert_eq!(
+        e.help,
+        "give the point a name that no other point or region has"
+    );
+    let e = RulesFile::parse(&rules(&format!("{grid}\n  point z at 1 1"), sides, "step"))
+        .expect_err("z on b2");
+    assert!(
+        e.help.starts_with("two points cannot stand on one spot"),
+        "{e}"
+    );
+    let e = RulesFile::parse(&rules(
+        &format!("{grid}\n  triangle at b1 toward south names a"),
+        sides,
+        "step",
+    ))
+    .expect_err("a triangle naming a1 again");
+    assert!(e.help.contains("`names P`"), "{e}");
+    // A grid over the 128 points: the grids the help offers do fit.
+    let e = RulesFile::parse(&rules("  grid 12 x 11", sides, "step")).expect_err("132 points");
+    assert!(e.message.contains("132 points"), "{e}");
+    let offered: Vec<&str> = e
+        .help
+        .split('`')
+        .filter(|w| w.starts_with("grid "))
+        .collect();
+    assert_eq!(offered, ["grid 12 x 10", "grid 11 x 11"], "{e}");
+    for grid in offered {
+        RulesFile::parse(&rules(&format!("  {grid}"), sides, "step"))
+            .unwrap_or_else(|e| panic!("{grid}: {e}"));
+    }
+}
+
 #[test]
 fn every_catalogued_record_replays_under_its_ruleset() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog/games");

@@ -6,7 +6,7 @@ use super::error::{ErrorKind, Pos, RulesError};
 use super::syntax::{Item, Line, Token, TokenKind};
 use super::word_at;
 use crate::Compiled;
-use crate::board::{Board, Compass, Diagonals};
+use crate::board::{Board, Compass, Diagonals, MAX_POINTS};
 use crate::game::{Game, MAX_MOVES};
 use crate::lines::LinesGame;
 use crate::lines::rules::{
@@ -418,11 +418,60 @@ fn name_range(board: &Board, first: usize) -> String {
     }
 }
 
+/// The help for a point the board refused, for its name, its place or the board's size: the statement was
+/// written right, so the help says what to change rather than how to write it (`form`).
+fn refused_help(message: &str, form: &str, rename: &str, room: usize) -> String {
+    if message.contains("already exists") || message.contains("names a region") {
+        rename.to_string()
+    } else if message.contains("already stands at") {
+        "two points cannot stand on one spot: give this one other coordinates".to_string()
+    } else if message.contains(" at most ") {
+        format!(
+            "the board has room for {room} more of its {MAX_POINTS} points: make fewer points here (a \
+             triangle of smaller `depth`) or fewer elsewhere"
+        )
+    } else {
+        form.to_string()
+    }
+}
+
+/// The help for a grid too large for the board: grids of the same width or height that fit, and the largest
+/// square one.
+fn grid_that_fits(w: usize, h: usize, room: usize) -> String {
+    let mut fits = Vec::new();
+    let tall = (room / w).min(26);
+    if tall >= 2 {
+        fits.push(format!("`grid {w} x {tall}`"));
+    }
+    let wide = (room / h).min(23);
+    if wide >= 2 && wide != w {
+        fits.push(format!("`grid {wide} x {h}`"));
+    }
+    let square = (2..=23).rev().find(|s| s * s <= room);
+    if let Some(s) = square.filter(|&s| s != w && s != h) {
+        fits.push(format!("`grid {s} x {s}`"));
+    }
+    if fits.is_empty() {
+        "the board has no room left for a grid: declare the grid first, and fewer other points"
+            .to_string()
+    } else {
+        format!("a grid that fits: {}", fits.join(", "))
+    }
+}
+
 /// One statement of a `board` block.
 fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
     let mut c = Cur::new(line);
     let first = b.board.points.len();
-    let err = |help: &'static str| move |m: String| RulesError::new(line.pos(), m, help);
+    let room = MAX_POINTS - b.board.points.len();
+    let err = |form: &'static str, rename: &'static str| {
+        move |m: String| {
+            let help = refused_help(&m, form, rename, room);
+            RulesError::new(line.pos(), m, help)
+        }
+    };
+    const GENERATED_NAME: &str =
+        "choose a name prefix that no point or region starts with, with `names P` (e.g. `names T`)";
     match line.keyword() {
         "grid" => {
             let (w, _) = c.number::<usize>("the grid's width", GRID_HELP)?;
@@ -447,7 +496,25 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
                 };
             }
             c.done(GRID_HELP)?;
-            b.board.grid(w, h, d).map_err(err(GRID_HELP))?;
+            if (2..=23).contains(&w) && (2..=26).contains(&h) && w * h > room {
+                return Err(RulesError::new(
+                    line.pos(),
+                    format!(
+                        "a {w} x {h} grid has {} points: a board holds at most {MAX_POINTS} points{}",
+                        w * h,
+                        if room < MAX_POINTS {
+                            format!(", and {} are already declared", MAX_POINTS - room)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    grid_that_fits(w, h, room),
+                ));
+            }
+            b.board.grid(w, h, d).map_err(err(
+                GRID_HELP,
+                "a grid names its points `a1`, `b1`, ...: rename the point or region declared before it",
+            ))?;
             b.naming.push(format!(
                 "the grid's {} (file letter from the west, rank number from the south)",
                 name_range(&b.board, first)
@@ -481,7 +548,7 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
             }
             b.board
                 .triangle(apex, dir, depth, &prefix)
-                .map_err(err(TRIANGLE_HELP))?;
+                .map_err(err(TRIANGLE_HELP, GENERATED_NAME))?;
             b.naming.push(format!(
                 "the {} triangle's {} (row by row from the apex)",
                 DIRECTIONS[dir as usize],
@@ -495,7 +562,7 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
                 prefix = safe_prefix(c.word("a name prefix", help)?)?;
             }
             c.done(help)?;
-            b.board.star(&prefix).map_err(err(help))?;
+            b.board.star(&prefix).map_err(err(help, GENERATED_NAME))?;
             b.naming.push(format!(
                 "the star's tips `{prefix}1`..`{prefix}5` and crossings `{prefix}6`..`{prefix}10` \
                  (drawn in docs/rules-format.md)"
@@ -514,9 +581,15 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
             let x = coordinate(c.word("the x coordinate", POINT_HELP)?, "x")?;
             let y = coordinate(c.word("the y coordinate", POINT_HELP)?, "y")?;
             c.done(POINT_HELP)?;
-            b.board
-                .add_point(name, x, y)
-                .map_err(|m| RulesError::new(npos, m, POINT_HELP))?;
+            b.board.add_point(name, x, y).map_err(|m| {
+                let help = refused_help(
+                    &m,
+                    POINT_HELP,
+                    "give the point a name that no other point or region has",
+                    room,
+                );
+                RulesError::new(npos, m, help)
+            })?;
             b.declare_new(npos);
             match b.naming.last_mut() {
                 Some(last) if last.starts_with("the points ") => {
@@ -689,9 +762,8 @@ fn geometry(b: &BoardBuild, cx: &mut Ctx) {
     }
 }
 
-const SIDE_HELP: &str =
-    "write `side NAME \"Title\"`, optionally followed by `forward north` (or south, east, west)";
-const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`), `within REGION` and (all but `long-jump`) `into REGION`";
+const SIDE_HELP: &str = "write `side NAME \"Title\"`, optionally followed by `forward DIRECTION`, one of north, north-east, east, south-east, south, south-west, west, north-west (default: north for the first side, south for the second)";
+const PIECE_HELP: &str = "write `piece NAME \"Title\": MOVE, MOVE`, where a MOVE is `step`, `slide [N]`, `jump` or `long-jump`, each optionally followed by directions (`forward`, `sideways`, `backward`), `within REGION` (steps and slides only) and `into REGION` (all but `long-jump`)";
 const PROMOTE_HELP: &str = "write `promote KIND to KIND for SIDE on REGION`";
 const SETUP_HELP: &str =
     "a setup holds `SIDE: KIND on POINT POINT ...`, `SIDE: COUNT KIND in hand` and `first SIDE`";
