@@ -302,6 +302,7 @@ fn check_game(
             for err in errors {
                 diagnostics.push(rules_diagnostic(&catalog.files, rules_file, err));
             }
+            cited.extend(sources_written(text));
             // The records are still read, so that pages can list them; they cannot be replayed.
             let records = item
                 .game_records
@@ -382,6 +383,19 @@ pub fn rules_diagnostic(files: &SourceMap, file: FileId, err: RulesError) -> Dia
             err.length as usize,
         )
         .with_help(err.help)
+}
+
+/// The keys a rules file that does not compile names after `source`, lowercase. Its rulesets are not known, but
+/// the works they cite are still cited: the bibliography must not call them uncited (W004) on top of the
+/// error that stopped the compiler.
+fn sources_written(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines().filter_map(|line| {
+        let mut words = line.split('#').next().unwrap_or("").split_whitespace();
+        (words.next() == Some("source"))
+            .then(|| words.next())
+            .flatten()
+            .map(|key| key.trim_matches('"').to_ascii_lowercase())
+    })
 }
 
 /// A bibliography key cited from a rules file or a game record must exist.

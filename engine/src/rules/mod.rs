@@ -576,4 +576,4 @@ fn ruleset_source(line: &Line) -> Result<(String, Option<String>, Pos), RulesErr
 }
 
 const TYPE_HELP: &str = "add a line `type described` (or observed, reconstructed, suggested, incomplete) before the ruleset's `end`";
-const SOURCE_HELP: &str = "add a line `source KEY pages PAGES`, where KEY is a key of the catalog's sources.bib, e.g. `source murray-1952 pages 66`";
+const SOURCE_HELP: &str = "add a line `source KEY pages PAGES`, where KEY is a key of the catalog's sources.bib, e.g. `source murray-1952 pages 66`; PAGES is one word, so a range is written `110-111`";
