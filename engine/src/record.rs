@@ -80,6 +80,9 @@ pub struct RecordError {
     pub legal: Vec<String>,
     /// For an illegal move: how many legal moves the position has, listed or not.
     pub legal_count: usize,
+    /// How many characters the error covers from its column (0 when it is a point rather than a stretch):
+    /// a tag's whole value, or the word of it that is wrong.
+    pub length: u32,
 }
 
 /// The most legal moves a [`RecordError`] writes out. A position may offer hundreds of thousands (4 x 40
@@ -126,6 +129,38 @@ fn err(line: u32, column: u32, message: impl Into<String>, help: impl Into<Strin
         help: help.into(),
         legal: vec![],
         legal_count: 0,
+        length: 0,
+    }
+}
+
+/// An error in a tag's value: the whole value underlined, or only the word of it the message names in backticks
+/// (`z9` of a Position), when the value holds that word once as a word of its own.
+fn err_in_tag(tag: &Tag, message: impl Into<String>, help: impl Into<String>) -> RecordError {
+    let message = message.into();
+    let named = message.split('`').nth(1).filter(|w| !w.is_empty());
+    let word = named.and_then(|w| {
+        let mut at = tag.value.match_indices(w).filter(|&(i, _)| {
+            let before = tag.value[..i].chars().next_back();
+            let after = tag.value[i + w.len()..].chars().next();
+            let apart = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '-');
+            apart(before) && apart(after)
+        });
+        match (at.next(), at.next()) {
+            (Some((i, _)), None) => Some((i, w)),
+            _ => None,
+        }
+    });
+    let (column, length) = match word {
+        Some((i, w)) => (
+            tag.column + tag.value[..i].chars().count() as u32,
+            w.chars().count() as u32,
+        ),
+        None => (tag.column, tag.value.chars().count() as u32),
+    };
+    RecordError {
+        column,
+        length,
+        ..err(tag.line, column, message, help)
     }
 }
 
@@ -551,15 +586,16 @@ impl Record {
                 ));
             }
         }
-        let kind_tag = self
-            .tag_at("Kind")
-            .map(|t| (t.line, t.column, t.value.clone()))
-            .unwrap_or_default();
-        let kind = RecordKind::parse(&kind_tag.2).ok_or_else(|| {
-            err(
-                kind_tag.0,
-                kind_tag.1,
-                format!("`{}` is not a record kind", kind_tag.2),
+        let kind_tag = self.tag_at("Kind").cloned().unwrap_or(Tag {
+            name: "Kind".into(),
+            value: String::new(),
+            line: 0,
+            column: 0,
+        });
+        let kind = RecordKind::parse(&kind_tag.value).ok_or_else(|| {
+            err_in_tag(
+                &kind_tag,
+                format!("`{}` is not a record kind", kind_tag.value),
                 "Kind is recorded, demonstration, illustrative or puzzle",
             )
         })?;
@@ -578,9 +614,8 @@ impl Record {
         if let Some(t) = self.tag_at("Result")
             && !RESULTS.contains(&t.value.as_str())
         {
-            return Err(err(
-                t.line,
-                t.column,
+            return Err(err_in_tag(
+                t,
                 format!("`{}` is not a result", t.value),
                 "write 1-0, 0-1, 1/2-1/2 or *",
             ));
@@ -672,9 +707,8 @@ fn play_through<G: Game>(
 ) -> Result<(G::Position, Option<Outcome>), RecordError> {
     let mut pos = match record.tag_at("Position") {
         Some(t) => game.parse_position(&t.value).map_err(|m| {
-            err(
-                t.line,
-                t.column,
+            err_in_tag(
+                t,
                 format!("bad Position: {m}"),
                 "see docs/notation.md for the setup-position syntax",
             )
@@ -772,6 +806,31 @@ pub fn write_moves<G: Game>(game: &G, start: &G::Position, moves: &[G::Move]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_in_a_tag_covers_the_word_it_names_or_the_whole_value() {
+        let tag = Tag {
+            name: "Position".into(),
+            value: "tigers tiger a1; goats goat a2 z9 a3; to-move goats".into(),
+            line: 4,
+            column: 11,
+        };
+        let e = err_in_tag(&tag, "bad Position: no point named `z9`", "");
+        assert_eq!((e.line, e.column, e.length), (4, 11 + 31, 2));
+        // A word the value holds twice, or not at all, cannot be told apart: the whole value.
+        let e = err_in_tag(&tag, "`goats` is unknown", "");
+        assert_eq!((e.column, e.length), (11, 51));
+        let e = err_in_tag(&tag, "`a` is unknown", "");
+        assert_eq!((e.column, e.length), (11, 51));
+        let kind = Tag {
+            name: "Kind".into(),
+            value: "démonstraton".into(),
+            line: 2,
+            column: 8,
+        };
+        let e = err_in_tag(&kind, "`démonstraton` is not a record kind", "");
+        assert_eq!((e.column, e.length), (8, 12));
+    }
 
     #[test]
     fn positions_count_characters_and_escapes_are_read() {

@@ -637,7 +637,13 @@ pub fn record_diagnostic(
 ) -> Diagnostic {
     let Some(record) = record else {
         return Diagnostic::error("E102", format!("unreadable game record: {}", err.message))
-            .at_line_column(files, file, err.line as usize, err.column as usize, 1)
+            .at_line_column(
+                files,
+                file,
+                err.line as usize,
+                err.column as usize,
+                err.length.max(1) as usize,
+            )
             .with_help(err.help);
     };
     let illegal = !err.legal.is_empty();
@@ -646,7 +652,9 @@ pub fn record_diagnostic(
         .moves
         .iter()
         .find(|m| m.line == err.line && m.column == err.column)
-        .map_or(1, |m| record.text_of(m).chars().count().max(1));
+        .map_or(err.length.max(1) as usize, |m| {
+            record.text_of(m).chars().count().max(1)
+        });
     let mut d = Diagnostic::error(
         if illegal { "E103" } else { "E105" },
         if illegal {
