@@ -1856,6 +1856,26 @@ fn load_item(
                 )?;
             }
         }
+        // A game without a `games/` folder: its records may sit in a folder named nearly so, which would
+        // otherwise leave them out without a word. Looked for by name, two looks for such a game only, rather
+        // than by listing every item's folder in every build.
+        _ if item.kind == Some(Kind::Game) => {
+            for name in MISNAMED_GAMES_FOLDERS {
+                let near = folder.join(name);
+                if fs::symlink_metadata(&near).is_ok_and(|m| m.is_dir()) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            "E048",
+                            format!(
+                                "`{name}/` is not read: a game's records are in its folder `games/`"
+                            ),
+                        )
+                        .in_file(&near)
+                        .with_help("rename the folder `games`"),
+                    );
+                }
+            }
+        }
         _ => {}
     }
     load_images(reader, folder, &mut item, diagnostics)?;
@@ -1935,6 +1955,9 @@ fn list_games(
     }
     Ok(())
 }
+
+/// Folder names an archivist may give a game's records by a slip, in place of `games`.
+const MISNAMED_GAMES_FOLDERS: [&str; 2] = ["game", "Games"];
 
 /// The name a file of a `games/` folder was meant to have, when its own looks like a game record's written
 /// wrong: `demo.game.txt` (an editor's extension), `demo.GAME`, `demo.game~` is not (an editor's backup).
