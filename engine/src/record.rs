@@ -629,15 +629,18 @@ impl Record {
             && written != "*"
         {
             let (line, column) = self.result_at;
-            return Err(err(
-                line,
-                column,
-                format!(
-                    "the moves end with {written} but the Result tag (line {}) says {}",
-                    t.line, t.value
-                ),
-                "write the same result in both places, or leave it out after the moves",
-            ));
+            return Err(RecordError {
+                length: written.chars().count() as u32,
+                ..err(
+                    line,
+                    column,
+                    format!(
+                        "the moves end with {written} but the Result tag (line {}) says {}",
+                        t.line, t.value
+                    ),
+                    "write the same result in both places, or leave it out after the moves",
+                )
+            });
         }
         Ok(())
     }
@@ -771,15 +774,18 @@ fn play_through<G: Game>(
         .flatten()
         .find(|&(claimed, _)| claimed != "*" && claimed != result_of(outcome));
     if let (Some((claimed, (l, c))), Some(_)) = (wrong, outcome) {
-        return Err(err(
-            l,
-            c,
-            format!(
-                "the result says {claimed} but the game ended {}",
-                result_of(outcome)
-            ),
-            "correct the result",
-        ));
+        return Err(RecordError {
+            length: claimed.chars().count() as u32,
+            ..err(
+                l,
+                c,
+                format!(
+                    "the result says {claimed} but the game ended {}",
+                    result_of(outcome)
+                ),
+                "correct the result",
+            )
+        });
     }
     Ok((pos, outcome))
 }

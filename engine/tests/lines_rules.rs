@@ -584,29 +584,50 @@ fn a_result_is_checked_where_it_is_written_and_two_must_agree() {
     }
     // The tag and the moves disagree: refused where the moves end, naming the tag's line.
     let err = Record::parse(&record_with(tag, "0-1")).unwrap_err();
-    assert_eq!((err.line, err.column), (6, 10), "{}", err.message);
+    assert_eq!(
+        (err.line, err.column, err.length),
+        (6, 10, 3),
+        "{}",
+        err.message
+    );
     assert!(
         err.message.contains("the Result tag (line 3) says 1-0"),
         "{}",
         err.message
     );
     let err = Record::parse(&record_with("[Result \"1/2-1/2\"]\n", "1-0")).unwrap_err();
-    assert_eq!((err.line, err.column), (6, 10), "{}", err.message);
+    assert_eq!(
+        (err.line, err.column, err.length),
+        (6, 10, 3),
+        "{}",
+        err.message
+    );
     // One result, wrong for how the game ended: refused where it is written, the moves' or the tag's.
     let err = Record::parse(&record_with("", "0-1"))
         .and_then(|r| ludotheca_engine::record::check(&g, &r))
         .unwrap_err();
-    assert_eq!((err.line, err.column), (5, 10), "{}", err.message);
+    assert_eq!(
+        (err.line, err.column, err.length),
+        (5, 10, 3),
+        "{}",
+        err.message
+    );
     assert!(
         err.message.contains("says 0-1 but the game ended 1-0"),
         "{}",
         err.message
     );
+    // The whole of the wrong result is underlined.
     for end in ["", "*"] {
-        let err = Record::parse(&record_with("[Result \"0-1\"]\n", end))
+        let err = Record::parse(&record_with("[Result \"1/2-1/2\"]\n", end))
             .and_then(|r| ludotheca_engine::record::check(&g, &r))
             .unwrap_err();
-        assert_eq!((err.line, err.column), (3, 10), "{end}: {}", err.message);
+        assert_eq!(
+            (err.line, err.column, err.length),
+            (3, 10, 7),
+            "{end}: {}",
+            err.message
+        );
     }
 }
 
