@@ -54,6 +54,21 @@ fn import(format: &str, inputs: &[&str], catalog: &Path, extra: &[&str]) -> std:
     ludotheca(&args)
 }
 
+/// Import one Omeka S API file, written from `json`, into a new catalog in `scratch`: the run and the catalog.
+fn import_omeka_s(scratch: &Scratch, json: &str) -> (std::process::Output, PathBuf) {
+    let input = scratch.0.join("items.json");
+    fs::write(&input, json).unwrap();
+    let target = scratch.0.join("catalog");
+    let out = ludotheca(&[
+        "import",
+        "omeka-s",
+        path(&input),
+        "--catalog",
+        path(&target),
+    ]);
+    (out, target)
+}
+
 /// The seed in each format, with the options that format needs.
 fn seed_imports() -> Vec<(&'static str, Vec<&'static str>, Vec<&'static str>)> {
     vec![
@@ -1003,23 +1018,13 @@ fn the_omeka_s_csv_layout_keeps_languages_uris_links_and_other_vocabularies() {
 #[test]
 fn a_language_named_rather_than_tagged_arrives_as_its_tag() {
     let scratch = Scratch::new("language-names");
-    let input = scratch.0.join("items.json");
-    fs::write(
-        &input,
+    let (out, target) = import_omeka_s(
+        &scratch,
         r#"[{"o:id": 7, "o:title": "Pallanguzhi",
             "dcterms:title": [{"type": "literal", "@value": "Pallanguzhi", "@language": "English"}],
             "dcterms:language": [{"type": "literal", "@value": "Tamil"},
                                  {"type": "literal", "@value": "Tamil Nadu dialect"}]}]"#,
-    )
-    .unwrap();
-    let target = scratch.0.join("catalog");
-    let out = ludotheca(&[
-        "import",
-        "omeka-s",
-        path(&input),
-        "--catalog",
-        path(&target),
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let report = stdout(&out);
     assert!(
@@ -1050,9 +1055,8 @@ fn a_language_named_rather_than_tagged_arrives_as_its_tag() {
 #[test]
 fn html_from_an_editor_arrives_as_markdown_in_descriptions_and_as_text_elsewhere() {
     let scratch = Scratch::new("html-values");
-    let input = scratch.0.join("items.json");
-    fs::write(
-        &input,
+    let (out, target) = import_omeka_s(
+        &scratch,
         r#"[{"o:id": 12, "o:title": "Chaupar",
             "dcterms:title": [{"type": "literal", "@value": "<em>Chaupar</em> &amp; Pachisi"}],
             "dcterms:description": [
@@ -1060,16 +1064,7 @@ fn html_from_an_editor_arrives_as_markdown_in_descriptions_and_as_text_elsewhere
               {"type": "literal", "@value": "<p>See <a href=\"https://example.org/survey\">the survey</a>.</p>"},
               {"type": "literal", "@value": "Fewer than 3 <4 seeds> stay in plain text"}],
             "dcterms:subject": [{"type": "literal", "@value": "race<br>game"}]}]"#,
-    )
-    .unwrap();
-    let target = scratch.0.join("catalog");
-    let out = ludotheca(&[
-        "import",
-        "omeka-s",
-        path(&input),
-        "--catalog",
-        path(&target),
-    ]);
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let report = stdout(&out);
     assert!(

@@ -80,6 +80,34 @@ pub enum Diagonals {
     All,
 }
 
+/// Why the board refused a point or a shape, so that the rules compiler's help can say what to change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The name is a point's or a region's already.
+    Name,
+    /// Another point stands on the spot.
+    Place,
+    /// The board holds its most points.
+    Full,
+    /// The shape's own size is out of range (a grid's width, a triangle's rows).
+    Shape,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub why: Refusal,
+    pub message: String,
+}
+
+impl Refused {
+    fn new(why: Refusal, message: impl Into<String>) -> Refused {
+        Refused {
+            why,
+            message: message.into(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Board {
     pub points: Vec<Point>,
@@ -117,15 +145,19 @@ impl Board {
             .map(|(_, r)| *r)
     }
 
-    pub fn add_point(&mut self, name: &str, x: f64, y: f64) -> Result<u8, String> {
+    pub fn add_point(&mut self, name: &str, x: f64, y: f64) -> Result<u8, Refused> {
         if self.find(name).is_some() {
-            return Err(format!("a point named `{name}` already exists"));
+            return Err(Refused::new(
+                Refusal::Name,
+                format!("a point named `{name}` already exists"),
+            ));
         }
         // A region's name stands for its points wherever a point may be named: a point of the same name
         // would be hidden by it, whichever of the two is declared first.
         if self.region(name).is_some() {
-            return Err(format!(
-                "`{name}` names a region; a point needs a name of its own"
+            return Err(Refused::new(
+                Refusal::Name,
+                format!("`{name}` names a region; a point needs a name of its own"),
             ));
         }
         if let Some(p) = self
@@ -133,15 +165,21 @@ impl Board {
             .iter()
             .find(|p| (p.x - x).abs() < 1e-9 && (p.y - y).abs() < 1e-9)
         {
-            return Err(format!(
-                "point `{}` already stands at {} {}",
-                p.name,
-                coordinate(x),
-                coordinate(y)
+            return Err(Refused::new(
+                Refusal::Place,
+                format!(
+                    "point `{}` already stands at {} {}",
+                    p.name,
+                    coordinate(x),
+                    coordinate(y)
+                ),
             ));
         }
         if self.points.len() >= MAX_POINTS {
-            return Err(format!("a board has at most {MAX_POINTS} points"));
+            return Err(Refused::new(
+                Refusal::Full,
+                format!("a board has at most {MAX_POINTS} points"),
+            ));
         }
         self.points.push(Point {
             name: name.to_string(),
@@ -166,9 +204,12 @@ impl Board {
         width: usize,
         height: usize,
         diagonals: Diagonals,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refused> {
         if !(2..=23).contains(&width) || !(2..=26).contains(&height) {
-            return Err("a grid is 2 to 23 points wide (files a to w, so no file is named x) and 2 to 26 high".into());
+            return Err(Refused::new(
+                Refusal::Shape,
+                "a grid is 2 to 23 points wide (files a to w, so no file is named x) and 2 to 26 high",
+            ));
         }
         let mut id = vec![vec![0u8; height]; width];
         for (x, col) in id.iter_mut().enumerate() {
@@ -228,9 +269,9 @@ impl Board {
         toward: Compass,
         depth: usize,
         prefix: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refused> {
         if !(1..=4).contains(&depth) {
-            return Err("a triangle has 1 to 4 rows".into());
+            return Err(Refused::new(Refusal::Shape, "a triangle has 1 to 4 rows"));
         }
         let (dx, dy) = toward.vector();
         let diagonal = dx != 0.0 && dy != 0.0;
@@ -292,7 +333,7 @@ impl Board {
 
     /// A five-pointed star (Kaooa): five outer points `PREFIX1`..`PREFIX5` and five inner crossings
     /// `PREFIX6`..`PREFIX10`, on five lines of four points each.
-    pub fn star(&mut self, prefix: &str) -> Result<(), String> {
+    pub fn star(&mut self, prefix: &str) -> Result<(), Refused> {
         let tau = std::f64::consts::TAU;
         let outer: Vec<(f64, f64)> = (0..5)
             .map(|i| {
@@ -444,7 +485,7 @@ mod tests {
         let mut b = Board::default();
         b.add_point("p", -0.5, 10.0).unwrap();
         assert_eq!(
-            b.add_point("q", -0.5, 10.0),
+            b.add_point("q", -0.5, 10.0).map_err(|r| r.message),
             Err("point `p` already stands at -0.5 10".to_string())
         );
         let shown: Vec<String> = [0.0, 1.25, -2.0, 0.0004, 100.1]

@@ -126,7 +126,7 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
                 let mut said = format!(
                     "repeated values are joined by `{separator}`: give it as the multivalue separator when importing"
                 );
-                if base.is_some() && archive.entries.iter().any(|e| !pictures(e, "").is_empty()) {
+                if base.is_some() && archive.entries.iter().any(|e| picture_count(e) > 0) {
                     said.push_str(
                         "; map the `media` column to the media source \"URL\", so that Omeka fetches each picture from the site",
                     );
@@ -256,13 +256,23 @@ pub fn pictures(entry: &crate::archive::Entry, base: &str) -> Vec<Picture> {
         .collect()
 }
 
+/// How many pictures the item has, without making their addresses.
+pub fn picture_count(entry: &crate::archive::Entry) -> usize {
+    entry
+        .item
+        .images
+        .iter()
+        .filter(|i| i.file.is_some())
+        .count()
+}
+
 /// What the export says when pictures could not go with the items: Omeka S takes a picture in only from an
 /// address, which only a base URL gives.
 fn pictures_left_out(archive: &Archive, base: Option<&str>) -> Option<String> {
     if base.is_some() {
         return None;
     }
-    let count: usize = archive.entries.iter().map(|e| pictures(e, "").len()).sum();
+    let count: usize = archive.entries.iter().map(picture_count).sum();
     (count > 0).then(|| {
         format!(
             "{count} picture{} left out: Omeka S fetches a picture from an address, so give the address the site is \

@@ -567,7 +567,7 @@ impl<'a> Plan<'a> {
         // The same value twice (a tag given both as a tag and in conformsTo) is kept once.
         let mut seen = HashSet::new();
         let before = draft.values.len();
-        draft.values.retain(|v| seen.insert(draft_key_full(v)));
+        draft.values.retain(|v| seen.insert(merge::draft_key(v)));
         if draft.values.len() < before {
             let n = before - draft.values.len();
             draft.notes.push(format!(
@@ -875,17 +875,13 @@ impl<'a> Plan<'a> {
 /// A record read back, as a draft, for what it still needs.
 fn as_draft(read: &catalog::Item, like: &Draft) -> Draft {
     let mut draft = Draft::new(like.file, like.at.clone());
-    let attr = |a: Option<&catalog::Spanned<String>>| a.map(|a| a.value.clone());
     draft.values = read
         .values
         .iter()
         .map(|v| {
             let mut d = DraftValue::new(v.term, v.text.to_string(), like.at.clone());
-            d.lang = attr(v.lang());
-            d.scheme = attr(v.scheme());
-            d.ref_ = attr(v.ref_());
-            d.cite = attr(v.cite());
-            d.pages = attr(v.pages());
+            [d.lang, d.scheme, d.ref_, d.cite, d.pages] =
+                merge::value_attributes(v).map(|a| a.map(str::to_string));
             d
         })
         .collect();
@@ -941,54 +937,20 @@ fn untag(draft: &mut Draft) {
 
 /// A value as text, to compare an updated record with the one it replaces.
 fn value_key(v: &crate::catalog::Value) -> String {
-    key_of(
-        v.term.name,
-        &v.text,
-        v.lang().map(|a| a.value.as_str()),
-        v.scheme().map(|a| a.value.as_str()),
-        v.ref_().map(|a| a.value.as_str()),
-        v.cite().map(|a| a.value.as_str()),
-        v.pages().map(|a| a.value.as_str()),
-    )
+    key_of(v.term.name, &v.text, merge::value_attributes(v))
 }
 
 fn draft_key(v: &DraftValue) -> String {
-    key_of(
-        v.term.name,
-        &v.text,
-        v.lang.as_deref(),
-        v.scheme.as_deref(),
-        v.ref_.as_deref(),
-        v.cite.as_deref(),
-        v.pages.as_deref(),
-    )
+    key_of(v.term.name, &v.text, merge::draft_attributes(v))
 }
 
-/// The whole value, for finding repeats (the report's key shortens long texts).
-fn draft_key_full(v: &DraftValue) -> String {
-    format!(
-        "{}\u{0}{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{:?}",
-        v.term.name, v.text, v.lang, v.scheme, v.ref_, v.cite, v.pages
-    )
-}
-
-fn key_of(
-    term: &str,
-    text: &str,
-    lang: Option<&str>,
-    scheme: Option<&str>,
-    ref_: Option<&str>,
-    cite: Option<&str>,
-    pages: Option<&str>,
-) -> String {
+/// The report's line for a value: its attributes by name, and the start of its text.
+fn key_of(term: &str, text: &str, attributes: [Option<&str>; 5]) -> String {
     let mut key = format!("dcterms:{term}");
-    for (name, attr) in [
-        ("lang", lang),
-        ("type", scheme),
-        ("ref", ref_),
-        ("cite", cite),
-        ("pages", pages),
-    ] {
+    for (name, attr) in ["lang", "type", "ref", "cite", "pages"]
+        .into_iter()
+        .zip(attributes)
+    {
         if let Some(a) = attr {
             let _ = write!(key, " {name}={a}");
         }

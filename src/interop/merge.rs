@@ -32,37 +32,38 @@ pub struct Merged {
     pub declined: usize,
 }
 
-/// A value as one string, all of it: what tells two values apart.
-pub fn draft_key(v: &DraftValue) -> String {
-    key(
-        v.term.name,
-        &v.text,
-        [
-            v.lang.as_deref(),
-            v.scheme.as_deref(),
-            v.ref_.as_deref(),
-            v.cite.as_deref(),
-            v.pages.as_deref(),
-        ],
-    )
+/// A draft value's attributes, in the order a record writes them: `xml:lang`, `xsi:type`, `ref`, `cite`, `pages`.
+pub fn draft_attributes(v: &DraftValue) -> [Option<&str>; 5] {
+    [
+        v.lang.as_deref(),
+        v.scheme.as_deref(),
+        v.ref_.as_deref(),
+        v.cite.as_deref(),
+        v.pages.as_deref(),
+    ]
 }
 
-fn attr(a: Option<&crate::catalog::Spanned<String>>) -> Option<&str> {
-    a.map(|a| a.value.as_str())
+/// A record's value's attributes, in the same order.
+pub fn value_attributes(v: &Value) -> [Option<&str>; 5] {
+    fn attr(a: Option<&crate::catalog::Spanned<String>>) -> Option<&str> {
+        a.map(|a| a.value.as_str())
+    }
+    [
+        attr(v.lang()),
+        attr(v.scheme()),
+        attr(v.ref_()),
+        attr(v.cite()),
+        attr(v.pages()),
+    ]
+}
+
+/// A value as one string, all of it: what tells two values apart.
+pub fn draft_key(v: &DraftValue) -> String {
+    key(v.term.name, &v.text, draft_attributes(v))
 }
 
 pub fn value_key(v: &Value) -> String {
-    key(
-        v.term.name,
-        &v.text,
-        [
-            attr(v.lang()),
-            attr(v.scheme()),
-            attr(v.ref_()),
-            attr(v.cite()),
-            attr(v.pages()),
-        ],
-    )
+    key(v.term.name, &v.text, value_attributes(v))
 }
 
 fn key(term: &str, text: &str, attributes: [Option<&str>; 5]) -> String {

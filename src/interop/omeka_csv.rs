@@ -558,7 +558,7 @@ pub fn write(
         archive
             .entries
             .iter()
-            .any(|e| !super::export::pictures(e, "").is_empty())
+            .any(|e| super::export::picture_count(e) > 0)
     });
     if media.is_some() {
         header.push(MEDIA_COLUMN.to_string());

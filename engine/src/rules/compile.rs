@@ -6,7 +6,7 @@ use super::error::{ErrorKind, Pos, RulesError};
 use super::syntax::{Item, Line, Token, TokenKind};
 use super::word_at;
 use crate::Compiled;
-use crate::board::{Board, Compass, Diagonals, MAX_POINTS};
+use crate::board::{Board, Compass, Diagonals, MAX_POINTS, Refusal, Refused};
 use crate::game::{Game, MAX_MOVES};
 use crate::lines::LinesGame;
 use crate::lines::rules::{
@@ -420,18 +420,17 @@ fn name_range(board: &Board, first: usize) -> String {
 
 /// The help for a point the board refused, for its name, its place or the board's size: the statement was
 /// written right, so the help says what to change rather than how to write it (`form`).
-fn refused_help(message: &str, form: &str, rename: &str, room: usize) -> String {
-    if message.contains("already exists") || message.contains("names a region") {
-        rename.to_string()
-    } else if message.contains("already stands at") {
-        "two points cannot stand on one spot: give this one other coordinates".to_string()
-    } else if message.contains(" at most ") {
-        format!(
+fn refused_help(why: Refusal, form: &str, rename: &str, room: usize) -> String {
+    match why {
+        Refusal::Name => rename.to_string(),
+        Refusal::Place => {
+            "two points cannot stand on one spot: give this one other coordinates".to_string()
+        }
+        Refusal::Full => format!(
             "the board has room for {room} more of its {MAX_POINTS} points: make fewer points here (a \
              triangle of smaller `depth`) or fewer elsewhere"
-        )
-    } else {
-        form.to_string()
+        ),
+        Refusal::Shape => form.to_string(),
     }
 }
 
@@ -465,9 +464,9 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
     let first = b.board.points.len();
     let room = MAX_POINTS - b.board.points.len();
     let err = |form: &'static str, rename: &'static str| {
-        move |m: String| {
-            let help = refused_help(&m, form, rename, room);
-            RulesError::new(line.pos(), m, help)
+        move |r: Refused| {
+            let help = refused_help(r.why, form, rename, room);
+            RulesError::new(line.pos(), r.message, help)
         }
     };
     const GENERATED_NAME: &str =
@@ -581,14 +580,14 @@ fn board_stmt(b: &mut BoardBuild, line: &Line) -> Result<(), RulesError> {
             let x = coordinate(c.word("the x coordinate", POINT_HELP)?, "x")?;
             let y = coordinate(c.word("the y coordinate", POINT_HELP)?, "y")?;
             c.done(POINT_HELP)?;
-            b.board.add_point(name, x, y).map_err(|m| {
+            b.board.add_point(name, x, y).map_err(|r| {
                 let help = refused_help(
-                    &m,
+                    r.why,
                     POINT_HELP,
                     "give the point a name that no other point or region has",
                     room,
                 );
-                RulesError::new(npos, m, help)
+                RulesError::new(npos, r.message, help)
             })?;
             b.declare_new(npos);
             match b.naming.last_mut() {
