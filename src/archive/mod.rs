@@ -6,6 +6,7 @@
 //! This is the "resolve" step of a build: it reads only the loaded catalog, never a file, and rendering reads
 //! only this model.
 
+pub mod indic;
 pub mod rules;
 pub mod text;
 

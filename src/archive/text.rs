@@ -81,8 +81,9 @@ fn is_mark(c: char) -> bool {
         && !c.is_ascii_punctuation()
 }
 
-/// A URL-safe slug: folded ASCII letters and digits joined by single hyphens. Text without any (a name in
-/// Devanagari, say) gets a short stable hash instead, so that every facet still has a page.
+/// A URL-safe slug: folded ASCII letters and digits joined by single hyphens. Other scripts are written in Latin
+/// letters as they read (a word of an Indic script whole, by [`super::indic`]; others letter by letter); a name
+/// with nothing to read that way (symbols only) gets a short stable hash, so that every facet still has a page.
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
     let push = |c: char, out: &mut String| {
@@ -92,16 +93,40 @@ pub fn slug(text: &str) -> String {
             out.push('-');
         }
     };
-    for c in fold(text).chars() {
-        // Vowel signs and viramas are marks, not letters, but belong to the word they are in.
-        if c.is_ascii()
-            || !(c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c))
-        {
+    let folded = fold(text);
+    let mut chars = folded.chars().peekable();
+    let in_word =
+        |c: char| c.is_alphanumeric() || unicode_normalization::char::is_combining_mark(c);
+    while let Some(c) = chars.next() {
+        // Joiners only choose how letters are drawn.
+        if is_joiner(c) {
+            continue;
+        }
+        if c.is_ascii() || !in_word(c) {
             push(c, &mut out);
             continue;
         }
-        // A letter of a script folding leaves as it is (Devanagari, Tamil, Chinese) is written in Latin letters
-        // as it reads, so that `बाघ चाल` has a page name a reader can make out rather than a hash.
+        // A word of an Indic script is read whole, as its vowel signs and viramas change the letters before
+        // them (`बाघ` is `bagh`, not `baagha`).
+        if let Some(block) = super::indic::block(c) {
+            let mut word = String::from(c);
+            while let Some(&next) = chars.peek() {
+                if !(is_joiner(next) || (super::indic::block(next) == Some(block) && in_word(next)))
+                {
+                    break;
+                }
+                if !is_joiner(next) {
+                    word.push(next);
+                }
+                chars.next();
+            }
+            if let Some(latin) = super::indic::romanise(&word) {
+                latin.chars().for_each(|l| push(l, &mut out));
+                continue;
+            }
+        }
+        // A letter of another script folding leaves as it is (Chinese, Cyrillic) is written in Latin letters as
+        // it reads, so that `象棋` has a page name a reader can make out rather than a hash.
         match deunicode::deunicode_char(c) {
             Some(latin) => latin.chars().for_each(|l| push(l, &mut out)),
             None => push('-', &mut out),
@@ -129,6 +154,11 @@ pub fn slug(text: &str) -> String {
 /// The longest slug kept whole. A slug becomes a folder name in the site, and file systems refuse names over 255
 /// bytes; a cut slug is at most 89 bytes, leaving room for the suffix a clash adds.
 pub const MAX_SLUG_BYTES: usize = 80;
+
+/// The zero-width joiner and non-joiner, which sit inside words of the Indic scripts.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}')
+}
 
 /// FNV-1a, for stable names; nothing here needs a cryptographic hash.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -334,8 +364,14 @@ mod tests {
         assert_eq!(slug("Kohima, Nagaland"), "kohima-nagaland");
         assert_eq!(slug("  Sümi  "), "sumi");
         // Other scripts read in Latin letters; only a name with nothing to read gets a hash.
-        assert_eq!(slug("बाघ चाल"), "baagh-caal");
-        assert_eq!(slug("பல்லாங்குழி"), "pllaangkullli");
+        assert_eq!(slug("बाघ चाल"), "bagh-chal");
+        assert_eq!(slug("பல்லாங்குழி"), "pallanguzhi");
+        assert_eq!(slug("ஆடு புலி ஆட்டம்"), "adu-puli-attam");
+        // A joiner inside a word does not cut it; a danda ends it.
+        assert_eq!(slug("बा\u{200D}घ"), "bagh");
+        assert_eq!(slug("बाघ।चाल"), "bagh-chal");
+        // Indic letters beside Latin ones are read each in their own way.
+        assert_eq!(slug("Bagh बाघ"), "bagh-bagh");
         assert_eq!(slug("象棋"), "xiang-qi");
         assert!(slug("☗☖").starts_with('n'));
     }
