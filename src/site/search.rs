@@ -383,11 +383,20 @@ fn places(title: &str, names: &[Cow<str>], other: &[Cow<str>]) -> Vec<(String, u
         let best = found.entry(word).or_insert(at);
         *best = (*best).max(at);
     }
+    // A word of an Indic script is also found by its Latin spelling (the page names' reading), since most
+    // visitors type `pallanguzhi`, not `பல்லாங்குழி`.
+    let mut romanised: Vec<(String, usize)> = Vec::new();
     let mut found: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
     for (texts, at) in [(&other, OTHER), (&names, NAME)] {
         for word in texts.iter().flat_map(|t| text::split_words(t)) {
+            if !word.is_ascii() {
+                romanised.extend(crate::archive::indic::romanise(word).map(|r| (r, at)));
+            }
             add(&mut found, word, at);
         }
+    }
+    for (word, at) in &romanised {
+        add(&mut found, word, *at);
     }
     // As the search script did: a query word that starts the (folded) title ranks first.
     if let Some(first) = text::split_words(&title).next()
@@ -1035,10 +1044,17 @@ mod tests {
     /// Where each word of a document is, worked out again without the index.
     fn places(doc: &Doc) -> BTreeMap<String, usize> {
         let mut out = BTreeMap::new();
+        let mut romanised = Vec::new();
         for (texts, at) in [(&doc.other, OTHER), (&doc.names, NAME)] {
             for w in texts.iter().flat_map(|t| text::words(t)) {
+                romanised.extend(crate::archive::indic::romanise(&w).map(|r| (r, at)));
                 out.insert(w, at);
             }
+        }
+        // An Indic word is found by its Latin spelling too, at the best place the word has.
+        for (w, at) in romanised {
+            let best = out.entry(w).or_insert(at);
+            *best = (*best).max(at);
         }
         let folded = text::fold(&doc.title);
         let first = text::words(&doc.title).next().unwrap();
@@ -1241,6 +1257,41 @@ mod tests {
             if let Some(path) = index.file_for(term) {
                 assert!(index.files.contains_key(&path), "{path}");
             }
+        }
+    }
+
+    #[test]
+    fn an_indic_title_is_found_by_its_latin_spelling() {
+        let mut docs = synthetic(300);
+        for (title, url) in [
+            ("பல்லாங்குழி", "games/pallanguzhi/index.html"),
+            ("बाघ चाल", "games/bagh-chal/index.html"),
+        ] {
+            docs.push(Doc {
+                title: title.into(),
+                url: url.into(),
+                kind: "game",
+                item: true,
+                names: vec![title.into()],
+                other: Vec::new(),
+                summary: String::new(),
+                alternatives: Vec::new(),
+                entry: None,
+            });
+        }
+        let index = Index::new(shard(docs, SHARD_BYTES, None).unwrap());
+        for (query, title) in [
+            ("pallanguzhi", "பல்லாங்குழி"),
+            ("pallang", "பல்லாங்குழி"),
+            ("பல்லாங்குழி", "பல்லாங்குழி"),
+            ("bagh chal", "बाघ चाल"),
+        ] {
+            let (ranked, _) = index.search(query);
+            assert_eq!(
+                ranked.first().map(|&id| index.doc(id)[0].clone()),
+                Some(serde_json::json!(title)),
+                "{query}"
+            );
         }
     }
 
