@@ -220,6 +220,9 @@ fn spell(units: &[Unit], block: u32) -> String {
                 if let Some(consonant) = consonant {
                     out.push_str(if let Some(n) = nasal_of_its_class(units, i, *consonant) {
                         n
+                    } else if let Some(gy) = northern.then(|| gyan(units, i, *consonant)).flatten()
+                    {
+                        gy
                     } else if block == TAMIL {
                         tamil(units, i, *consonant)
                     } else {
@@ -245,7 +248,9 @@ fn spell(units: &[Unit], block: u32) -> String {
                         _
                     ))
                 );
-                out.push(if labial { 'm' } else { 'n' });
+                // At the end of a word the southern languages say it `m` (Telugu `జూదం` is `judam`).
+                let last = !northern && units[i + 1..].iter().all(|u| matches!(u, Unit::Text(_)));
+                out.push(if labial || last { 'm' } else { 'n' });
             }
             Unit::Text(text) => out.push_str(text),
         }
@@ -269,6 +274,24 @@ fn nasal_of_its_class(units: &[Unit], i: usize, consonant: Consonant) -> Option<
     }
 }
 
+/// `ज्ञ` as the northern languages say it, `gy` (`ज्ञान` is `gyan`, not `jnyan`): the `g` for the `j` before the
+/// virama, the `y` for the `ñ` after it.
+fn gyan(units: &[Unit], i: usize, consonant: Consonant) -> Option<&'static str> {
+    let place_at = |at: Option<usize>| match at.and_then(|at| units.get(at)) {
+        Some(Unit::Letter(Some(c), vowel)) => Some((c.place, *vowel)),
+        _ => None,
+    };
+    match consonant.place {
+        0x1C if place_at(Some(i)).is_some_and(|(_, v)| v == Vowel::Silent)
+            && place_at(Some(i + 1)).is_some_and(|(p, _)| p == 0x1E) =>
+        {
+            Some("g")
+        }
+        0x1E if place_at(i.checked_sub(1)) == Some((0x1C, Vowel::Silent)) => Some("y"),
+        _ => None,
+    }
+}
+
 /// Whether the inherent vowel of the word's last consonant, at `i`, goes unsaid: not in a word of one letter
 /// (`न`), nor after a cluster (`मित्र` is `mitra`), nor before a nasal sign.
 fn drops_last_a(units: &[Unit], i: usize) -> bool {
@@ -285,7 +308,8 @@ fn drops_last_a(units: &[Unit], i: usize) -> bool {
 }
 
 /// A Tamil consonant as it is said where it stands. Tamil writes k, c, t and p alike whether voiced or not:
-/// they are voiced after a nasal and between vowels, and not at the start of a word or doubled. `c` is said `s`
+/// they are voiced after a nasal and between vowels, and not at the start of a word or doubled; `p` between
+/// vowels keeps the spelling names have (`பாபநாசம்` is `papanasam`). `c` is said `s`
 /// but for `j` after a nasal and `ch` doubled; `ற` doubled is `tr`, and after `ன்` it is `dr`.
 fn tamil(units: &[Unit], i: usize, consonant: Consonant) -> &'static str {
     let place_of = |unit: Option<&Unit>| match unit {
@@ -321,7 +345,7 @@ fn tamil(units: &[Unit], i: usize, consonant: Consonant) -> &'static str {
         0x24 if after_nasal => "d",
         0x24 if first_of_pair => "t",
         0x24 => "th",
-        0x2A if voiced => "b",
+        0x2A if after_nasal && !doubled => "b",
         0x31 if first_of_pair => "t",
         0x31 if before == Some((0x29, Vowel::Silent)) => "dr",
         _ => consonant.latin,
@@ -345,6 +369,8 @@ mod tests {
         assert_eq!(latin("चौपड़"), "chaupar");
         assert_eq!(latin("चौप\u{0921}\u{093C}"), "chaupar");
         assert_eq!(latin("शतरंज"), "shataranj");
+        assert_eq!(latin("ज्ञान"), "gyan");
+        assert_eq!(latin("मोक्षपट"), "mokshapat");
         // After a cluster the last vowel is said; a word of one letter keeps its vowel.
         assert_eq!(latin("मित्र"), "mitra");
         assert_eq!(latin("न"), "na");
@@ -362,7 +388,8 @@ mod tests {
         assert_eq!(latin("புலி"), "puli");
         assert_eq!(latin("ஆட்டம்"), "attam");
         assert_eq!(latin("தாயம்"), "thayam");
-        assert_eq!(latin("கபடி"), "kabadi");
+        assert_eq!(latin("பரமபதம்"), "paramapatham");
+        assert_eq!(latin("தஞ்சாவூர்"), "thanjavur");
         assert_eq!(latin("பச்சை"), "pachai");
         assert_eq!(latin("ஒன்று"), "ondru");
         // A vowel sign in two parts (as canonical decomposition writes `ொ`) reads as one.
@@ -374,6 +401,9 @@ mod tests {
     fn dravidian_words_keep_their_last_vowel() {
         assert_eq!(latin("ಚೌಕಾಬಾರ"), "chaukabara");
         assert_eq!(latin("పులి"), "puli");
+        // A nasal sign at the end of a word is m in the south, n in the north (`ਬਾਰਾਂ`).
+        assert_eq!(latin("జూదం"), "judam");
+        assert_eq!(latin("ਬਾਰਾਂ"), "baran");
     }
 
     #[test]
