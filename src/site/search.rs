@@ -390,7 +390,9 @@ fn places(title: &str, names: &[Cow<str>], other: &[Cow<str>]) -> Vec<(String, u
     for (texts, at) in [(&other, OTHER), (&names, NAME)] {
         for word in texts.iter().flat_map(|t| text::split_words(t)) {
             if !word.is_ascii() {
-                romanised.extend(crate::archive::indic::romanise(word).map(|r| (r, at)));
+                // A word of marks alone (a stray virama) reads as nothing, which is no word to find.
+                let latin = crate::archive::indic::romanise(word).filter(|r| !r.is_empty());
+                romanised.extend(latin.map(|r| (r, at)));
             }
             add(&mut found, word, at);
         }
@@ -1047,7 +1049,8 @@ mod tests {
         let mut romanised = Vec::new();
         for (texts, at) in [(&doc.other, OTHER), (&doc.names, NAME)] {
             for w in texts.iter().flat_map(|t| text::words(t)) {
-                romanised.extend(crate::archive::indic::romanise(&w).map(|r| (r, at)));
+                let latin = crate::archive::indic::romanise(&w).filter(|r| !r.is_empty());
+                romanised.extend(latin.map(|r| (r, at)));
                 out.insert(w, at);
             }
         }
@@ -1279,6 +1282,11 @@ mod tests {
                 entry: None,
             });
         }
+        // A word of a virama alone reads as nothing in Latin letters: it is indexed as written, and no empty
+        // word is.
+        let words = super::places("x", &["a \u{094D} b".into()], &[]);
+        assert!(words.iter().all(|(word, _)| !word.is_empty()), "{words:?}");
+        assert_eq!(words.len(), 4, "{words:?}");
         let index = Index::new(shard(docs, SHARD_BYTES, None).unwrap());
         for (query, title) in [
             ("pallanguzhi", "பல்லாங்குழி"),
