@@ -330,6 +330,20 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// Any text of the Indic blocks (letters, signs, marks, code points no script assigns), with Latin
+        /// letters, spaces, dandas and joiners among them, gives a page name of ASCII letters, digits and single
+        /// hyphens, read the same each time.
+        #[test]
+        fn indic_text_gives_a_well_formed_slug(text in "[\u{0900}-\u{0D7F}a-z \u{200C}\u{200D}\u{0964}]{0,24}") {
+            let made = slug(&text);
+            prop_assert!(made.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'), "{}", made);
+            prop_assert!(!made.contains("--") && !made.starts_with('-') && !made.ends_with('-'), "{}", made);
+            prop_assert!(!made.is_empty());
+            prop_assert_eq!(slug(&text), made);
+        }
+    }
+
     #[test]
     fn one_line_joins_words_with_single_spaces() {
         for (text, want) in [
