@@ -210,9 +210,11 @@ fn units(word: &str, block: u32) -> Vec<Unit> {
 /// The units in Latin letters.
 fn spell(units: &[Unit], block: u32) -> String {
     let northern = NORTHERN.contains(&block);
-    let last_letter = units
-        .iter()
-        .rposition(|u| matches!(u, Unit::Letter(Some(_), _)));
+    let unsaid = if northern {
+        unsaid_vowels(units)
+    } else {
+        vec![false; units.len()]
+    };
     let mut out = String::new();
     for (i, unit) in units.iter().enumerate() {
         match unit {
@@ -230,8 +232,7 @@ fn spell(units: &[Unit], block: u32) -> String {
                     });
                 }
                 match vowel {
-                    Vowel::Inherent
-                        if northern && Some(i) == last_letter && drops_last_a(units, i) => {}
+                    Vowel::Inherent if unsaid[i] => {}
                     Vowel::Inherent => out.push('a'),
                     Vowel::Written(vowel) => out.push_str(vowel),
                     Vowel::Silent => {}
@@ -290,6 +291,38 @@ fn gyan(units: &[Unit], i: usize, consonant: Consonant) -> Option<&'static str> 
         0x1E if place_at(i.checked_sub(1)) == Some((0x1C, Vowel::Silent)) => Some("y"),
         _ => None,
     }
+}
+
+/// Which consonants' inherent vowels a northern language leaves unsaid. The last consonant's (`बाघ` is `bagh`),
+/// as [`drops_last_a`] says; then, from the end of the word back, one between a vowel and a consonant that
+/// says its own: `बाघचाल` is `baghchal`, `शतरंज` `shatranj`, `कमला` `kamla`, while `कमल` stays `kamal`, as
+/// the vowel after `m` is unsaid, and no word loses its first vowel. This is the rule readers of Hindi follow
+/// without thinking; words it reads wrongly still read plainly.
+fn unsaid_vowels(units: &[Unit]) -> Vec<bool> {
+    let mut unsaid = vec![false; units.len()];
+    if let Some(last) = units
+        .iter()
+        .rposition(|u| matches!(u, Unit::Letter(Some(_), _)))
+    {
+        unsaid[last] =
+            matches!(units[last], Unit::Letter(_, Vowel::Inherent)) && drops_last_a(units, last);
+    }
+    let says_a_vowel = |at: usize, unsaid: &[bool]| match &units[at] {
+        Unit::Letter(_, Vowel::Written(_)) => true,
+        Unit::Letter(_, Vowel::Inherent) => !unsaid[at],
+        _ => false,
+    };
+    for i in (1..units.len()).rev() {
+        if unsaid[i] || !matches!(units[i], Unit::Letter(Some(_), Vowel::Inherent)) {
+            continue;
+        }
+        let next_says_one = matches!(units.get(i + 1), Some(Unit::Letter(Some(_), _)))
+            && says_a_vowel(i + 1, &unsaid);
+        if says_a_vowel(i - 1, &unsaid) && next_says_one {
+            unsaid[i] = true;
+        }
+    }
+    unsaid
 }
 
 /// Whether the inherent vowel of the word's last consonant, at `i`, goes unsaid: not in a word of one letter
@@ -368,7 +401,13 @@ mod tests {
         // A nukta, written apart (as folding leaves it) or as one code point.
         assert_eq!(latin("चौपड़"), "chaupar");
         assert_eq!(latin("चौप\u{0921}\u{093C}"), "chaupar");
-        assert_eq!(latin("शतरंज"), "shataranj");
+        // A vowel between a vowel and a consonant that says its own is unsaid too, from the end back.
+        assert_eq!(latin("शतरंज"), "shatranj");
+        assert_eq!(latin("बाघचाल"), "baghchal");
+        assert_eq!(latin("कमला"), "kamla");
+        assert_eq!(latin("कमल"), "kamal");
+        assert_eq!(latin("अदरक"), "adrak");
+        assert_eq!(latin("संगम"), "sangam");
         assert_eq!(latin("ज्ञान"), "gyan");
         assert_eq!(latin("मोक्षपट"), "mokshapat");
         // After a cluster the last vowel is said; a word of one letter keeps its vowel.
