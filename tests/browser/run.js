@@ -177,6 +177,14 @@ async function browserTests() {
     const accented = await page.locator('#site-search-results [role="option"]').first().innerText();
     if (!/Terhuchu/.test(accented)) fail('"terhüchü" did not find Terhuchu, got: ' + accented);
     else pass('"terhüchü" finds Terhuchu');
+    // A word of an Indic script is found by its Latin spelling too: Mogol Putt'han's Bengali title
+    // মোগল পাঠান reads "mogal pathan", a spelling none of its Latin titles has.
+    await again.fill('');
+    await page.keyboard.type('mogal', { delay: 20 });
+    await page.waitForSelector('#site-search-results [role="option"][data-href]');
+    const romanised = await page.locator('#site-search-results [role="option"]').first().innerText();
+    if (!/Mogol Putt.han/.test(romanised)) fail('"mogal" did not find Mogol Putt\'han by its Bengali title, got: ' + romanised);
+    else pass('"mogal" finds Mogol Putt\'han by its Bengali title');
     await page.keyboard.press('Escape');
 
     await page.goto(url('games/tchouba/index.html') + '#ruleset=4x40');
