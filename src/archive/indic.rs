@@ -5,8 +5,9 @@
 //! The scripts of India share one layout in Unicode: each has a block of 128 code points, and a letter sits at
 //! the same place in every block (ka at 0x15, the vowel sign i at 0x3F, the virama at 0x4D). So one table
 //! reads them all, with what differs kept apart: the vowel a consonant carries when nothing is written is
-//! not said at the end of a word in the northern languages (Hindi `बाघ` is `bagh`, not `bagha`), and Tamil
-//! voices its stops after a nasal and between vowels (`ங்கு` is `ngu`, `ஆடு` is `adu`).
+//! not said at the end of a word in the northern languages, nor between a vowel and a syllable that says its
+//! own (Hindi `बाघ` is `bagh`, not `bagha`, and `शतरंज` `shatranj`), and Tamil voices its stops after a nasal
+//! and between vowels (`ங்கு` is `ngu`, `ஆடு` is `adu`).
 //!
 //! The spelling is plain ASCII with no marks, long and short vowels alike, which is what readers type: a page
 //! name is to be read and typed, not to round-trip to the script.
@@ -50,7 +51,7 @@ enum Vowel {
 enum Unit {
     /// A consonant with its vowel, or a vowel on its own.
     Letter(Option<Consonant>, Vowel),
-    /// An anusvara or candrabindu: `m` before p, b or m, else `n`.
+    /// An anusvara or candrabindu: `m` before p, b or m and at the end of a southern word, else `n`.
     Nasal,
     Text(&'static str),
 }
