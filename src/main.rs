@@ -467,6 +467,21 @@ fn build(args: BuildArgs) -> ExitCode {
                         None => println!(),
                     }
                 }
+                // The render's chains run side by side, so each is told apart: the render's length is about their
+                // sum shared over the cores, and the longest shows where a build's time goes.
+                let chains: Vec<String> = built
+                    .render_chains
+                    .iter()
+                    .map(|(chain, took)| {
+                        format!("{} {:.1} ms", chain.name(), took.as_secs_f64() * 1000.0)
+                    })
+                    .collect();
+                if !chains.is_empty() {
+                    println!(
+                        "  chains {} (the render's, side by side)",
+                        chains.join(", ")
+                    );
+                }
                 let (taken, games) = built.games_taken;
                 println!("   games {taken} of {games} taken as the previous build checked them");
                 let (taken, records) = built.records_taken;

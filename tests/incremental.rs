@@ -110,6 +110,47 @@ fn an_unchanged_catalog_is_not_rendered_or_written_again() {
     assert_eq!(snapshot(&out), first, "byte-identical");
 }
 
+/// The render's chains as `--timings` prints them: each name with its milliseconds.
+fn chains_in(said: &str) -> Vec<(String, f64)> {
+    let line = said
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("chains "))
+        .unwrap_or_else(|| panic!("no chains line in {said}"));
+    let line = line
+        .strip_suffix(" (the render's, side by side)")
+        .unwrap_or_else(|| panic!("{line}"));
+    line.split(", ")
+        .map(|chain| {
+            let (name, ms) = chain.rsplit_once(' ').unwrap().0.rsplit_once(' ').unwrap();
+            (name.to_string(), ms.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn timings_name_the_render_s_chains() {
+    let scratch = Scratch::new("chains");
+    let out = scratch.0.join("site");
+    let catalog = Path::new(CATALOG);
+    let names = [
+        "data files",
+        "search index",
+        "lists",
+        "items' pages",
+        "diagrams and pictures",
+    ];
+    for build in ["into an empty folder", "again, nothing changed"] {
+        let said = run(catalog, &out, &["--timings"], &[]);
+        let chains = chains_in(&said);
+        assert_eq!(
+            chains.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+            names,
+            "{build}: {said}"
+        );
+        assert!(chains.iter().all(|(_, ms)| *ms >= 0.0), "{build}: {said}");
+    }
+}
+
 #[test]
 fn an_edited_record_renders_only_the_pages_that_show_it_or_link_to_it() {
     let (_scratch, catalog, out) = shipped("edited");

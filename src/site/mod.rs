@@ -114,6 +114,8 @@ pub struct Built {
     /// Warnings from check (a built catalog has no errors).
     pub diagnostics: Diagnostics,
     pub timings: Vec<Step>,
+    /// How long each of the render step's chains took ([`pages::Chain`]); they run side by side.
+    pub render_chains: Vec<(pages::Chain, Duration)>,
     pub pages: usize,
     /// Pages rendered; the others were kept from the previous site, their data unchanged.
     pub rendered: usize,
@@ -574,6 +576,7 @@ fn build_once(
     Ok(Built {
         diagnostics,
         timings,
+        render_chains: rendered.chains,
         pages: rendered.pages,
         rendered: rendered.rendered,
         written,

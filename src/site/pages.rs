@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -353,6 +354,67 @@ pub struct Rendered {
     pub images: super::media::Counts,
     /// Items' parts of the data files read from the previous site's files rather than made again.
     pub parts_taken: usize,
+    /// How long each of the render's chains took, in the order of [`Chain`]: they run side by side, so each
+    /// is the wall time of its own work, and the render takes about their sum over the cores.
+    pub chains: Vec<(Chain, Duration)>,
+}
+
+/// The render's chains of work, which run side by side on the cores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chain {
+    /// catalog.json, catalog.csv and oai-pmh.xml.
+    DataFiles,
+    SearchIndex,
+    /// The site-wide pages: home, browse, the rules at a glance, tags, places, people, sources and the rest.
+    Lists,
+    /// Every item's page and downloads.
+    ItemPages,
+    /// The board diagrams, the pictures' copies and the theme's static files.
+    Files,
+}
+
+impl Chain {
+    pub fn name(self) -> &'static str {
+        match self {
+            Chain::DataFiles => "data files",
+            Chain::SearchIndex => "search index",
+            Chain::Lists => "lists",
+            Chain::ItemPages => "items' pages",
+            Chain::Files => "diagrams and pictures",
+        }
+    }
+}
+
+/// Times each chain a build runs, from whichever thread runs it.
+#[derive(Default)]
+struct Clock(Mutex<Vec<(Chain, Duration)>>);
+
+impl Clock {
+    /// Run `work`, adding how long it took to `chain`'s time.
+    fn time<T>(&self, chain: Chain, work: impl FnOnce() -> T) -> T {
+        let started = std::time::Instant::now();
+        let done = work();
+        let took = started.elapsed();
+        let mut chains = self
+            .0
+            .lock()
+            .expect("no thread panics while holding the clock");
+        match chains.iter_mut().find(|(c, _)| *c == chain) {
+            Some((_, total)) => *total += took,
+            None => chains.push((chain, took)),
+        }
+        done
+    }
+
+    /// The chains timed, in the order of [`Chain`].
+    fn chains(self) -> Vec<(Chain, Duration)> {
+        let mut chains = self
+            .0
+            .into_inner()
+            .expect("no thread panics while holding the clock");
+        chains.sort_by_key(|(chain, _)| *chain as u8);
+        chains
+    }
 }
 
 /// Render every page and data file of the site into `staging`, each page written as soon as it is rendered (so
@@ -370,7 +432,8 @@ pub fn render_site(
     memory: super::Memory,
 ) -> Result<Rendered, String> {
     let whole = scope == Scope::Whole;
-    let diagrams = diagram_files(archive, staging)?;
+    let clock = Clock::default();
+    let diagrams = clock.time(Chain::Files, || diagram_files(archive, staging))?;
     let program = crate::fingerprint::program();
     let renderer = Renderer {
         theme,
@@ -451,7 +514,9 @@ pub fn render_site(
     let exports = || -> Result<super::media::Counts, String> {
         // An item's pictures are its own files: made in both scopes.
         if !whole {
-            return super::media::write_images(archive, staging, &program);
+            return clock.time(Chain::Files, || {
+                super::media::write_images(archive, staging, &program)
+            });
         }
         // Written as they are made: at 100,000 items each is hundreds of megabytes.
         let files: Vec<(&str, Export)> = vec![
@@ -469,19 +534,23 @@ pub fn render_site(
             ),
         ];
         let data_files = || {
-            files
-                .par_iter()
-                .try_for_each(|(path, write)| staging.put_with(path, None, write))
+            clock.time(Chain::DataFiles, || {
+                files
+                    .par_iter()
+                    .try_for_each(|(path, write)| staging.put_with(path, None, write))
+            })
         };
         // The index's files are small and many; the items' parts beside them are one file, written as made.
         let index = Mutex::new(Vec::new());
         let search_index = || {
-            staging.put_with(reuse::Export::Search.path(), None, &|w| {
-                let files = search::index_files(archive, &items, &mut reuse::Counted::new(w))?;
-                *index
-                    .lock()
-                    .expect("no thread panics while holding the index") = files;
-                Ok(())
+            clock.time(Chain::SearchIndex, || {
+                staging.put_with(reuse::Export::Search.path(), None, &|w| {
+                    let files = search::index_files(archive, &items, &mut reuse::Counted::new(w))?;
+                    *index
+                        .lock()
+                        .expect("no thread panics while holding the index") = files;
+                    Ok(())
+                })
             })
         };
         if memory.is_short() {
@@ -495,16 +564,19 @@ pub fn render_site(
             data?;
             search?;
         }
-        for (path, contents) in index
-            .into_inner()
-            .expect("no thread panics while holding the index")
-        {
-            staging.put(&path, contents.as_bytes(), None)?;
-        }
-        for (name, bytes) in &theme.statics {
-            staging.put(&format!("static/{name}"), bytes, None)?;
-        }
-        super::media::write_images(archive, staging, &program)
+        clock.time(Chain::SearchIndex, || {
+            index
+                .into_inner()
+                .expect("no thread panics while holding the index")
+                .into_iter()
+                .try_for_each(|(path, contents)| staging.put(&path, contents.as_bytes(), None))
+        })?;
+        clock.time(Chain::Files, || {
+            theme.statics.iter().try_for_each(|(name, bytes)| {
+                staging.put(&format!("static/{name}"), bytes, None)
+            })?;
+            super::media::write_images(archive, staging, &program)
+        })
     };
     // The site-wide pages are made group by group, each group's data on one thread: beside the items' pages,
     // whose work fills the other core meanwhile.
@@ -580,7 +652,10 @@ pub fn render_site(
             })
     };
     let pages_done = || -> Result<(), String> {
-        let (site, items) = rayon::join(site_pages, item_pages);
+        let (site, items) = rayon::join(
+            || clock.time(Chain::Lists, site_pages),
+            || clock.time(Chain::ItemPages, item_pages),
+        );
         site.and(items)
     };
     let (exported, rendered) = rayon::join(exports, pages_done);
@@ -608,6 +683,7 @@ pub fn render_site(
         kept: renderer.kept.into_inner(),
         images,
         parts_taken: previous.taken(),
+        chains: clock.chains(),
     })
 }
 
