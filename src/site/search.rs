@@ -599,6 +599,36 @@ fn postings(
     Ok(sorted)
 }
 
+/// Each alternative title's folded words as the index also finds them, its Indic words in Latin letters
+/// ([`crate::archive::indic`]), so that the search script can say which name a query matched: "also মোগল পাঠান"
+/// for "mogal". An alternative with no such word reads as an empty text; `None` when no alternative has one, so
+/// that most documents carry nothing more.
+fn latin_alternatives(alternatives: &[String]) -> Option<Vec<String>> {
+    let read: Vec<String> = alternatives
+        .iter()
+        .map(|alternative| {
+            if alternative.is_ascii() {
+                return String::new();
+            }
+            let folded = text::fold(alternative);
+            let mut any = false;
+            let words: Vec<String> = text::split_words(&folded)
+                .map(
+                    |word| match crate::archive::indic::romanise(word).filter(|r| !r.is_empty()) {
+                        Some(latin) => {
+                            any = true;
+                            latin
+                        }
+                        None => word.to_string(),
+                    },
+                )
+                .collect();
+            if any { words.join(" ") } else { String::new() }
+        })
+        .collect();
+    read.iter().any(|r| !r.is_empty()).then_some(read)
+}
+
 /// Sorted document numbers as a string: gaps, or a bitmap when that is shorter.
 fn encode_ids(ids: &[u32]) -> String {
     let Some(&last) = ids.last() else {
@@ -816,7 +846,10 @@ fn shard(
     for (n, chunk) in docs.chunks(CHUNK_DOCS).enumerate() {
         let data: Vec<_> = chunk
             .iter()
-            .map(|d| json!([d.title, d.url, d.kind, d.summary, d.alternatives]))
+            .map(|d| match latin_alternatives(&d.alternatives) {
+                Some(latin) => json!([d.title, d.url, d.kind, d.summary, d.alternatives, latin]),
+                None => json!([d.title, d.url, d.kind, d.summary, d.alternatives]),
+            })
             .collect();
         let stem = format!("d-{n}");
         files.push((
@@ -1287,7 +1320,30 @@ mod tests {
         let words = super::places("x", &["a \u{094D} b".into()], &[]);
         assert!(words.iter().all(|(word, _)| !word.is_empty()), "{words:?}");
         assert_eq!(words.len(), 4, "{words:?}");
+        docs.push(Doc {
+            title: "Mogol Putt'han".into(),
+            url: "games/mogol-putthan/index.html".into(),
+            kind: "game",
+            item: true,
+            names: vec![
+                "Mogol Putt'han".into(),
+                "মোগল পাঠান".into(),
+                "Mughal Pathan".into(),
+            ],
+            other: Vec::new(),
+            summary: String::new(),
+            alternatives: vec!["মোগল পাঠান".into(), "Mughal Pathan".into()],
+            entry: None,
+        });
         let index = Index::new(shard(docs, SHARD_BYTES, None).unwrap());
+        // The document says how its alternative titles read in Latin letters, for the script to show the one a
+        // query matched; a document without an Indic alternative carries nothing more.
+        let (ranked, _) = index.search("mogal");
+        let mogol = index.doc(ranked[0]);
+        assert_eq!(mogol[0], "Mogol Putt'han");
+        assert_eq!(mogol[5], serde_json::json!(["mogal pathan", ""]));
+        let (ranked, _) = index.search("pallanguzhi");
+        assert_eq!(index.doc(ranked[0]).as_array().unwrap().len(), 5);
         for (query, title) in [
             ("pallanguzhi", "பல்லாங்குழி"),
             ("pallang", "பல்லாங்குழி"),

@@ -162,7 +162,8 @@
     });
   }
 
-  /* The documents [title, url, kind, summary, alternatives] of these numbers, from their chunks. */
+  /* The documents [title, url, kind, summary, alternatives, (their Latin readings)] of these numbers, from their
+     chunks. */
   function documents(ids, then) {
     var size = window.LUDOTHECA_SEARCH.chunk;
     var chunks = [];
@@ -182,13 +183,17 @@
     return (' ' + haystack).indexOf(' ' + token) !== -1;
   }
 
-  /* When the match came from another name, show that name too ("Terhuchu, also Terhüchü"). */
+  /* When the match came from another name, show that name too ("Terhuchu, also Terhüchü"). A name in an Indic
+     script is matched by its Latin reading too, which the document gives beside its names ("mogal" shows
+     "also মোগল পাঠান"). */
   function alsoKnownAs(doc, query) {
     var terms = tokens(query);
     var alts = doc[4] || [];
+    var latin = doc[5] || [];
     for (var i = 0; i < alts.length; i++) {
       var folded = tokens(alts[i]).join(' ');
-      if (terms.every(function (t) { return hasWord(folded, t); }) && !terms.every(function (t) { return fold(doc[0]).indexOf(t) !== -1; })) {
+      var read = latin[i] || '';
+      if (terms.every(function (t) { return hasWord(folded, t) || hasWord(read, t); }) && !terms.every(function (t) { return fold(doc[0]).indexOf(t) !== -1; })) {
         return alts[i];
       }
     }
