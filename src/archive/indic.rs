@@ -128,17 +128,20 @@ fn with_nukta(place: u32, latin: &'static str) -> &'static str {
     }
 }
 
-/// A word of one Indic script in Latin letters (ASCII), or `None` when `word` is not all of one such block.
+/// A word of one Indic script in Latin letters (ASCII), or `None` when `word` is not all of one such block or
+/// reads as nothing.
 /// The word may be decomposed (as folding leaves it): it is composed first, so that a vowel sign written in two
 /// parts (Tamil's `ொ`) reads as one.
 pub fn romanise(word: &str) -> Option<String> {
+    // Looked at before composing: most words given here are of another script, and composing keeps the block.
+    let first = block(word.chars().next()?)?;
     let composed: String = word.nfc().collect();
-    let first = block(composed.chars().next()?)?;
     if composed.chars().any(|c| block(c) != Some(first)) {
         return None;
     }
     let units = units(&composed, first);
-    Some(spell(&units, first))
+    // A word of marks alone (a stray virama) reads as nothing, which is no reading.
+    Some(spell(&units, first)).filter(|latin| !latin.is_empty())
 }
 
 /// The word's letters, signs and marks as units to spell.
@@ -263,15 +266,20 @@ fn spell(units: &[Unit], block: u32) -> String {
 /// The velar and palatal nasals before a consonant of their own row are written `n`, as the stop after them
 /// says which nasal it is: `ङ्ग` is `ng`, `ஞ்ச` is `nj` (not `ngg`, `nyj`).
 fn nasal_of_its_class(units: &[Unit], i: usize, consonant: Consonant) -> Option<&'static str> {
-    let Some(Unit::Letter(_, Vowel::Silent)) = units.get(i) else {
+    let (_, Vowel::Silent) = consonant_at(units, Some(i))? else {
         return None;
     };
-    let next = match units.get(i + 1) {
-        Some(Unit::Letter(Some(next), _)) => next.place,
-        _ => return None,
-    };
+    let (next, _) = consonant_at(units, Some(i + 1))?;
     match (consonant.place, next) {
         (0x19, 0x15..=0x18) | (0x1E, 0x1A..=0x1D) => Some("n"),
+        _ => None,
+    }
+}
+
+/// The place and vowel of the consonant at `at`, when one stands there.
+fn consonant_at(units: &[Unit], at: Option<usize>) -> Option<(u32, Vowel)> {
+    match units.get(at?)? {
+        Unit::Letter(Some(c), vowel) => Some((c.place, *vowel)),
         _ => None,
     }
 }
@@ -279,17 +287,13 @@ fn nasal_of_its_class(units: &[Unit], i: usize, consonant: Consonant) -> Option<
 /// `ज्ञ` as the northern languages say it, `gy` (`ज्ञान` is `gyan`, not `jnyan`): the `g` for the `j` before the
 /// virama, the `y` for the `ñ` after it.
 fn gyan(units: &[Unit], i: usize, consonant: Consonant) -> Option<&'static str> {
-    let place_at = |at: Option<usize>| match at.and_then(|at| units.get(at)) {
-        Some(Unit::Letter(Some(c), vowel)) => Some((c.place, *vowel)),
-        _ => None,
-    };
     match consonant.place {
-        0x1C if place_at(Some(i)).is_some_and(|(_, v)| v == Vowel::Silent)
-            && place_at(Some(i + 1)).is_some_and(|(p, _)| p == 0x1E) =>
+        0x1C if consonant_at(units, Some(i)).is_some_and(|(_, v)| v == Vowel::Silent)
+            && consonant_at(units, Some(i + 1)).is_some_and(|(p, _)| p == 0x1E) =>
         {
             Some("g")
         }
-        0x1E if place_at(i.checked_sub(1)) == Some((0x1C, Vowel::Silent)) => Some("y"),
+        0x1E if consonant_at(units, i.checked_sub(1)) == Some((0x1C, Vowel::Silent)) => Some("y"),
         _ => None,
     }
 }
@@ -343,19 +347,12 @@ fn drops_last_a(units: &[Unit], i: usize) -> bool {
 
 /// A Tamil consonant as it is said where it stands. Tamil writes k, c, t and p alike whether voiced or not:
 /// they are voiced after a nasal and between vowels, and not at the start of a word or doubled; `p` between
-/// vowels keeps the spelling names have (`பாபநாசம்` is `papanasam`). `c` is said `s`
-/// but for `j` after a nasal and `ch` doubled; `ற` doubled is `tr`, and after `ன்` it is `dr`.
+/// vowels keeps the spelling names have (`பாபநாசம்` is `papanasam`). `c` is said `s` but for `j` after a nasal
+/// and `ch` doubled; `ற` doubled is `tr`, and after `ன்` it is `dr`.
 fn tamil(units: &[Unit], i: usize, consonant: Consonant) -> &'static str {
-    let place_of = |unit: Option<&Unit>| match unit {
-        Some(Unit::Letter(Some(c), vowel)) => Some((c.place, *vowel)),
-        _ => None,
-    };
-    let before = i.checked_sub(1).and_then(|p| place_of(units.get(p)));
-    let after = place_of(units.get(i + 1));
-    let own = units.get(i).and_then(|u| match u {
-        Unit::Letter(_, vowel) => Some(*vowel),
-        _ => None,
-    });
+    let before = consonant_at(units, i.checked_sub(1));
+    let after = consonant_at(units, Some(i + 1));
+    let own = consonant_at(units, Some(i)).map(|(_, vowel)| vowel);
     let doubled = before == Some((consonant.place, Vowel::Silent));
     let first_of_pair =
         own == Some(Vowel::Silent) && after.is_some_and(|(place, _)| place == consonant.place);
@@ -451,6 +448,8 @@ mod tests {
         assert_eq!(romanise("बाघ chal"), None);
         assert_eq!(romanise("बाघபுலி"), None);
         assert_eq!(romanise(""), None);
+        // A word of marks alone reads as nothing, which is no reading.
+        assert_eq!(romanise("\u{094D}"), None);
         assert_eq!(latin("१२"), "12");
     }
 }

@@ -390,8 +390,7 @@ fn places(title: &str, names: &[Cow<str>], other: &[Cow<str>]) -> Vec<(String, u
     for (texts, at) in [(&other, OTHER), (&names, NAME)] {
         for word in texts.iter().flat_map(|t| text::split_words(t)) {
             if !word.is_ascii() {
-                // A word of marks alone (a stray virama) reads as nothing, which is no word to find.
-                let latin = crate::archive::indic::romanise(word).filter(|r| !r.is_empty());
+                let latin = crate::archive::indic::romanise(word);
                 romanised.extend(latin.map(|r| (r, at)));
             }
             add(&mut found, word, at);
@@ -613,15 +612,13 @@ fn latin_alternatives(alternatives: &[String]) -> Option<Vec<String>> {
             let folded = text::fold(alternative);
             let mut any = false;
             let words: Vec<String> = text::split_words(&folded)
-                .map(
-                    |word| match crate::archive::indic::romanise(word).filter(|r| !r.is_empty()) {
-                        Some(latin) => {
-                            any = true;
-                            latin
-                        }
-                        None => word.to_string(),
-                    },
-                )
+                .map(|word| match crate::archive::indic::romanise(word) {
+                    Some(latin) => {
+                        any = true;
+                        latin
+                    }
+                    None => word.to_string(),
+                })
                 .collect();
             if any { words.join(" ") } else { String::new() }
         })
@@ -1082,8 +1079,7 @@ mod tests {
         let mut romanised = Vec::new();
         for (texts, at) in [(&doc.other, OTHER), (&doc.names, NAME)] {
             for w in texts.iter().flat_map(|t| text::words(t)) {
-                let latin = crate::archive::indic::romanise(&w).filter(|r| !r.is_empty());
-                romanised.extend(latin.map(|r| (r, at)));
+                romanised.extend(crate::archive::indic::romanise(&w).map(|r| (r, at)));
                 out.insert(w, at);
             }
         }
