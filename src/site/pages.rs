@@ -541,14 +541,26 @@ pub fn render_site(
             })
         };
         // The index's files are small and many; the items' parts beside them are one file, written as made.
-        let index = Mutex::new(Vec::new());
+        let index = Mutex::new(None);
         let search_index = || {
             clock.time(Chain::SearchIndex, || {
+                // The previous build's words, with which the index is patched rather than made in full, and its
+                // files kept where they hold what they held.
+                let before = staging.previous_file(search::WORDS).and_then(|mut file| {
+                    let mut bytes = Vec::new();
+                    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+                    Some(bytes)
+                });
+                let keep = |path: &str| staging.keep_as_it_was(path).map_err(std::io::Error::other);
+                let before = before
+                    .as_deref()
+                    .map(|words| (words, &keep as &search::Keep<'_>));
                 staging.put_with(reuse::Export::Search.path(), None, &|w| {
-                    let files = search::index_files(archive, &items, &mut reuse::Counted::new(w))?;
+                    let made =
+                        search::index_files(archive, &items, &mut reuse::Counted::new(w), before)?;
                     *index
                         .lock()
-                        .expect("no thread panics while holding the index") = files;
+                        .expect("no thread panics while holding the index") = Some(made);
                     Ok(())
                 })
             })
@@ -565,11 +577,14 @@ pub fn render_site(
             search?;
         }
         clock.time(Chain::SearchIndex, || {
-            index
+            let made = index
                 .into_inner()
                 .expect("no thread panics while holding the index")
+                .expect("the index is made before the render goes on");
+            made.files
                 .into_iter()
-                .try_for_each(|(path, contents)| staging.put(&path, contents.as_bytes(), None))
+                .try_for_each(|(path, contents)| staging.put(&path, contents.as_bytes(), None))?;
+            staging.put(search::WORDS, &made.words, None)
         })?;
         clock.time(Chain::Files, || {
             theme.statics.iter().try_for_each(|(name, bytes)| {

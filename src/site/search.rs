@@ -41,6 +41,11 @@ use super::meta::script_json;
 use super::reuse::{Counted, Export};
 use crate::archive::text::{self, one_line};
 use crate::archive::{Archive, Target};
+use crate::fingerprint::{Digest, digest};
+
+mod kept;
+
+pub use kept::FILE as WORDS;
 
 /// The manifest, loaded the first time the search box is used.
 const MANIFEST: &str = "search-index.js";
@@ -84,14 +89,29 @@ const OTHER: usize = 0;
 const NAME: usize = 1;
 const TITLE: usize = 2;
 
-/// Every file of the search index, by path relative to the site's root, in a stable order. Each item's part of
-/// the index (its summary, alternative titles and folded words) is found through `items` and written to
-/// `parts`, the file the next build takes unchanged items' parts from ([`Export::Search`]).
+/// Keeps the previous site's file at a path as it was, saying whether it could ([`super::output::Staging::keep_as_it_was`]).
+pub type Keep<'k> = dyn Fn(&str) -> std::io::Result<bool> + Sync + 'k;
+
+/// The search index this build makes.
+pub struct IndexFiles {
+    /// The files to write, by path relative to the site's root, in a stable order. A file kept from the previous
+    /// site (see [`index_files`]) is not among them.
+    pub files: Vec<(String, String)>,
+    /// The words as this build filed them, for the next build ([`WORDS`]).
+    pub words: Vec<u8>,
+}
+
+/// Every file of the search index. Each item's part of the index (its summary, alternative titles and folded
+/// words) is found through `items` and written to `parts`, the file the next build takes unchanged items' parts
+/// from ([`Export::Search`]). With `before`, the previous build's [`WORDS`] and a way to keep the previous site's
+/// files, the postings are the previous ones with only the changed documents taken out and put back, and a file
+/// none of whose words or documents changed is kept as it was instead of being made.
 pub fn index_files(
     archive: &Archive,
     items: &Items,
     parts: &mut Counted,
-) -> std::io::Result<Vec<(String, String)>> {
+    before: Option<(&[u8], &Keep<'_>)>,
+) -> std::io::Result<IndexFiles> {
     let citations: Vec<String> = archive
         .sources
         .iter()
@@ -102,11 +122,24 @@ pub fn index_files(
         citations: &citations,
         items,
     };
+    let before = before.and_then(|(words, keep)| {
+        Some(Before {
+            kept: kept::decode(words)?,
+            keep,
+        })
+    });
     shard(
         documents(archive, &citations),
         SHARD_BYTES,
         Some((&made, parts)),
+        before,
     )
+}
+
+/// The previous build's index, and how to keep one of its files.
+struct Before<'k> {
+    kept: kept::Kept,
+    keep: &'k Keep<'k>,
 }
 
 /// Every document, an item's with its title, page and kind only: the rest of it is its part ([`Found`]).
@@ -158,19 +191,7 @@ impl Found {
     /// The part as kept: the summary and alternative titles as JSON (which leaves no tab or line break bare),
     /// a tab, then each word after the digit of its place, a space between two. Folded words hold neither.
     fn encode(&self) -> String {
-        let meta =
-            serde_json::to_string(&(&self.summary, &self.alternatives)).expect("strings serialise");
-        let mut part = String::with_capacity(meta.len() + 1 + self.words.len() * 8);
-        part.push_str(&meta);
-        part.push('\t');
-        for (n, (word, at)) in self.words.iter().enumerate() {
-            if n > 0 {
-                part.push(' ');
-            }
-            part.push(char::from(b'0' + *at as u8));
-            part.push_str(word);
-        }
-        part
+        encode_part(&self.summary, &self.alternatives, &self.words)
     }
 
     /// A part [`Found::encode`] wrote; `None` for anything else.
@@ -216,6 +237,22 @@ impl Found {
         }
         Some((summary, alternatives, at))
     }
+}
+
+/// What [`Found::encode`] writes, from the parts of a [`Found`].
+fn encode_part(summary: &str, alternatives: &[String], words: &[(String, usize)]) -> String {
+    let meta = serde_json::to_string(&(summary, alternatives)).expect("strings serialise");
+    let mut part = String::with_capacity(meta.len() + 1 + words.len() * 8);
+    part.push_str(&meta);
+    part.push('\t');
+    for (n, (word, at)) in words.iter().enumerate() {
+        if n > 0 {
+            part.push(' ');
+        }
+        part.push(char::from(b'0' + *at as u8));
+        part.push_str(word);
+    }
+    part
 }
 
 /// Where a word lies in a kept part ([`Found::shown`]), and its place (see [`OTHER`]).
@@ -488,13 +525,31 @@ impl Postings {
     }
 }
 
-/// Every folded word of every document, sorted, with the documents it is in and where (sorted by document).
-/// An item's document gets its part from `made` (kept or made now, then written to the sink in the documents'
-/// order); any other document carries its texts.
-fn postings(
+/// What reading the documents gave: each one's checksum, and the words to file.
+struct Read {
+    /// Each document's checksum of its part (its summary, alternative titles and words), by number.
+    checks: Vec<Digest>,
+    /// Every word of every document, when the index is made in full; with a previous index, only the words of
+    /// the documents whose part changed, with their numbers.
+    words: Filed,
+    /// For each chunk of document metadata: whether it is to be made (otherwise it was kept as it was).
+    chunks: Vec<bool>,
+}
+
+enum Filed {
+    All(foldhash::HashMap<String, Postings>),
+    Changed(Vec<(u32, Words)>),
+}
+
+/// Read every document's words, in the documents' order. An item's document gets its part from `made` (kept or
+/// made now, then written to the sink in the documents' order); any other document carries its texts. With
+/// `before`, a document whose part has the checksum it had is not read any further: only its chunk's file is
+/// kept, or made when another document of the chunk changed or the file cannot be kept.
+fn read_documents(
     docs: &mut [Doc],
     made: Option<(&Made, &mut Counted)>,
-) -> std::io::Result<Vec<(String, Postings)>> {
+    before: Option<&Before>,
+) -> std::io::Result<Read> {
     let (made, mut sink) = match made {
         Some((made, sink)) => (Some(made), Some(sink)),
         None => (None, None),
@@ -502,9 +557,15 @@ fn postings(
     // Folding is most of the work, so documents are read in parallel and merged in their order, a block at a
     // time: every document's words at once would be tens of megabytes at 10,000 items. The index is made
     // while the pages are, at the build's peak of memory, so a block is kept small; 256 documents are still
-    // far more than the cores that share them.
+    // far more than the cores that share them. A block is whole chunks of metadata, so that each chunk's
+    // documents are at hand when it is made.
     const BLOCK: usize = 256;
+    const { assert!(BLOCK % CHUNK_DOCS == 0) };
+    let old = before.map(|b| &b.kept.checks);
+    let mut checks = Vec::with_capacity(docs.len());
+    let mut chunks = Vec::with_capacity(docs.len().div_ceil(CHUNK_DOCS));
     let mut index: foldhash::HashMap<String, Postings> = foldhash::HashMap::default();
+    let mut changed: Vec<(u32, Words)> = Vec::new();
     for (block, chunk) in docs.chunks_mut(BLOCK).enumerate() {
         // The previous site's parts of the block's items, read together, then lined up with the documents.
         let mut fetched = match made {
@@ -519,37 +580,50 @@ fn postings(
             .iter()
             .map(|doc| doc.entry.and_then(|_| fetched.next().flatten()))
             .collect();
-        let per_doc: Vec<(DocWords, Option<Kept>)> = chunk
+        let first = block * BLOCK;
+        let per_doc: Vec<(Digest, Option<DocWords>, Option<Kept>)> = chunk
             .par_iter_mut()
             .zip(fetched)
-            .map(|(doc, fetched)| match (doc.entry, made) {
-                (Some(entry), Some(made)) => {
-                    let mut fresh = None;
-                    let (kept, part) = made.items.text(Export::Search, entry, b"", fetched, || {
-                        let found = item_part(made, entry);
-                        let part = found.encode();
-                        fresh = Some(found);
-                        part
-                    });
-                    // A kept part is one this program wrote (its key covers the program), so it reads back
-                    // but for a bug; the part is then made again, and this one left as it is.
-                    let shown = fresh.is_none().then(|| Found::shown(&part)).flatten();
-                    let words = match shown {
-                        Some((summary, alternatives, words)) => {
-                            doc.summary = summary;
-                            doc.alternatives = alternatives;
-                            DocWords::Kept(Arc::clone(&part), words)
+            .enumerate()
+            .map(|(n, (doc, fetched))| {
+                let unchanged = |check: &Digest| old.is_some_and(|old| old[first + n] == *check);
+                match (doc.entry, made) {
+                    (Some(entry), Some(made)) => {
+                        let mut fresh = None;
+                        let (kept, part) =
+                            made.items.text(Export::Search, entry, b"", fetched, || {
+                                let found = item_part(made, entry);
+                                let part = found.encode();
+                                fresh = Some(found);
+                                part
+                            });
+                        let check = kept
+                            .as_ref()
+                            .map_or_else(|| digest(part.as_bytes()), |(_, check)| *check);
+                        if unchanged(&check) {
+                            return (check, None, Some((kept, part)));
                         }
-                        None => {
-                            let found = fresh.unwrap_or_else(|| item_part(made, entry));
-                            doc.summary = found.summary;
-                            doc.alternatives = found.alternatives;
-                            DocWords::Made(found.words)
-                        }
-                    };
-                    (words, Some((kept, part)))
+                        // A kept part is one this program wrote (its key covers the program), so it reads back
+                        // but for a bug; the part is then made again, and this one left as it is.
+                        let words = match fresh {
+                            Some(found) => {
+                                doc.summary = found.summary;
+                                doc.alternatives = found.alternatives;
+                                DocWords::Made(found.words)
+                            }
+                            None => read_part(doc, &part, || item_part(made, entry)),
+                        };
+                        (check, Some(words), Some((kept, part)))
+                    }
+                    _ => {
+                        let mut words = doc_places(doc);
+                        words.sort_unstable();
+                        let check =
+                            digest(encode_part(&doc.summary, &doc.alternatives, &words).as_bytes());
+                        let words = (!unchanged(&check)).then_some(DocWords::Made(words));
+                        (check, words, None)
+                    }
                 }
-                _ => (DocWords::Made(doc_places(doc)), None),
             })
             .collect();
         // A document's texts are not needed once folded (the shards show its title, summary and alternative
@@ -558,13 +632,54 @@ fn postings(
             doc.names = Vec::new();
             doc.other = Vec::new();
         }
-        for (i, (words, part)) in per_doc.into_iter().enumerate() {
-            if let (Some(made), Some(sink), Some((kept, part))) = (made, sink.as_mut(), part) {
+        // Which of the block's chunks of metadata are made: all without a previous index; with one, those with
+        // a changed document, or whose file cannot be kept. Their unchanged items' summaries are read then.
+        for (n, docs) in chunk.chunks_mut(CHUNK_DOCS).enumerate() {
+            let at = n * CHUNK_DOCS;
+            let read = &per_doc[at..at + docs.len()];
+            let make = match before {
+                None => true,
+                Some(before) => {
+                    read.iter().any(|(_, words, _)| words.is_some())
+                        || !(before.keep)(&chunk_path(chunks.len()))?
+                }
+            };
+            if make && before.is_some() {
+                for (doc, (_, words, part)) in docs.iter_mut().zip(read) {
+                    if let (None, Some((_, part)), Some(entry), Some(made)) =
+                        (words, part, doc.entry, made)
+                    {
+                        read_part(doc, part, || item_part(made, entry));
+                    }
+                }
+            }
+            chunks.push(make);
+        }
+        for (i, (check, words, part)) in per_doc.into_iter().enumerate() {
+            checks.push(check);
+            if let (Some(made), Some(sink), Some((kept, part))) = (made, sink.as_mut(), &part) {
                 made.items
-                    .write_part(sink, Export::Search, kept.as_ref(), &part)?;
+                    .write_part(sink, Export::Search, kept.as_ref(), part)?;
                 sink.write_all(b"\n")?;
             }
-            let id = (block * BLOCK + i) as u32;
+            let Some(words) = words else {
+                continue;
+            };
+            let id = (first + i) as u32;
+            if before.is_some() {
+                let words = match words {
+                    DocWords::Made(words) => words,
+                    DocWords::Kept(part, at) => at
+                        .iter()
+                        .map(|w| {
+                            let (word, place) = w.of(&part);
+                            (word.to_string(), place)
+                        })
+                        .collect(),
+                };
+                changed.push((id, words));
+                continue;
+            }
             let mut add = |word: &str, at: usize| {
                 let posting = Posting::new(id, at);
                 match index.get_mut(word) {
@@ -587,15 +702,132 @@ fn postings(
             }
         }
     }
-    let mut sorted: Vec<(String, Postings)> = index
-        .into_iter()
-        .map(|(word, mut postings)| {
-            postings.bytes.shrink_to_fit();
-            (word, postings)
+    let words = match before {
+        Some(_) => Filed::Changed(changed),
+        None => Filed::All(index),
+    };
+    Ok(Read {
+        checks,
+        words,
+        chunks,
+    })
+}
+
+/// A kept part's summary and alternative titles, set on its document, and its words; when it does not read
+/// back (a bug), the part made again by `make`.
+fn read_part(doc: &mut Doc, part: &Arc<str>, make: impl FnOnce() -> Found) -> DocWords {
+    match Found::shown(part) {
+        Some((summary, alternatives, words)) => {
+            doc.summary = summary;
+            doc.alternatives = alternatives;
+            DocWords::Kept(Arc::clone(part), words)
+        }
+        None => {
+            let found = make();
+            doc.summary = found.summary;
+            doc.alternatives = found.alternatives;
+            DocWords::Made(found.words)
+        }
+    }
+}
+
+/// Every word with its postings, sorted by word, made from the documents' words ([`read_documents`]); with a
+/// previous index, that index's words with the changed documents' postings taken out and their new ones put
+/// in, and the words that were in the previous index and are in no document now.
+fn file_words(read: Filed, before: Option<Before>) -> (Vec<Word>, Vec<String>) {
+    let changed = match read {
+        Filed::Changed(changed) => changed,
+        Filed::All(index) => {
+            let mut words: Vec<Word> = index
+                .into_par_iter()
+                .map(|(word, mut postings)| {
+                    postings.bytes.shrink_to_fit();
+                    Word::new(word, postings)
+                })
+                .collect();
+            words.par_sort_unstable_by(|a, b| a.word.cmp(&b.word));
+            return (words, Vec::new());
+        }
+    };
+    let kept = before.map_or_else(Vec::new, |before| before.kept.words);
+    let documents = changed.last().map_or(0, |(id, _)| *id as usize + 1);
+    let mut taken_out = vec![false; documents];
+    for (id, _) in &changed {
+        taken_out[*id as usize] = true;
+    }
+    let out = |posting: &Posting| taken_out.get(posting.id() as usize) == Some(&true);
+    // The changed documents' postings, by word, in document order.
+    let mut put_in: foldhash::HashMap<&str, Vec<Posting>> = foldhash::HashMap::default();
+    for (id, words) in &changed {
+        for (word, at) in words {
+            put_in
+                .entry(word.as_str())
+                .or_default()
+                .push(Posting::new(*id, *at));
+        }
+    }
+    let mut gone = Vec::new();
+    let filed: Vec<Result<Word, String>> = kept
+        .into_par_iter()
+        .map(|kept| {
+            let before = Postings {
+                bytes: kept.bytes,
+                last: Some(kept.last),
+            };
+            let added = put_in.get(kept.word.as_str());
+            if added.is_none() && !before.iter().any(|p| out(&p)) {
+                return Ok(Word {
+                    word: kept.word,
+                    postings: before,
+                    entry: kept.entry,
+                    changed: false,
+                });
+            }
+            let mut after = Postings::default();
+            let mut added = added.map_or(&[][..], Vec::as_slice).iter().peekable();
+            for posting in before.iter().filter(|p| !out(p)) {
+                while let Some(new) = added.next_if(|new| new.id() < posting.id()) {
+                    after.push(*new);
+                }
+                after.push(posting);
+            }
+            added.for_each(|new| after.push(*new));
+            if after.bytes.is_empty() {
+                return Err(kept.word);
+            }
+            if after.bytes == before.bytes {
+                return Ok(Word {
+                    word: kept.word,
+                    postings: before,
+                    entry: kept.entry,
+                    changed: false,
+                });
+            }
+            Ok(Word::new(kept.word, after))
         })
         .collect();
-    sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    Ok(sorted)
+    let mut words = Vec::with_capacity(filed.len());
+    for word in filed {
+        match word {
+            Ok(word) => words.push(word),
+            Err(word) => gone.push(word),
+        }
+    }
+    // Words no document had before.
+    let known: foldhash::HashSet<&str> = words.iter().map(|w| w.word.as_str()).collect();
+    let mut new: Vec<Word> = put_in
+        .iter()
+        .filter(|(word, _)| !known.contains(*word))
+        .map(|(word, postings)| {
+            let mut filed = Postings::default();
+            postings.iter().for_each(|p| filed.push(*p));
+            Word::new(word.to_string(), filed)
+        })
+        .collect();
+    drop(known);
+    words.append(&mut new);
+    words.par_sort_unstable_by(|a, b| a.word.cmp(&b.word));
+    (words, gone)
 }
 
 /// Each alternative title's folded words as the index also finds them, its Indic words in Latin letters
@@ -702,19 +934,78 @@ struct Word {
     postings: Postings,
     /// Its entry in a word shard, `[word, title, name, other]`.
     entry: String,
+    /// Whether its postings are not those of the previous index (always, when there is none).
+    changed: bool,
+}
+
+impl Word {
+    fn new(word: String, postings: Postings) -> Word {
+        let mut entry = vec![word.clone()];
+        entry.extend(encode_places(postings.iter()));
+        Word {
+            entry: script_json(&json!(entry)),
+            word,
+            postings,
+            changed: true,
+        }
+    }
+}
+
+/// The words whose postings changed since the previous index, and those it had that no document has now,
+/// sorted: a shard or prefix list with none of them under its prefix holds what it held, and is kept.
+struct Unchanged<'k> {
+    changed: Vec<&'k str>,
+    keep: &'k Keep<'k>,
+}
+
+impl Unchanged<'_> {
+    /// Whether the file of `prefix` at `path` is kept as it was.
+    fn kept(&self, prefix: &str, path: &str) -> std::io::Result<bool> {
+        let at = self.changed.partition_point(|word| *word < prefix);
+        let touched = self
+            .changed
+            .get(at)
+            .is_some_and(|word| word.starts_with(prefix));
+        if touched {
+            return Ok(false);
+        }
+        (self.keep)(path)
+    }
 }
 
 #[derive(Default)]
 struct Trie {
-    /// Prefixes with a word shard, and the shard's script.
-    words: Vec<(String, String)>,
-    /// Prefixes with a prefix list, and its script.
-    prefixes: Vec<(String, String)>,
+    /// Prefixes with a word shard, and the shard's script (none when kept as it was).
+    words: Vec<(String, Option<String>)>,
+    /// Prefixes with a prefix list, and its script (none when kept as it was).
+    prefixes: Vec<(String, Option<String>)>,
 }
 
-fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie) {
+fn shard_path(kind: char, prefix: &str) -> String {
+    format!("{FOLDER}/{}.js", file_stem(kind, prefix))
+}
+
+fn chunk_path(n: usize) -> String {
+    format!("{FOLDER}/d-{n}.js")
+}
+
+fn split(
+    prefix: &str,
+    words: &[Word],
+    root: bool,
+    (limit, unchanged): (usize, Option<&Unchanged>),
+    out: &mut Trie,
+) -> std::io::Result<()> {
+    let kept = |kind: char| match unchanged {
+        Some(unchanged) => unchanged.kept(prefix, &shard_path(kind, prefix)),
+        None => Ok(false),
+    };
     let size: usize = words.iter().map(|w| w.entry.len() + 1).sum();
     if !root && (size <= limit || words.len() < 2) {
+        if kept('w')? {
+            out.words.push((prefix.to_string(), None));
+            return Ok(());
+        }
         let stem = file_stem('w', prefix);
         let body = words
             .iter()
@@ -722,36 +1013,38 @@ fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie)
             .collect::<Vec<_>>()
             .join(",");
         let script = format!("window.LUDOTHECA_SEARCH_SHARD(\"{stem}\",[{body}]);\n");
-        out.words.push((prefix.to_string(), script));
-        return;
+        out.words.push((prefix.to_string(), Some(script)));
+        return Ok(());
     }
     if !root {
-        // Every document with a word under this prefix, in the best place any of those words has (one more
-        // than the place, so that 0 is "none").
-        let count = words
-            .iter()
-            .filter_map(|w| w.postings.last)
-            .map(|id| id as usize + 1)
-            .max()
-            .unwrap_or(0);
-        let mut best = vec![0u8; count];
-        for w in words {
-            for p in w.postings.iter() {
-                let id = p.id() as usize;
-                best[id] = best[id].max(p.at() as u8 + 1);
+        let script = if kept('p')? {
+            None
+        } else {
+            // Every document with a word under this prefix, in the best place any of those words has (one
+            // more than the place, so that 0 is "none").
+            let count = words
+                .iter()
+                .filter_map(|w| w.postings.last)
+                .map(|id| id as usize + 1)
+                .max()
+                .unwrap_or(0);
+            let mut best = vec![0u8; count];
+            for w in words {
+                for p in w.postings.iter() {
+                    let id = p.id() as usize;
+                    best[id] = best[id].max(p.at() as u8 + 1);
+                }
             }
-        }
-        let all: Vec<Posting> = best
-            .into_iter()
-            .enumerate()
-            .filter(|&(_, b)| b > 0)
-            .map(|(id, b)| Posting::new(id as u32, usize::from(b - 1)))
-            .collect();
-        let stem = file_stem('p', prefix);
-        out.prefixes.push((
-            prefix.to_string(),
-            shard_script(&stem, &json!(encode_places(all))),
-        ));
+            let all: Vec<Posting> = best
+                .into_iter()
+                .enumerate()
+                .filter(|&(_, b)| b > 0)
+                .map(|(id, b)| Posting::new(id as u32, usize::from(b - 1)))
+                .collect();
+            let stem = file_stem('p', prefix);
+            Some(shard_script(&stem, &json!(encode_places(all))))
+        };
+        out.prefixes.push((prefix.to_string(), script));
     }
     let children = children(prefix, words);
     if root {
@@ -760,19 +1053,20 @@ fn split(prefix: &str, words: &[Word], root: bool, limit: usize, out: &mut Trie)
             .into_par_iter()
             .map(|(child, range)| {
                 let mut part = Trie::default();
-                split(&child, &words[range], false, limit, &mut part);
-                part
+                split(&child, &words[range], false, (limit, unchanged), &mut part)?;
+                Ok(part)
             })
-            .collect();
+            .collect::<std::io::Result<_>>()?;
         for part in parts {
             out.words.extend(part.words);
             out.prefixes.extend(part.prefixes);
         }
     } else {
         for (child, range) in children {
-            split(&child, &words[range], false, limit, out);
+            split(&child, &words[range], false, (limit, unchanged), out)?;
         }
     }
+    Ok(())
 }
 
 /// The prefixes one character longer than `prefix`, and their words. Words sorted by their bytes keep every
@@ -796,27 +1090,54 @@ fn children(prefix: &str, words: &[Word]) -> Vec<(String, std::ops::Range<usize>
     out
 }
 
-/// The index of these documents, with word shards of about `limit` bytes; items' parts as [`postings`] finds them.
+/// What numbers the documents, in their order: each one's title, page, kind and group. A previous index whose
+/// documents had the same is patched ([`file_words`]); any other is not used.
+fn identity(docs: &[Doc]) -> Digest {
+    let mut all = String::with_capacity(docs.len() * 64);
+    for doc in docs {
+        for text in [
+            &*doc.title,
+            &*doc.url,
+            doc.kind,
+            if doc.item { "1" } else { "0" },
+        ] {
+            all.push_str(text);
+            all.push('\0');
+        }
+    }
+    digest(all.as_bytes())
+}
+
+/// The index of these documents, with word shards of about `limit` bytes; items' parts as [`read_documents`]
+/// finds them. With `before` (the previous index, and a way to keep its files), when the documents are the same
+/// ones in the same order, only the changed documents' words are filed again, and each file that holds what it
+/// held is kept instead of made.
 fn shard(
     docs: Vec<Doc>,
     limit: usize,
     made: Option<(&Made, &mut Counted)>,
-) -> std::io::Result<Vec<(String, String)>> {
+    before: Option<Before>,
+) -> std::io::Result<IndexFiles> {
     let mut docs = order(docs);
-    let words: Vec<Word> = postings(&mut docs, made)?
-        .into_par_iter()
-        .map(|(word, postings)| {
-            let mut entry = vec![word.clone()];
-            entry.extend(encode_places(postings.iter()));
-            Word {
-                entry: script_json(&json!(entry)),
-                word,
-                postings,
-            }
-        })
-        .collect();
+    let identity = identity(&docs);
+    let before = before.filter(|before| {
+        before.kept.identity == identity && before.kept.checks.len() == docs.len()
+    });
+    let keep = before.as_ref().map(|before| before.keep);
+    let read = read_documents(&mut docs, made, before.as_ref())?;
+    let (words, gone) = file_words(read.words, before);
+    let unchanged = keep.map(|keep| {
+        let mut changed: Vec<&str> = words
+            .iter()
+            .filter(|w| w.changed)
+            .map(|w| w.word.as_str())
+            .chain(gone.iter().map(String::as_str))
+            .collect();
+        changed.sort_unstable();
+        Unchanged { changed, keep }
+    });
     let mut trie = Trie::default();
-    split("", &words, true, limit, &mut trie);
+    split("", &words, true, (limit, unchanged.as_ref()), &mut trie)?;
 
     let mut files = Vec::new();
     let manifest = json!({
@@ -835,12 +1156,15 @@ fn shard(
         ),
     ));
     for (prefix, script) in trie.words {
-        files.push((format!("{FOLDER}/{}.js", file_stem('w', &prefix)), script));
+        files.extend(script.map(|script| (shard_path('w', &prefix), script)));
     }
     for (prefix, script) in trie.prefixes {
-        files.push((format!("{FOLDER}/{}.js", file_stem('p', &prefix)), script));
+        files.extend(script.map(|script| (shard_path('p', &prefix), script)));
     }
     for (n, chunk) in docs.chunks(CHUNK_DOCS).enumerate() {
+        if !read.chunks[n] {
+            continue;
+        }
         let data: Vec<_> = chunk
             .iter()
             .map(|d| match latin_alternatives(&d.alternatives) {
@@ -848,13 +1172,21 @@ fn shard(
                 None => json!([d.title, d.url, d.kind, d.summary, d.alternatives]),
             })
             .collect();
-        let stem = format!("d-{n}");
-        files.push((
-            format!("{FOLDER}/{stem}.js"),
-            shard_script(&stem, &json!(data)),
-        ));
+        files.push((chunk_path(n), shard_script(&format!("d-{n}"), &json!(data))));
     }
-    Ok(files)
+    let filed = words.iter().map(|w| {
+        let last = w.postings.last.expect("a filed word is in some document");
+        (
+            w.word.as_str(),
+            &w.postings.bytes[..],
+            last,
+            w.entry.as_str(),
+        )
+    });
+    Ok(IndexFiles {
+        files,
+        words: kept::encode(&identity, &read.checks, filed),
+    })
 }
 
 #[cfg(test)]
@@ -1178,7 +1510,7 @@ mod tests {
     #[test]
     fn every_word_and_prefix_finds_exactly_its_documents() {
         let docs = synthetic(700);
-        let index = Index::new(shard(docs.clone(), 1024, None).unwrap());
+        let index = Index::new(shard(docs.clone(), 1024, None, None).unwrap().files);
         assert!(
             index.manifest["prefixes"].as_array().unwrap().len() > 5,
             "small shards split"
@@ -1223,7 +1555,7 @@ mod tests {
     #[test]
     fn documents_are_numbered_items_first_by_title() {
         let docs = synthetic(300);
-        let index = Index::new(shard(docs.clone(), 1024, None).unwrap());
+        let index = Index::new(shard(docs.clone(), 1024, None, None).unwrap().files);
         let items = index.manifest["items"].as_u64().unwrap() as u32;
         assert_eq!(items as usize, docs.iter().filter(|d| d.item).count());
         let shown: Vec<Value> = (0..docs.len() as u32).map(|id| index.doc(id)).collect();
@@ -1240,17 +1572,123 @@ mod tests {
     #[test]
     fn the_same_documents_give_the_same_bytes_in_any_order() {
         let docs = synthetic(400);
-        let once = shard(docs.clone(), 2048, None).unwrap();
-        assert_eq!(once, shard(docs.clone(), 2048, None).unwrap());
+        let once = shard(docs.clone(), 2048, None, None).unwrap().files;
+        assert_eq!(once, shard(docs.clone(), 2048, None, None).unwrap().files);
         let mut reversed = docs;
         reversed.reverse();
-        assert_eq!(once, shard(reversed, 2048, None).unwrap());
+        assert_eq!(once, shard(reversed, 2048, None, None).unwrap().files);
+    }
+
+    /// The files of an index patched from `before` (a previous index's files and words), those it kept
+    /// included, and how many it kept.
+    fn patched(
+        docs: Vec<Doc>,
+        limit: usize,
+        before: &IndexFiles,
+        refused: &str,
+    ) -> (BTreeMap<String, String>, Vec<u8>, usize) {
+        let previous: BTreeMap<&str, &str> = before
+            .files
+            .iter()
+            .map(|(path, script)| (path.as_str(), script.as_str()))
+            .collect();
+        let kept = std::sync::Mutex::new(BTreeSet::new());
+        let keep = |path: &str| {
+            let there = previous.contains_key(path) && path != refused;
+            if there {
+                assert!(
+                    kept.lock().unwrap().insert(path.to_string()),
+                    "{path} kept twice"
+                );
+            }
+            Ok(there)
+        };
+        let before = Before {
+            kept: kept::decode(&before.words).expect("the words read back"),
+            keep: &keep,
+        };
+        let made = shard(docs, limit, None, Some(before)).unwrap();
+        let kept = kept.into_inner().unwrap();
+        let mut files: BTreeMap<String, String> = BTreeMap::new();
+        for (path, script) in made.files {
+            assert!(!kept.contains(&path), "{path} both kept and made");
+            assert!(files.insert(path, script).is_none());
+        }
+        for path in &kept {
+            files.insert(path.clone(), previous[path.as_str()].to_string());
+        }
+        (files, made.words, kept.len())
+    }
+
+    #[test]
+    fn an_index_patched_from_the_previous_one_is_the_index_made_in_full() {
+        let limit = 1024;
+        let first = synthetic(1500);
+        let before = shard(first.clone(), limit, None, None).unwrap();
+        let mut second = first.clone();
+        // New words and words gone (each document's number is its own word), a word that moves from the
+        // other texts to the names, a summary and an alternative title changed, a word that takes another
+        // document's shard over its size.
+        second[7].other = vec!["copy 7 zzyzx brandnew".into()];
+        second[12].other = vec!["copy".into()];
+        second[30].summary.push_str(" Measured again.");
+        second[44].alternatives = vec!["renamed".into()];
+        second[44].names[1] = "renamed".into();
+        let moved = first[60].other[0]
+            .split(' ')
+            .nth(2)
+            .unwrap_or("copy")
+            .to_string();
+        second[60].names.push(moved.into());
+        let crowded: Vec<String> = (0..200).map(|n| format!("zzq{n}")).collect();
+        second[90].other.push(crowded.join(" ").into());
+        let full = shard(second.clone(), limit, None, None).unwrap();
+        let (files, words, kept) = patched(second.clone(), limit, &before, "");
+        assert_eq!(
+            files,
+            full.files.iter().cloned().collect::<BTreeMap<_, _>>()
+        );
+        assert!(
+            words == full.words,
+            "the words it leaves are a full build's"
+        );
+        assert!(
+            kept * 10 >= files.len() * 9,
+            "{kept} of {} files kept",
+            files.len()
+        );
+
+        // And again from the patched index, with one of its files not to be kept: that one is made.
+        let mut third = second.clone();
+        third[3].other = vec!["copy 3 third".into()];
+        let refused = full
+            .files
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .find(|path| path.contains("/w-"))
+            .unwrap()
+            .to_string();
+        let patched_before = IndexFiles {
+            files: files.into_iter().collect(),
+            words,
+        };
+        let full = shard(third.clone(), limit, None, None).unwrap();
+        let (files, _, _) = patched(third, limit, &patched_before, &refused);
+        assert_eq!(files, full.files.into_iter().collect::<BTreeMap<_, _>>());
+
+        // Documents renamed renumber the rest: the previous index is not used, and every file is made.
+        let mut renamed = first.clone();
+        renamed[5].title = "Aaaa first of all".into();
+        let full = shard(renamed.clone(), limit, None, None).unwrap();
+        let (files, _, kept) = patched(renamed, limit, &before, "");
+        assert_eq!(kept, 0);
+        assert_eq!(files, full.files.into_iter().collect::<BTreeMap<_, _>>());
     }
 
     #[test]
     fn shards_stay_within_their_size_and_have_safe_names() {
         let limit = 2048;
-        let files = shard(synthetic(1500), limit, None).unwrap();
+        let files = shard(synthetic(1500), limit, None, None).unwrap().files;
         let index = Index::new(files.clone());
         let mut seen = BTreeSet::new();
         for (path, script) in &files {
@@ -1331,7 +1769,7 @@ mod tests {
             alternatives: vec!["মোগল পাঠান".into(), "Mughal Pathan".into()],
             entry: None,
         });
-        let index = Index::new(shard(docs, SHARD_BYTES, None).unwrap());
+        let index = Index::new(shard(docs, SHARD_BYTES, None, None).unwrap().files);
         // The document says how its alternative titles read in Latin letters, for the script to show the one a
         // query matched; a document without an Indic alternative carries nothing more.
         let (ranked, _) = index.search("mogal");
@@ -1369,7 +1807,7 @@ mod tests {
             alternatives: vec!["Terhüchü".into()],
             entry: None,
         });
-        let index = Index::new(shard(docs, SHARD_BYTES, None).unwrap());
+        let index = Index::new(shard(docs, SHARD_BYTES, None, None).unwrap().files);
         let (ranked, files) = index.search("terh");
         let starts: Vec<bool> = ranked
             .iter()
@@ -1408,7 +1846,14 @@ mod tests {
         let loaded = started.elapsed();
         let started = std::time::Instant::now();
         let mut parts = Vec::new();
-        let files = index_files(&archive, &Items::fresh(), &mut Counted::new(&mut parts)).unwrap();
+        let files = index_files(
+            &archive,
+            &Items::fresh(),
+            &mut Counted::new(&mut parts),
+            None,
+        )
+        .unwrap()
+        .files;
         let built = started.elapsed();
         // With LUDOTHECA_SEARCH_OUT, the index is also written there, to try in a browser beside a built site.
         if let Some(out) = std::env::var_os("LUDOTHECA_SEARCH_OUT") {
