@@ -519,6 +519,14 @@ fn build(args: BuildArgs) -> ExitCode {
                     built.parts_taken,
                     site::reuse::Export::ALL.len() * built.items
                 );
+                match built.lists_taken {
+                    Some(pages) => println!(
+                        "   lists {pages} pages taken as the previous build made them (nothing a list shows changed)"
+                    ),
+                    None => println!(
+                        "   lists keyed page by page (what they show changed, or there were none to take)"
+                    ),
+                }
             }
             if !args.quiet {
                 let w = built.written;

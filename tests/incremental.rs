@@ -215,6 +215,112 @@ fn an_edited_record_renders_only_the_pages_that_show_it_or_link_to_it() {
     assert_eq!(removed, 0);
 }
 
+/// What `build --timings` said of the lists: the pages taken whole from the previous build, or `None` when
+/// they were keyed page by page.
+fn lists_taken(said: &str) -> Option<usize> {
+    let line = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("lists "))
+        .unwrap_or_else(|| panic!("no lists line in {said}"));
+    line.trim_start()
+        .strip_prefix("lists ")?
+        .split_once(" pages taken")
+        .map(|(n, _)| n.parse().unwrap())
+}
+
+#[test]
+fn the_lists_are_taken_whole_while_nothing_they_show_changes() {
+    let (scratch, catalog, out) = shipped("lists-taken");
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(lists_taken(&said), None, "a first build makes the lists");
+    let lists = |out: &Path| -> BTreeMap<String, Vec<u8>> {
+        snapshot(out)
+            .into_iter()
+            .filter(|(path, _)| {
+                ![
+                    "games/",
+                    "boards/",
+                    "evidence/",
+                    "search-index",
+                    "diagrams/",
+                    "static/",
+                    ".",
+                ]
+                .iter()
+                .any(|p| path.starts_with(p))
+                    && path.ends_with(".html")
+            })
+            .collect()
+    };
+    let before = lists(&out);
+    assert!(before.len() > 20, "{:?}", before.keys());
+
+    // Nothing changed, and then a description edited: no list shows a description, so every list page is
+    // taken as it was, and the site is what a fresh build makes.
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    let pages = lists_taken(&said).expect("the lists taken");
+    assert!(
+        pages >= before.len(),
+        "{pages} pages taken of {}",
+        before.len()
+    );
+    let game = catalog.join("games/terhuchu/record.xml");
+    let text = fs::read_to_string(&game).unwrap();
+    let described = text.replacen(
+        "</dcterms:description>",
+        " Described once more.</dcterms:description>",
+        1,
+    );
+    assert_ne!(text, described);
+    fs::write(&game, &described).unwrap();
+    let keyed = inputs(&out);
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(lists_taken(&said), Some(pages), "{said}");
+    // Made again: the game's page and those of the items linked with it, and no list page.
+    let made = item_pages_made(&keyed, &inputs(&out));
+    let (rendered, ..) = work_in(&said);
+    assert_eq!(rendered, made.len(), "{made:?}");
+    assert!(made.contains(&"games/terhuchu/index.html".to_string()));
+    let fresh = scratch.0.join("fresh-described");
+    build(&catalog, &fresh, &[]);
+    assert_same_site(&out, &fresh, "a description edited");
+
+    // A title edited shows in the lists: they are made again, and match a fresh build's.
+    fs::write(
+        &game,
+        described.replacen(
+            "<dcterms:title>Terhuchu</dcterms:title>",
+            "<dcterms:title>Terhuchu Retitled</dcterms:title>",
+            1,
+        ),
+    )
+    .unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(lists_taken(&said), None, "{said}");
+    let fresh = scratch.0.join("fresh-retitled");
+    build(&catalog, &fresh, &[]);
+    assert_same_site(&out, &fresh, "a title edited");
+    assert!(lists(&out) != before, "the lists show the new title");
+
+    // A list page changed by hand, twice (so that neither of the output folder's two trees holds it as it
+    // was): the lists are taken no more than any kept file would be, and the page is made again.
+    run(&catalog, &out, &[], &[]);
+    let browse = out.join("browse/index.html");
+    let page = fs::read(&browse).unwrap();
+    for time in 0..2 {
+        fs::remove_file(&browse).unwrap();
+        fs::write(&browse, b"changed by hand").unwrap();
+        let said = run(&catalog, &out, &["--timings"], &[]);
+        assert_eq!(fs::read(&browse).unwrap(), page);
+        if time == 1 {
+            assert_eq!(lists_taken(&said), None, "{said}");
+        }
+    }
+    let fresh = scratch.0.join("fresh-by-hand");
+    build(&catalog, &fresh, &[]);
+    assert_same_site(&out, &fresh, "a list page changed by hand");
+}
+
 /// Each file of the site in `out` with the hash of what it was made from, as its manifest records them: a page
 /// kept from the previous site keeps the hash it had, and only a page made again has a new one.
 fn inputs(out: &Path) -> BTreeMap<String, String> {

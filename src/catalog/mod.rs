@@ -446,6 +446,86 @@ impl Item {
         (record, others)
     }
 
+    /// A hash of all that the site's lists may show of the item: what its record says but its descriptions
+    /// (title, kind, dates, places, subjects, creators, relations, citations, the games a board is played with
+    /// or evidence attests), and its rules and game records ([`Item::game_files_hash`]: rulesets, their facts,
+    /// puzzles), and the pictures it names (file, words and caption; their bytes are hashed where they are
+    /// checked). No list shows a description, so an edit of one leaves this as it was, and the lists are neither
+    /// keyed again nor made for it. Every field of the item is named below, so that a new one must be weighed
+    /// here.
+    pub fn listed_hash(&self) -> crate::fingerprint::Hash {
+        let Item {
+            id,
+            kind,
+            kind_attr,
+            folder: _,
+            file: _,
+            root_span: _,
+            root_ok,
+            well_formed,
+            values,
+            played_with,
+            attests,
+            confidence,
+            images,
+            has_rules_file,
+            rules_file: _,
+            game_record_files: _,
+            game_records: _,
+            // What the check reports; a build with errors makes no site.
+            unknown_elements: _,
+            unknown_attributes: _,
+            stray_content: _,
+            // Holds the descriptions.
+            files_hash: _,
+            game_files_hash,
+            files_without_placeholder: _,
+            games_folder: _,
+        } = self;
+        let mut said = String::with_capacity(1024);
+        let mut field = |text: &str| {
+            said.push_str(&text.len().to_string());
+            said.push(':');
+            said.push_str(text);
+        };
+        field(id);
+        field(kind.map_or("", Kind::as_str));
+        field(kind_attr.as_ref().map_or("\u{0}", |k| &k.value));
+        field(if *root_ok { "root" } else { "" });
+        field(if *well_formed { "whole" } else { "" });
+        field(if *has_rules_file { "rules" } else { "" });
+        for value in values.iter().filter(|v| v.term.name != "description") {
+            field(value.ns.prefix());
+            field(value.term.name);
+            field(&value.text);
+            let attributes = value.attributes.iter().flat_map(|a| a.iter());
+            for (name, text) in attributes {
+                field(&format!("{name:?}"));
+                field(&text.value);
+            }
+            field("\u{0}");
+        }
+        for (links, name) in [(played_with, "playedWith"), (attests, "attests")] {
+            for link in links {
+                field(name);
+                field(link.game.as_ref().map_or("\u{0}", |g| &g.value));
+                field(link.ruleset.as_ref().map_or("\u{0}", |r| &r.value));
+            }
+        }
+        for c in confidence {
+            field("confidence");
+            field(&c.value);
+        }
+        for image in images {
+            field("image");
+            for text in [&image.file, &image.alt] {
+                field(text.as_ref().map_or("\u{0}", |t| &t.value));
+            }
+            field(&image.caption);
+        }
+        crate::fingerprint::key(game_files_hash, [said.as_bytes()])
+    }
+
     /// Adds a game record of the item's: one whose text is not UTF-8 (`utf8` false, reported by the reader)
     /// is quoted, never replayed.
     fn add_game(&mut self, file: FileId, utf8: bool) {

@@ -17,6 +17,7 @@ pub mod cite;
 pub mod data;
 pub mod fields;
 pub mod graph;
+pub mod lists;
 pub mod markdown;
 pub mod markup;
 pub mod media;
@@ -125,6 +126,9 @@ pub struct Built {
     pub images: media::Counts,
     /// Items' parts of catalog.json, catalog.csv, oai-pmh.xml and the search index read from the previous site.
     pub parts_taken: usize,
+    /// The list pages taken whole as the previous build made them, since nothing any list shows changed;
+    /// `None` when the lists were made (or keyed page by page).
+    pub lists_taken: Option<usize>,
     /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
     pub games_taken: (usize, usize),
     /// The records whose checks were taken as the previous build made them (not checked again), and the
@@ -583,6 +587,7 @@ fn build_once(
         items,
         images: rendered.images,
         parts_taken: rendered.parts_taken,
+        lists_taken: rendered.lists_taken,
         games_taken,
         records_taken,
         pictures_taken,

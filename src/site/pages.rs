@@ -24,7 +24,7 @@ use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::reuse;
 use super::theme::Theme;
-use super::{BuildOptions, Scope, board, bundle, data, graph, markdown, search, values};
+use super::{BuildOptions, Scope, board, bundle, data, graph, lists, markdown, search, values};
 use crate::archive::rules::{family_name, point_word};
 use crate::archive::text::{one_line, summary};
 use crate::archive::{Archive, Diagram, Entry, Facet, Target};
@@ -354,6 +354,8 @@ pub struct Rendered {
     pub images: super::media::Counts,
     /// Items' parts of the data files read from the previous site's files rather than made again.
     pub parts_taken: usize,
+    /// The list pages taken whole as the previous build made them ([`lists`]); `None` when the lists were made.
+    pub lists_taken: Option<usize>,
     /// How long each of the render's chains took, in the order of [`Chain`]: they run side by side, so each
     /// is the wall time of its own work, and the render takes about their sum over the cores.
     pub chains: Vec<(Chain, Duration)>,
@@ -506,6 +508,15 @@ pub fn render_site(
     let out = Out {
         renderer: &renderer,
         paths: Mutex::new(Vec::new()),
+        files: Mutex::new(Vec::new()),
+        kept: Mutex::new(HashSet::new()),
+    };
+    // Every list is made from what this key holds: when the previous build's lists were made from the same,
+    // each of their files is kept as it was, and no list is made or keyed.
+    let lists_key = if whole {
+        lists_key(&site, &renderer)
+    } else {
+        Hash::default()
     };
     let emit_all = |jobs: Vec<Job>| jobs.into_par_iter().try_for_each(|job| out.page(job));
 
@@ -595,8 +606,21 @@ pub fn render_site(
     };
     // The site-wide pages are made group by group, each group's data on one thread: beside the items' pages,
     // whose work fills the other core meanwhile.
+    let lists_taken = AtomicUsize::new(usize::MAX);
     let site_pages = || -> Result<(), String> {
         if whole {
+            let before = staging.previous_file(lists::FILE).and_then(|mut file| {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
+                lists::made_from(&bytes, &lists_key)
+            });
+            if let Some(made) = before {
+                let pages = made.pages.len();
+                if out.keep_lists(made)? {
+                    lists_taken.store(pages, Ordering::Relaxed);
+                    return Ok(());
+                }
+            }
             emit_all(vec![home(&site), search_page(&site), about(&site)])?;
             browse(&site, &out)?;
             rules_page(&site, &out)?;
@@ -607,7 +631,7 @@ pub fn render_site(
             facet_pages(&site, &out, "places", "Places", &archive.places)?;
             let (map, outlines) = atlas::map_pages(&site);
             for (path, svg) in outlines {
-                staging.put(&path, svg.as_bytes(), None)?;
+                out.file(&path, svg.as_bytes())?;
             }
             emit_all(map)?;
             atlas::timeline_pages(&site, &out)?;
@@ -681,6 +705,19 @@ pub fn render_site(
         .paths
         .into_inner()
         .expect("no thread panics while holding the page list");
+    if whole {
+        let mut made = lists::Made {
+            pages: listed.clone(),
+            files: out
+                .files
+                .into_inner()
+                .expect("no thread panics while holding the lists' files"),
+        };
+        // In one order whatever order the pages finished in, so that the same lists give the same file.
+        made.pages.sort_unstable();
+        made.files.sort_unstable();
+        staging.put(lists::FILE, &lists::encode(&lists_key, &made), None)?;
+    }
     // The items' pages are the archive's entries: counted, and listed for the sitemap, without a lock taken
     // for each on every core.
     let pages = listed.len() + archive.entries.len();
@@ -698,6 +735,7 @@ pub fn render_site(
         kept: renderer.kept.into_inner(),
         images,
         parts_taken: previous.taken(),
+        lists_taken: Some(lists_taken.into_inner()).filter(|&n| n != usize::MAX),
         chains: clock.chains(),
     })
 }
@@ -724,6 +762,11 @@ impl Download<'_> {
 struct Out<'a> {
     renderer: &'a Renderer<'a>,
     paths: Mutex<Vec<String>>,
+    /// The files other than pages that the lists make (the map's outlines), for the next build ([`lists`]).
+    files: Mutex<Vec<String>>,
+    /// What was kept of the previous build's lists when not all of it could be: the lists, made after all,
+    /// pass over these.
+    kept: Mutex<HashSet<String>>,
 }
 
 impl Out<'_> {
@@ -734,8 +777,62 @@ impl Out<'_> {
             .push(path.to_string());
     }
 
+    /// Whether `path` is one of the previous build's lists' files, kept already.
+    fn kept_already(&self, path: &str) -> bool {
+        let kept = self
+            .kept
+            .lock()
+            .expect("no thread panics while holding the kept lists");
+        !kept.is_empty() && kept.contains(path)
+    }
+
+    /// Keep every file the previous build's lists made ([`lists::Made`]): true when all are kept. Those kept
+    /// before one could not be stay kept, and are passed over when the lists are made.
+    fn keep_lists(&self, made: lists::Made) -> Result<bool, String> {
+        let staging = self.renderer.staging;
+        for (path, page) in made
+            .pages
+            .into_iter()
+            .map(|p| (p, true))
+            .chain(made.files.into_iter().map(|p| (p, false)))
+        {
+            if !staging.keep_as_it_was(&path)? {
+                return Ok(false);
+            }
+            if page {
+                self.listed(&path);
+                self.renderer.kept.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.files
+                    .lock()
+                    .expect("no thread panics while holding the lists' files")
+                    .push(path.clone());
+            }
+            self.kept
+                .lock()
+                .expect("no thread panics while holding the kept lists")
+                .insert(path);
+        }
+        Ok(true)
+    }
+
+    /// A file of the lists that is not a page.
+    fn file(&self, path: &str, bytes: &[u8]) -> Result<(), String> {
+        if self.kept_already(path) {
+            return Ok(());
+        }
+        self.files
+            .lock()
+            .expect("no thread panics while holding the lists' files")
+            .push(path.to_string());
+        self.renderer.staging.put(path, bytes, None)
+    }
+
     /// A page whose data decides whether it needs rendering.
     fn page(&self, job: Job) -> Result<(), String> {
+        if self.kept_already(&job.path) {
+            return Ok(());
+        }
         self.listed(&job.path);
         self.renderer.render(job)
     }
@@ -749,6 +846,9 @@ impl Out<'_> {
         key: Hash,
         make: impl FnOnce(&'static str) -> Job,
     ) -> Result<(), String> {
+        if self.kept_already(path) {
+            return Ok(());
+        }
         self.listed(path);
         let key = crate::fingerprint::key(&self.renderer.template_key(template), [&key[..]]);
         if self.renderer.staging.keep_if_unchanged(path, key)? {
@@ -931,14 +1031,52 @@ fn catalog_key(site: &Site, program: &Hash) -> Hash {
     )
 }
 
-/// What an item shows of itself in a list (its title, kind, address, rulesets), hashed: its address, its own
-/// files, the works it cites and everything of [`catalog_key`]; unlike [`item_key`], not the items it links
-/// with.
+/// What an item shows of itself in a list (its title, kind, address, rulesets, the thumbnail of its first
+/// picture), hashed: its address, what its record says but its descriptions and its rules and game records
+/// ([`crate::catalog::Item::listed_hash`]), its pictures as checked (their bytes' hashes), the works it cites
+/// and everything of [`catalog_key`]; unlike [`item_key`], not the items it links with. An edit of a
+/// description makes none of the lists again.
 fn own_key(catalog_key: &Hash, entry: &Entry, cited: &Hash) -> Hash {
-    crate::fingerprint::key(
-        catalog_key,
-        [entry.url.as_bytes(), &entry.files_hash[..], &cited[..]],
-    )
+    let listed = entry.item.listed_hash();
+    let mut parts: Vec<&[u8]> = vec![entry.url.as_bytes(), &listed[..], &cited[..]];
+    for image in entry.images {
+        parts.extend([image.name.as_bytes(), &image.hash[..]]);
+    }
+    crate::fingerprint::key(catalog_key, parts)
+}
+
+/// What every site-wide list is made from: each item's [`own_key`] in the catalog's order (which covers
+/// [`catalog_key`], the item's address, what its record says but its descriptions, its rules and game records,
+/// and the works it cites), the bibliography as read, the About text, every template's key and the sizes of
+/// the pages. The lists (and the home, About and search pages made beside them) read nothing else.
+fn lists_key(site: &Site, renderer: &Renderer) -> Hash {
+    let archive = site.archive;
+    let catalog = archive.catalog;
+    let sizes = Sizes::current();
+    let sizes = [sizes.rows, sizes.links, sizes.graph].map(|n| (n as u64).to_le_bytes());
+    let bibliography = catalog
+        .sources
+        .file
+        .map(|file| match catalog.files.get(file).unread() {
+            Some((hash, _)) => hash,
+            None => crate::catalog::stamps::content_hash(catalog.files.get(file).text().as_bytes()),
+        });
+    let mut templates: Vec<(&&str, &Hash)> = renderer.template_keys.iter().collect();
+    templates.sort_unstable();
+    let count = (site.own_keys.len() as u64).to_le_bytes();
+    let mut parts: Vec<&[u8]> = vec![&count, archive.about.as_bytes()];
+    parts.extend(sizes.iter().map(|n| &n[..]));
+    parts.push(bibliography.as_ref().map_or(&b""[..], |hash| &hash[..]));
+    parts.push(if catalog.sources.unread {
+        b"unread"
+    } else {
+        b"read"
+    });
+    for (name, key) in templates {
+        parts.extend([name.as_bytes(), &key[..]]);
+    }
+    parts.extend(site.own_keys.iter().map(|key| &key[..]));
+    crate::fingerprint::key(&site.catalog_key, parts)
 }
 
 /// Each work of the bibliography hashed as parsed (its type, key, fields and names, with the name of its page),
