@@ -482,11 +482,11 @@ impl Item {
             files_without_placeholder: _,
             games_folder: _,
         } = self;
-        let mut said = String::with_capacity(1024);
+        // Each field after its length, so that no two different items say the same bytes.
+        let mut said: Vec<u8> = Vec::with_capacity(1024);
         let mut field = |text: &str| {
-            said.push_str(&text.len().to_string());
-            said.push(':');
-            said.push_str(text);
+            said.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            said.extend_from_slice(text.as_bytes());
         };
         field(id);
         field(kind.map_or("", Kind::as_str));
@@ -500,7 +500,13 @@ impl Item {
             field(&value.text);
             let attributes = value.attributes.iter().flat_map(|a| a.iter());
             for (name, text) in attributes {
-                field(&format!("{name:?}"));
+                field(match name {
+                    Attribute::Lang => "xml:lang",
+                    Attribute::Scheme => "xsi:type",
+                    Attribute::Ref => "ref",
+                    Attribute::Cite => "cite",
+                    Attribute::Pages => "pages",
+                });
                 field(&text.value);
             }
             field("\u{0}");
@@ -523,7 +529,7 @@ impl Item {
             }
             field(&image.caption);
         }
-        crate::fingerprint::key(game_files_hash, [said.as_bytes()])
+        crate::fingerprint::key(game_files_hash, [&said[..]])
     }
 
     /// Adds a game record of the item's: one whose text is not UTF-8 (`utf8` false, reported by the reader)
