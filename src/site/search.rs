@@ -122,12 +122,6 @@ pub fn index_files(
         citations: &citations,
         items,
     };
-    let before = before.and_then(|(words, keep)| {
-        Some(Before {
-            kept: kept::decode(words)?,
-            keep,
-        })
-    });
     shard(
         documents(archive, &citations),
         SHARD_BYTES,
@@ -1116,12 +1110,14 @@ fn shard(
     docs: Vec<Doc>,
     limit: usize,
     made: Option<(&Made, &mut Counted)>,
-    before: Option<Before>,
+    before: Option<(&[u8], &Keep<'_>)>,
 ) -> std::io::Result<IndexFiles> {
     let mut docs = order(docs);
     let identity = identity(&docs);
-    let before = before.filter(|before| {
-        before.kept.identity == identity && before.kept.checks.len() == docs.len()
+    // Read only when it numbers the documents as they are numbered now.
+    let before = before.and_then(|(words, keep)| {
+        let kept = kept::decode(words, &identity)?;
+        (kept.checks.len() == docs.len()).then_some(Before { kept, keep })
     });
     let keep = before.as_ref().map(|before| before.keep);
     let read = read_documents(&mut docs, made, before.as_ref())?;
@@ -1603,11 +1599,7 @@ mod tests {
             }
             Ok(there)
         };
-        let before = Before {
-            kept: kept::decode(&before.words).expect("the words read back"),
-            keep: &keep,
-        };
-        let made = shard(docs, limit, None, Some(before)).unwrap();
+        let made = shard(docs, limit, None, Some((&before.words, &keep))).unwrap();
         let kept = kept.into_inner().unwrap();
         let mut files: BTreeMap<String, String> = BTreeMap::new();
         for (path, script) in made.files {

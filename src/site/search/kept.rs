@@ -5,7 +5,7 @@
 //! changed, and makes again only the files those words and documents are in; every other file of the index is
 //! kept as it was. At 10,000 items, that is most of the search index's share of a rebuild.
 //!
-//! It holds what the postings were made from (the order of the documents, and a checksum of each one's part)
+//! It holds what the postings were made from (what numbers the documents, and a checksum of each one's part)
 //! and every word with its postings and its entry in its shard. Sealed with the program that wrote it
 //! ([`crate::fingerprint::seal`]): a file of another version, damaged or cut short is not read, and the index
 //! is made in full.
@@ -30,8 +30,6 @@ pub struct KeptWord {
 
 /// The previous build's index, as the next build takes it.
 pub struct Kept {
-    /// What numbers the documents: see [`super::identity`].
-    pub identity: Digest,
     /// Each document's checksum of its part (its summary, alternative titles and words), by number.
     pub checks: Vec<Digest>,
     /// Every word, sorted.
@@ -63,10 +61,18 @@ pub fn encode<'a>(
     fingerprint::seal(FORMAT, &body)
 }
 
-/// The file [`encode`] wrote, by this program; `None` for anything else.
-pub fn decode(file: &[u8]) -> Option<Kept> {
+/// The file [`encode`] wrote, by this program, for documents of this `identity`; `None` for anything else.
+/// The identity is looked at first: after an edit that renumbers the documents (a title), the rest of the
+/// file is of no use and is not read.
+pub fn decode(file: &[u8], identity: &Digest) -> Option<Kept> {
+    let at = FORMAT.len() + 32;
+    if file.get(at..at + 16) != Some(&identity[..]) {
+        return None;
+    }
     let mut body = Reader(fingerprint::unseal(FORMAT, file)?);
-    let identity: Digest = body.take(16)?.try_into().ok()?;
+    if body.take(16)? != identity {
+        return None;
+    }
     let docs = body.len()?;
     let checks = body
         .take(docs.checked_mul(16)?)?
@@ -87,11 +93,7 @@ pub fn decode(file: &[u8]) -> Option<Kept> {
             entry,
         });
     }
-    body.0.is_empty().then_some(Kept {
-        identity,
-        checks,
-        words,
-    })
+    body.0.is_empty().then_some(Kept { checks, words })
 }
 
 fn push_len(out: &mut Vec<u8>, len: usize) {
@@ -142,8 +144,8 @@ mod tests {
             ("chü", &[1][..], 0, "[\"chü\",\"A\"]"),
         ];
         let file = encode(&identity, &checks, words.clone().into_iter());
-        let kept = decode(&file).expect("reads back");
-        assert_eq!(kept.identity, identity);
+        let kept = decode(&file, &identity).expect("reads back");
+        assert!(decode(&file, &[8u8; 16]).is_none(), "another identity's");
         assert_eq!(kept.checks, checks);
         let read: Vec<Filed> = kept
             .words
@@ -152,11 +154,11 @@ mod tests {
             .collect();
         assert_eq!(read, words);
         // Cut short, changed, or of another format: not read.
-        assert!(decode(&file[..file.len() - 1]).is_none());
+        assert!(decode(&file[..file.len() - 1], &identity).is_none());
         let mut changed = file.clone();
-        changed[FORMAT.len() + 40] ^= 1;
-        assert!(decode(&changed).is_none());
-        assert!(decode(b"ludotheca-words 0\n").is_none());
-        assert!(decode(&[]).is_none());
+        changed[FORMAT.len() + 60] ^= 1;
+        assert!(decode(&changed, &identity).is_none());
+        assert!(decode(b"ludotheca-words 0\n", &identity).is_none());
+        assert!(decode(&[], &identity).is_none());
     }
 }
