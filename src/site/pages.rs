@@ -1063,8 +1063,8 @@ fn lists_key(site: &Site, renderer: &Renderer) -> Hash {
         });
     let mut templates: Vec<(&&str, &Hash)> = renderer.template_keys.iter().collect();
     templates.sort_unstable();
-    let count = (site.own_keys.len() as u64).to_le_bytes();
-    let mut parts: Vec<&[u8]> = vec![&count, archive.about.as_bytes()];
+    let counts = [site.own_keys.len(), templates.len()].map(|n| (n as u64).to_le_bytes());
+    let mut parts: Vec<&[u8]> = vec![&counts[0], &counts[1], archive.about.as_bytes()];
     parts.extend(sizes.iter().map(|n| &n[..]));
     parts.push(bibliography.as_ref().map_or(&b""[..], |hash| &hash[..]));
     parts.push(if catalog.sources.unread {

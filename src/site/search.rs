@@ -28,6 +28,11 @@
 //! character.
 //!
 //! Every word is folded (lowercase, no diacritics) here, and the search script folds the query the same way.
+//!
+//! A build leaves its words for the next one ([`WORDS`], see `kept`). When the next build numbers the documents
+//! the same way, it starts from those postings and files again only the documents whose part changed, and keeps
+//! every file that holds none of their words or documents; the files are the same, byte for byte, as an index
+//! made in full.
 
 use std::borrow::Cow;
 use std::io::Write;
@@ -89,7 +94,8 @@ const OTHER: usize = 0;
 const NAME: usize = 1;
 const TITLE: usize = 2;
 
-/// Keeps the previous site's file at a path as it was, saying whether it could ([`super::output::Staging::keep_as_it_was`]).
+/// Keeps the previous site's file at a path as it was, saying whether it could
+/// ([`super::output::Staging::keep_as_it_was`]).
 pub type Keep<'k> = dyn Fn(&str) -> std::io::Result<bool> + Sync + 'k;
 
 /// The search index this build makes.

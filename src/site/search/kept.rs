@@ -37,13 +37,13 @@ pub struct Kept {
 }
 
 /// One word as this build files it: the word, its postings' bytes, the last document they name, and its entry.
-pub type Filed<'a> = (&'a str, &'a [u8], u32, &'a str);
+pub type FiledWord<'a> = (&'a str, &'a [u8], u32, &'a str);
 
 /// The file, sealed.
 pub fn encode<'a>(
     identity: &Digest,
     checks: &[Digest],
-    words: impl ExactSizeIterator<Item = Filed<'a>>,
+    words: impl ExactSizeIterator<Item = FiledWord<'a>>,
 ) -> Vec<u8> {
     let mut body = Vec::new();
     body.extend_from_slice(identity);
@@ -139,7 +139,7 @@ mod tests {
     fn the_file_reads_back_as_written_and_nothing_else_reads() {
         let identity = [7u8; 16];
         let checks = [[1u8; 16], [2u8; 16]];
-        let words: Vec<Filed> = vec![
+        let words: Vec<FiledWord> = vec![
             ("aa", &[4, 9][..], 3, "[\"aa\",\"C\"]"),
             ("chü", &[1][..], 0, "[\"chü\",\"A\"]"),
         ];
@@ -147,7 +147,7 @@ mod tests {
         let kept = decode(&file, &identity).expect("reads back");
         assert!(decode(&file, &[8u8; 16]).is_none(), "another identity's");
         assert_eq!(kept.checks, checks);
-        let read: Vec<Filed> = kept
+        let read: Vec<FiledWord> = kept
             .words
             .iter()
             .map(|w| (w.word.as_str(), &w.bytes[..], w.last, w.entry.as_str()))
