@@ -26,18 +26,17 @@ pub struct Made {
     pub files: Vec<String>,
 }
 
-/// The file: the lists' key and what they made.
-pub fn encode(key: &Hash, made: &Made) -> Vec<u8> {
+/// The file: the lists' key and what they made, its `pages` and other `files`.
+pub fn encode(key: &Hash, pages: &[String], files: &[String]) -> Vec<u8> {
     let mut body = Vec::with_capacity(
-        32 + made
-            .pages
+        32 + pages
             .iter()
-            .chain(&made.files)
+            .chain(files)
             .map(|p| p.len() + 1)
             .sum::<usize>(),
     );
     body.extend_from_slice(key);
-    for (n, list) in [&made.pages, &made.files].into_iter().enumerate() {
+    for (n, list) in [pages, files].into_iter().enumerate() {
         if n > 0 {
             body.push(b'\n');
         }
@@ -92,7 +91,7 @@ mod tests {
             },
             Made::default(),
         ] {
-            let file = encode(&key, &made);
+            let file = encode(&key, &made.pages, &made.files);
             assert_eq!(made_from(&file, &key), Some(made));
             assert_eq!(made_from(&file, &[4u8; 32]), None);
             assert_eq!(made_from(&file[..file.len() - 1], &key), None);

@@ -302,14 +302,19 @@ fn build_once(
     // catalog (a process that keeps every file it read between builds, the preview server, does without).
     let read_stamps = || target.stamps();
     let known: Option<crate::catalog::ReadStamps> = trust_stamps.then_some(&read_stamps);
-    let (loaded, (clean, games_read, images_read)) = rayon::join(
+    let (loaded, (clean, games_read, images_read, left)) = rayon::join(
         || crate::catalog::load_known(&options.catalog, &mut diagnostics, load_cache, known),
         || {
             let games = (!games_in_memory).then(|| target.checked_games());
             let images = (!images_in_memory).then(|| target.examined_images());
             target.read_manifests(manifests);
             let clean = clean_in_memory.unwrap_or_else(|| target.found_clean());
-            (clean, games, images)
+            // Only a whole build makes the search index and the lists.
+            let left = match scope {
+                Scope::Whole => target.left_for_render(),
+                Scope::Items => output::Left::default(),
+            };
+            (clean, games, images, left)
         },
     );
     let mut catalog = loaded.map_err(BuildError::Load)?;
@@ -507,7 +512,10 @@ fn build_once(
         theme,
         options,
         &staging,
-        kept.as_deref().filter(|_| hold_parts).map(|k| &k.parts),
+        (
+            kept.as_deref().filter(|_| hold_parts).map(|k| &k.parts),
+            left,
+        ),
         scope,
         memory,
     );

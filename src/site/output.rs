@@ -196,6 +196,16 @@ fn parent_and_name(out: &Path) -> Option<(PathBuf, OsString)> {
 
 /// A checked output folder, ready to receive a site.
 #[derive(Debug)]
+/// What the previous build left for the render, read with the rest of what it left while the catalog loads, so
+/// that nothing after the load step reads a file: each as it lies, empty when there is none.
+#[derive(Default)]
+pub struct Left {
+    /// The search index's words ([`super::search::WORDS`]).
+    pub words: Vec<u8>,
+    /// What the lists were made from and made ([`super::lists::FILE`]).
+    pub lists: Vec<u8>,
+}
+
 pub struct Target {
     out: PathBuf,
     parent: PathBuf,
@@ -311,6 +321,21 @@ impl Target {
         crate::check::FoundClean {
             games: self.read_own(REPLAYED, keys),
             records: self.read_own(RECORDS, keys),
+        }
+    }
+
+    /// What the previous site's build left for the render of the next ([`Left`]): empty when there is no
+    /// previous site of ours. Each file is checked where it is taken, against what the render makes from.
+    pub fn left_for_render(&self) -> Left {
+        let read = |name: &str| {
+            (self.exists && self.ours)
+                .then(|| fs::read(self.out.join(name)).ok())
+                .flatten()
+                .unwrap_or_default()
+        };
+        Left {
+            words: read(super::search::WORDS),
+            lists: read(super::lists::FILE),
         }
     }
 

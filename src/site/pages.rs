@@ -422,14 +422,15 @@ impl Clock {
 /// Render every page and data file of the site into `staging`, each page written as soon as it is rendered (so
 /// memory holds a few pages at a time, not the site). A page whose template data hashes the same as when the
 /// previous site's copy was rendered, with the same templates and the same binary, is kept without rendering.
-/// `parts`, kept by a long-running process between builds, gives each item's part of the site-wide files
-/// when the item's key is the same as when it was made.
+/// What earlier builds left: `parts`, kept by a long-running process between builds, gives each item's part of
+/// the site-wide files when the item's key is the same as when it was made; `left`, read from the previous site
+/// while the catalog loaded, its search words and lists.
 pub fn render_site(
     archive: &Archive,
     theme: &Theme,
     options: &BuildOptions,
     staging: &Staging,
-    parts: Option<&Parts>,
+    (parts, left): (Option<&Parts>, output::Left),
     scope: Scope,
     memory: super::Memory,
 ) -> Result<Rendered, String> {
@@ -509,7 +510,7 @@ pub fn render_site(
         renderer: &renderer,
         paths: Mutex::new(Vec::new()),
         files: Mutex::new(Vec::new()),
-        kept: Mutex::new(HashSet::new()),
+        kept: OnceLock::new(),
     };
     // Every list is made from what this key holds: when the previous build's lists were made from the same,
     // each of their files is kept as it was, and no list is made or keyed.
@@ -557,15 +558,9 @@ pub fn render_site(
             clock.time(Chain::SearchIndex, || {
                 // The previous build's words, with which the index is patched rather than made in full, and its
                 // files kept where they hold what they held.
-                let before = staging.previous_file(search::WORDS).and_then(|mut file| {
-                    let mut bytes = Vec::new();
-                    std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
-                    Some(bytes)
-                });
                 let keep = |path: &str| staging.keep_as_it_was(path).map_err(std::io::Error::other);
-                let before = before
-                    .as_deref()
-                    .map(|words| (words, &keep as &search::Keep<'_>));
+                let before =
+                    (!left.words.is_empty()).then(|| (&left.words[..], &keep as &search::Keep<'_>));
                 staging.put_with(reuse::Export::Search.path(), None, &|w| {
                     let made =
                         search::index_files(archive, &items, &mut reuse::Counted::new(w), before)?;
@@ -606,18 +601,15 @@ pub fn render_site(
     };
     // The site-wide pages are made group by group, each group's data on one thread: beside the items' pages,
     // whose work fills the other core meanwhile.
-    let lists_taken = AtomicUsize::new(usize::MAX);
+    let lists_taken = OnceLock::new();
     let site_pages = || -> Result<(), String> {
         if whole {
-            let before = staging.previous_file(lists::FILE).and_then(|mut file| {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut file, &mut bytes).ok()?;
-                lists::made_from(&bytes, &lists_key)
-            });
-            if let Some(made) = before {
+            if let Some(made) = lists::made_from(&left.lists, &lists_key) {
                 let pages = made.pages.len();
                 if out.keep_lists(made)? {
-                    lists_taken.store(pages, Ordering::Relaxed);
+                    lists_taken
+                        .set(pages)
+                        .expect("the lists are taken once at most");
                     return Ok(());
                 }
             }
@@ -701,22 +693,23 @@ pub fn render_site(
     let images = exported?;
     rendered?;
     progress.finish();
-    let listed = out
+    let mut listed = out
         .paths
         .into_inner()
         .expect("no thread panics while holding the page list");
     if whole {
-        let mut made = lists::Made {
-            pages: listed.clone(),
-            files: out
-                .files
-                .into_inner()
-                .expect("no thread panics while holding the lists' files"),
-        };
+        let mut files = out
+            .files
+            .into_inner()
+            .expect("no thread panics while holding the lists' files");
         // In one order whatever order the pages finished in, so that the same lists give the same file.
-        made.pages.sort_unstable();
-        made.files.sort_unstable();
-        staging.put(lists::FILE, &lists::encode(&lists_key, &made), None)?;
+        listed.sort_unstable();
+        files.sort_unstable();
+        staging.put(
+            lists::FILE,
+            &lists::encode(&lists_key, &listed, &files),
+            None,
+        )?;
     }
     // The items' pages are the archive's entries: counted, and listed for the sitemap, without a lock taken
     // for each on every core.
@@ -735,7 +728,7 @@ pub fn render_site(
         kept: renderer.kept.into_inner(),
         images,
         parts_taken: previous.taken(),
-        lists_taken: Some(lists_taken.into_inner()).filter(|&n| n != usize::MAX),
+        lists_taken: lists_taken.into_inner(),
         chains: clock.chains(),
     })
 }
@@ -765,8 +758,8 @@ struct Out<'a> {
     /// The files other than pages that the lists make (the map's outlines), for the next build ([`lists`]).
     files: Mutex<Vec<String>>,
     /// What was kept of the previous build's lists when not all of it could be: the lists, made after all,
-    /// pass over these.
-    kept: Mutex<HashSet<String>>,
+    /// pass over these. Set before any list is made, then only read, by every thread.
+    kept: OnceLock<HashSet<String>>,
 }
 
 impl Out<'_> {
@@ -779,17 +772,16 @@ impl Out<'_> {
 
     /// Whether `path` is one of the previous build's lists' files, kept already.
     fn kept_already(&self, path: &str) -> bool {
-        let kept = self
-            .kept
-            .lock()
-            .expect("no thread panics while holding the kept lists");
-        !kept.is_empty() && kept.contains(path)
+        self.kept.get().is_some_and(|kept| kept.contains(path))
     }
 
     /// Keep every file the previous build's lists made ([`lists::Made`]): true when all are kept. Those kept
-    /// before one could not be stay kept, and are passed over when the lists are made.
+    /// before one could not be stay kept, and are passed over when the lists are made. Called once, before
+    /// any list is made.
     fn keep_lists(&self, made: lists::Made) -> Result<bool, String> {
         let staging = self.renderer.staging;
+        let mut kept = HashSet::new();
+        let mut all = true;
         for (path, page) in made
             .pages
             .into_iter()
@@ -797,7 +789,8 @@ impl Out<'_> {
             .chain(made.files.into_iter().map(|p| (p, false)))
         {
             if !staging.keep_as_it_was(&path)? {
-                return Ok(false);
+                all = false;
+                break;
             }
             if page {
                 self.listed(&path);
@@ -808,12 +801,12 @@ impl Out<'_> {
                     .expect("no thread panics while holding the lists' files")
                     .push(path.clone());
             }
-            self.kept
-                .lock()
-                .expect("no thread panics while holding the kept lists")
-                .insert(path);
+            kept.insert(path);
         }
-        Ok(true)
+        self.kept
+            .set(kept)
+            .expect("the previous lists are kept once at most");
+        Ok(all)
     }
 
     /// A file of the lists that is not a page.
