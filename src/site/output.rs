@@ -196,8 +196,9 @@ fn parent_and_name(out: &Path) -> Option<(PathBuf, OsString)> {
 
 /// A checked output folder, ready to receive a site.
 #[derive(Debug)]
-/// What the previous build left for the render, read with the rest of what it left while the catalog loads, so
-/// that nothing after the load step reads a file: each as it lies, empty when there is none.
+/// What the previous build left for the render, read with the rest of what it left while the catalog loads
+/// rather than by the render: each as it lies, empty when there is none. (The previous data files' parts are
+/// still read where the render takes them, through the index of parts: tens of megabytes, read only in part.)
 #[derive(Default)]
 pub struct Left {
     /// The search index's words ([`super::search::WORDS`]).
