@@ -515,9 +515,10 @@ fn build(args: BuildArgs) -> ExitCode {
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);
                 // Each item has a part in each of the three data files and in the search index's parts.
                 println!(
-                    "    data {} of {} items' parts taken from the previous site",
+                    "    data {} of {} items' parts taken from the previous site; {} of 3 data files kept whole",
                     built.parts_taken,
-                    site::reuse::Export::ALL.len() * built.items
+                    site::reuse::Export::ALL.len() * built.items,
+                    built.data_kept_whole
                 );
                 match built.lists_taken {
                     Some(pages) => println!(

@@ -607,6 +607,94 @@ fn a_rebuild_takes_the_unchanged_items_data_from_the_previous_site() {
     }
 }
 
+/// How many of the three data files `build --timings` said it kept whole.
+fn data_files_kept(said: &str) -> usize {
+    let line = said
+        .lines()
+        .find(|l| l.trim_start().starts_with("data "))
+        .unwrap_or_else(|| panic!("no data line in {said}"));
+    let (_, kept) = line.split_once("; ").expect("the data files kept");
+    kept.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_data_files_are_kept_whole_while_what_they_are_made_from_is_unchanged() {
+    const KINDS: usize = 4;
+    let (scratch, catalog, out) = shipped("data-kept");
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(
+        data_files_kept(&said),
+        0,
+        "a first build has nothing to keep"
+    );
+    let fresh_as = |name: &str, after: &str| {
+        let fresh = scratch.0.join(name);
+        build(&catalog, &fresh, &[]);
+        for file in ["catalog.json", "catalog.csv", "oai-pmh.xml"] {
+            assert!(
+                fs::read(out.join(file)).unwrap() == fs::read(fresh.join(file)).unwrap(),
+                "{file} as a fresh build makes it, {after}"
+            );
+        }
+        assert_same_site(&out, &fresh, after);
+    };
+
+    // Nothing changed: each file is the previous one, every part of it counted as taken; the index of parts
+    // still finds them all, so that an edit after it takes every part but the edited item's.
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(data_files_kept(&said), 3, "{said}");
+    let (taken, all) = taken_in(&said, "data ");
+    assert_eq!(taken, all);
+    assert_whole(&out);
+    let record = catalog.join("games/terhuchu/record.xml");
+    let text = fs::read_to_string(&record).unwrap();
+    fs::write(
+        &record,
+        text.replacen(
+            "</dcterms:description>",
+            " Kept apart.</dcterms:description>",
+            1,
+        ),
+    )
+    .unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(
+        data_files_kept(&said),
+        0,
+        "a description shows in all three"
+    );
+    let (taken, _) = taken_in(&said, "data ");
+    assert!(taken < all && taken + KINDS * 8 >= all, "{taken} of {all}");
+    fresh_as("fresh-described", "after a description edited");
+
+    // The catalog's title heads catalog.json and the OAI-PMH file, outside any item's part; and every part's
+    // key covers the configuration, so none of the three is the previous file.
+    let config = catalog.join("ludotheca.toml");
+    let toml = fs::read_to_string(&config).unwrap();
+    let retitled = toml.replacen("title = \"", "title = \"Renamed ", 1);
+    assert_ne!(toml, retitled);
+    fs::write(&config, retitled).unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(data_files_kept(&said), 0, "{said}");
+    fresh_as("fresh-retitled", "after the catalog's title changed");
+
+    // A kept file changed by hand (in place, where the live site and the standby share it) is no longer the
+    // previous file: it is made again, though what it is made from did not change.
+    run(&catalog, &out, &[], &[]);
+    let json = out.join("catalog.json");
+    let bytes = fs::read(&json).unwrap();
+    fs::OpenOptions::new()
+        .append(true)
+        .open(&json)
+        .unwrap()
+        .write_all(b" ")
+        .unwrap();
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(data_files_kept(&said), 2, "{said}");
+    assert_eq!(fs::read(&json).unwrap(), bytes);
+    fresh_as("fresh-by-hand", "after catalog.json was changed by hand");
+}
+
 /// Gives the catalog its own copy of the default template `name`, with `mark` written where `at` first stands
 /// (after it when `at` opens a block, before it otherwise).
 fn own_template(catalog: &Path, name: &str, at: &str, mark: &str) {

@@ -87,6 +87,16 @@ const R: bool = true; // a relation that takes `ref`
 const N: bool = false;
 
 /// All 55 `dcterms:` properties (15 of which are also the `dc:` elements), in the default display order.
+impl Term {
+    /// This term's place in [`TERMS`], found from its address (every term a record or the configuration names
+    /// is one of them): none for a term that is not there.
+    pub fn index(&'static self) -> Option<usize> {
+        let offset = (self as *const Term as usize).checked_sub(TERMS.as_ptr() as usize)?;
+        let size = std::mem::size_of::<Term>();
+        (offset % size == 0 && offset / size < TERMS.len()).then_some(offset / size)
+    }
+}
+
 pub static TERMS: [Term; 55] = [
     term("title", "Title", None, E, N),
     term("alternative", "Alternative Title", Some("title"), N, N),
@@ -210,6 +220,15 @@ mod tests {
         assert_eq!(names(Namespace::Dcterms).count(), 55);
         let mut seen = std::collections::HashSet::new();
         assert!(TERMS.iter().all(|t| seen.insert(t.name)));
+    }
+
+    #[test]
+    fn each_term_knows_its_place_and_no_other_term_has_one() {
+        for (n, term) in TERMS.iter().enumerate() {
+            assert_eq!(term.index(), Some(n), "{}", term.name);
+        }
+        let copy: &'static Term = Box::leak(Box::new(Term { ..TERMS[3] }));
+        assert_eq!(copy.index(), None);
     }
 
     #[test]

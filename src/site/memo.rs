@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::reuse::{Check, Counted, Export, Previous, Recorder};
+use super::reuse::{Check, Counted, Export, Previous, Recorder, Span};
 
 use crate::fingerprint::{self, Hash, digest};
 
@@ -104,6 +104,21 @@ pub struct Items<'a> {
     parts: Option<&'a Parts>,
     previous: Option<&'a Previous>,
     recorder: Option<&'a Recorder>,
+    /// Set for a dry run ([`Items::recipe`]): each part's key is written in its place, and where the previous
+    /// site's file holds the parts is noted here.
+    recipe: Option<&'a Mutex<Option<KeptParts>>>,
+    /// The keys of the parts of the one data file these items are writing, found by its dry run, so that
+    /// writing it does not key every part again.
+    part_keys: Option<&'a [Hash]>,
+}
+
+/// The parts of a data file as the previous site's file of them holds them: the keys they are made from, in
+/// the order written, and where each lies.
+pub struct KeptParts {
+    export: Export,
+    keys: Vec<Hash>,
+    /// None when the previous file does not hold them all.
+    spans: Option<Vec<Span>>,
 }
 
 impl<'a> Items<'a> {
@@ -118,6 +133,58 @@ impl<'a> Items<'a> {
             parts,
             previous,
             recorder,
+            recipe: None,
+            part_keys: None,
+        }
+    }
+
+    /// These items for a dry run of a data file's writer: every part is written as the key it is made from,
+    /// so what the writer writes is what the file is made from (its recipe, to be hashed), and where the
+    /// previous site's file holds those parts is left in `found`. A file whose recipe is the one the previous
+    /// build recorded is the previous file, byte for byte, and is kept whole (see [`Items::keep_parts`]).
+    /// None for a long-running process, which remembers each part rather than where the previous file holds it
+    /// (a file kept whole would leave it none to remember), and without keys for every item.
+    pub fn recipe<'b>(&'b self, found: &'b Mutex<Option<KeptParts>>) -> Option<Items<'b>> {
+        (self.parts.is_none() && self.previous.is_some() && self.recorder.is_some()).then_some(
+            Items {
+                recipe: Some(found),
+                ..*self
+            },
+        )
+    }
+
+    /// These items for writing the data file whose dry run found `kept`: its parts' keys are taken from there.
+    pub fn keyed<'b>(&'b self, kept: &'b KeptParts) -> Items<'b> {
+        Items {
+            part_keys: Some(&kept.keys),
+            ..*self
+        }
+    }
+
+    /// Whether the previous site's file holds every part the dry run found.
+    pub fn holds_all(kept: &KeptParts) -> bool {
+        kept.spans.is_some()
+    }
+
+    /// The parts of a data file kept whole from the previous site, noted where they lie for the next build's
+    /// index, and counted as taken.
+    pub fn keep_parts(&self, kept: &KeptParts) {
+        let Some(spans) = &kept.spans else {
+            return;
+        };
+        if let Some(recorder) = self.recorder {
+            recorder.record_spans(kept.export, &kept.keys, spans);
+        }
+        if let Some(previous) = self.previous {
+            previous.kept_whole(kept.keys.len());
+        }
+    }
+
+    /// The key of item `index`'s part, made from its item's key and `extra`: none for an item without a key.
+    fn part_key(&self, index: usize, extra: &[u8]) -> Option<Hash> {
+        match self.part_keys {
+            Some(keys) if keys.len() == self.keys.len() => keys.get(index).copied(),
+            _ => Some(fingerprint::key(self.keys.get(index)?, [extra])),
         }
     }
 
@@ -128,6 +195,8 @@ impl<'a> Items<'a> {
             parts: None,
             previous: None,
             recorder: None,
+            recipe: None,
+            part_keys: None,
         }
     }
 
@@ -148,10 +217,7 @@ impl<'a> Items<'a> {
             .filter(|_| self.parts.is_none() && !self.keys.is_empty())?;
         let keys = indices
             .iter()
-            .map(|&index| match self.keys.get(index) {
-                Some(key) => fingerprint::key(key, [extra]),
-                None => Hash::default(),
-            })
+            .map(|&index| self.part_key(index, extra).unwrap_or_default())
             .collect();
         Some((previous, keys))
     }
@@ -167,10 +233,9 @@ impl<'a> Items<'a> {
         fetched: Option<Part>,
         make: impl FnOnce() -> String,
     ) -> (Option<Indexed>, Arc<str>) {
-        let Some(key) = self.keys.get(index) else {
+        let Some(key) = self.part_key(index, extra) else {
             return (None, make().into());
         };
-        let key = fingerprint::key(key, [extra]);
         // A part read back from the previous site comes with its hash, checked as it was read; a part made
         // now is hashed once, and a long-running process keeps the hash with the part.
         let stored = || match fetched.or_else(|| {
@@ -208,6 +273,9 @@ impl<'a> Items<'a> {
     ) -> std::io::Result<()> {
         const CHUNK: usize = 256;
         let separator = separator.as_bytes();
+        if let Some(found) = self.recipe {
+            return self.write_recipe(export, count, extra, separator, sink, found);
+        }
         let mut read = Vec::new();
         for start in (0..count).step_by(CHUNK) {
             let end = (start + CHUNK).min(count);
@@ -265,6 +333,43 @@ impl<'a> Items<'a> {
                 sink.write_all(&read[run])?;
             }
         }
+        Ok(())
+    }
+
+    /// [`Items::write_all`] in a dry run: the number of parts, then each one's key where the part would be,
+    /// with the separators between them; where the previous file holds each part goes into `found`.
+    fn write_recipe(
+        &self,
+        export: Export,
+        count: usize,
+        extra: &[u8],
+        separator: &[u8],
+        sink: &mut Counted,
+        found: &Mutex<Option<KeptParts>>,
+    ) -> std::io::Result<()> {
+        let keys: Option<Vec<Hash>> = (0..count)
+            .into_par_iter()
+            .map(|index| Some(fingerprint::key(self.keys.get(index)?, [extra])))
+            .collect();
+        let keys =
+            keys.ok_or_else(|| std::io::Error::other("an item has no key to find its part by"))?;
+        sink.write_all(&(count as u64).to_le_bytes())?;
+        for (index, key) in keys.iter().enumerate() {
+            if index > 0 {
+                sink.write_all(separator)?;
+            }
+            sink.write_all(key)?;
+        }
+        let spans = self
+            .previous
+            .and_then(|previous| previous.spans(export, &keys));
+        *found
+            .lock()
+            .expect("no thread panics while holding the parts found") = Some(KeptParts {
+            export,
+            keys,
+            spans,
+        });
         Ok(())
     }
 

@@ -126,6 +126,8 @@ pub struct Built {
     pub images: media::Counts,
     /// Items' parts of catalog.json, catalog.csv, oai-pmh.xml and the search index read from the previous site.
     pub parts_taken: usize,
+    /// Data files kept whole, made from what the previous site's were.
+    pub data_kept_whole: usize,
     /// The list pages taken whole as the previous build made them, since nothing any list shows changed;
     /// `None` when the lists were made (or keyed page by page).
     pub lists_taken: Option<usize>,
@@ -595,6 +597,7 @@ fn build_once(
         items,
         images: rendered.images,
         parts_taken: rendered.parts_taken,
+        data_kept_whole: rendered.data_kept_whole,
         lists_taken: rendered.lists_taken,
         games_taken,
         records_taken,

@@ -62,7 +62,7 @@ impl Export {
 
 /// Where one part lies in its file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
+pub(super) struct Span {
     check: Check,
     offset: u64,
     len: u32,
@@ -74,12 +74,24 @@ impl Span {
     }
 }
 
+impl Recorder {
+    /// Note the parts made from `keys` where `spans` say they lie: a file kept whole from the previous site
+    /// holds them where its index said.
+    pub(super) fn record_spans(&self, export: Export, keys: &[Hash], spans: &[Span]) {
+        for (key, span) in keys.iter().zip(spans) {
+            self.record(export, (key, &span.check), span.len as usize, span.offset);
+        }
+    }
+}
+
 /// The parts the previous site's data files hold, by key.
 #[derive(Default)]
 pub struct Previous {
     files: [Option<(fs::File, HashMap<Hash, Span>)>; KINDS],
     /// Parts read intact, for the build's report.
     taken: AtomicUsize,
+    /// Data files kept whole (see `super::memo::Items::recipe`), for the build's report.
+    kept_whole: AtomicUsize,
 }
 
 impl Previous {
@@ -217,6 +229,24 @@ impl Previous {
     /// How many parts were read from the previous site's files.
     pub fn taken(&self) -> usize {
         self.taken.load(Ordering::Relaxed)
+    }
+
+    /// Where the previous site's file of `export` holds each of the parts made from `keys`, in order: none
+    /// when its index does not list them all.
+    pub(super) fn spans(&self, export: Export, keys: &[Hash]) -> Option<Vec<Span>> {
+        let (_, spans) = self.files[export.index()].as_ref()?;
+        keys.iter().map(|key| spans.get(key).copied()).collect()
+    }
+
+    /// A file of `count` parts kept whole from the previous site: its parts count as taken.
+    pub(super) fn kept_whole(&self, count: usize) {
+        self.taken.fetch_add(count, Ordering::Relaxed);
+        self.kept_whole.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many data files were kept whole.
+    pub fn files_kept_whole(&self) -> usize {
+        self.kept_whole.load(Ordering::Relaxed)
     }
 }
 
