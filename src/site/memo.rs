@@ -143,7 +143,8 @@ impl<'a> Items<'a> {
     /// previous site's file holds those parts is left in `found`. A file whose recipe is the one the previous
     /// build recorded is the previous file, byte for byte, and is kept whole (see [`Items::keep_parts`]).
     /// None for a long-running process, which remembers each part rather than where the previous file holds it
-    /// (a file kept whole would leave it none to remember), and without keys for every item.
+    /// (a file kept whole would leave it none to remember). The dry run fails when an item has no key, and the
+    /// file then has no recipe.
     pub fn recipe<'b>(&'b self, found: &'b Mutex<Option<KeptParts>>) -> Option<Items<'b>> {
         (self.parts.is_none() && self.previous.is_some() && self.recorder.is_some()).then_some(
             Items {
