@@ -439,7 +439,11 @@ mod tests {
     /// The parts a site with `file` as its catalog.json and `index` as its index of parts holds.
     fn site_with(dir: &std::path::Path, (file, index): &(Vec<u8>, Vec<u8>)) -> Previous {
         fs::write(dir.join(Export::Json.path()), file).unwrap();
-        Previous::from_index(index, |path| fs::File::open(dir.join(path)).ok())
+        Previous::from_index(index, |path| {
+            fs::File::open(dir.join(path))
+                .ok()
+                .map(|file| (file, false))
+        })
     }
 
     #[test]

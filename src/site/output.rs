@@ -589,14 +589,17 @@ impl Staging {
         self.previous.get(path).copied()
     }
 
-    /// The previous site's file at `path`, opened for reading: none when there is no previous site of ours or
-    /// its manifest does not list the file.
-    pub fn previous_file(&self, path: &str) -> Option<fs::File> {
+    /// The previous site's file at `path`, opened for reading, and whether it is still the file its manifest
+    /// describes (the look any kept file passes, taken through the file opened): none when there is no previous
+    /// site of ours or its manifest does not list the file.
+    pub fn previous_file(&self, path: &str) -> Option<(fs::File, bool)> {
         if !self.target.exists || !self.target.ours {
             return None;
         }
-        self.previous(path)?;
-        fs::File::open(checked_path(&self.target.out, path).ok()?).ok()
+        let recorded = self.previous(path)?.seen;
+        let file = fs::File::open(checked_path(&self.target.out, path).ok()?).ok()?;
+        let as_recorded = recorded.is_some() && Seen::open(&file) == recorded;
+        Some((file, as_recorded))
     }
 
     /// Keep the previous site's file at `path` as it is, when it was made from inputs hashing to `inputs`:

@@ -471,10 +471,14 @@ pub fn render_site(
     // The previous site's data files, read through the index of their parts it left: beside the keys, since
     // filing 40,000 parts (at 10,000 items) is one thread's work.
     let read_previous = || match staging.previous_file(reuse::INDEX).filter(|_| whole) {
-        Some(mut file) => {
+        Some((mut file, index_as_recorded)) => {
             let mut index = Vec::new();
             match std::io::Read::read_to_end(&mut file, &mut index) {
-                Ok(_) => reuse::Previous::from_index(&index, |path| staging.previous_file(path)),
+                // A data file is vouched for by its look only with the index that says where its parts lie.
+                Ok(_) => reuse::Previous::from_index(&index, |path| {
+                    let (file, as_recorded) = staging.previous_file(path)?;
+                    Some((file, as_recorded && index_as_recorded))
+                }),
                 Err(_) => reuse::Previous::default(),
             }
         }
