@@ -121,6 +121,13 @@ pub struct KeptParts {
     spans: Option<Vec<Span>>,
 }
 
+impl KeptParts {
+    /// Whether the previous site's file holds every part the dry run found.
+    pub fn held_whole(&self) -> bool {
+        self.spans.is_some()
+    }
+}
+
 impl<'a> Items<'a> {
     pub fn new(
         keys: &'a [Hash],
@@ -160,11 +167,6 @@ impl<'a> Items<'a> {
             part_keys: Some(&kept.keys),
             ..*self
         }
-    }
-
-    /// Whether the previous site's file holds every part the dry run found.
-    pub fn holds_all(kept: &KeptParts) -> bool {
-        kept.spans.is_some()
     }
 
     /// The parts of a data file kept whole from the previous site, noted where they lie for the next build's
@@ -350,7 +352,7 @@ impl<'a> Items<'a> {
     ) -> std::io::Result<()> {
         let keys: Option<Vec<Hash>> = (0..count)
             .into_par_iter()
-            .map(|index| Some(fingerprint::key(self.keys.get(index)?, [extra])))
+            .map(|index| self.part_key(index, extra))
             .collect();
         let keys =
             keys.ok_or_else(|| std::io::Error::other("an item has no key to find its part by"))?;

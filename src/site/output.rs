@@ -194,8 +194,6 @@ fn parent_and_name(out: &Path) -> Option<(PathBuf, OsString)> {
     Some((parent, name))
 }
 
-/// A checked output folder, ready to receive a site.
-#[derive(Debug)]
 /// What the previous build left for the render, read with the rest of what it left while the catalog loads
 /// rather than by the render: each as it lies, empty when there is none. (The previous data files' parts are
 /// still read where the render takes them, through the index of parts: tens of megabytes, read only in part.)
@@ -207,6 +205,8 @@ pub struct Left {
     pub lists: Vec<u8>,
 }
 
+/// A checked output folder, ready to receive a site.
+#[derive(Debug)]
 pub struct Target {
     out: PathBuf,
     parent: PathBuf,
@@ -320,36 +320,30 @@ impl Target {
                 .collect()
         }
         crate::check::FoundClean {
-            games: self.read_own(REPLAYED, keys),
-            records: self.read_own(RECORDS, keys),
+            games: self.read_own(REPLAYED, |bytes| keys(&bytes)),
+            records: self.read_own(RECORDS, |bytes| keys(&bytes)),
         }
     }
 
     /// What the previous site's build left for the render of the next ([`Left`]): empty when there is no
     /// previous site of ours. Each file is checked where it is taken, against what the render makes from.
     pub fn left_for_render(&self) -> Left {
-        let read = |name: &str| {
-            (self.exists && self.ours)
-                .then(|| fs::read(self.out.join(name)).ok())
-                .flatten()
-                .unwrap_or_default()
-        };
         Left {
-            words: read(super::search::WORDS),
-            lists: read(super::lists::FILE),
+            words: self.read_own(super::search::WORDS, |bytes| bytes),
+            lists: self.read_own(super::lists::FILE, |bytes| bytes),
         }
     }
 
     /// The games the previous site's build checked without a diagnostic ([`GAMES`]): none when there is no
     /// previous site of ours, or its file was written by another program or is damaged.
     pub fn checked_games(&self) -> crate::check::GameCache {
-        self.read_own(GAMES, crate::check::GameCache::from_bytes)
+        self.read_own(GAMES, |bytes| crate::check::GameCache::from_bytes(&bytes))
     }
 
     /// The pictures the previous site's build examined and found good ([`IMAGES`]): none when there is no
     /// previous site of ours, or its file was written by another program or is damaged.
     pub fn examined_images(&self) -> crate::check::ImageCache {
-        self.read_own(IMAGES, crate::check::ImageCache::from_bytes)
+        self.read_own(IMAGES, |bytes| crate::check::ImageCache::from_bytes(&bytes))
     }
 
     /// The stamps of the files the previous site's build read ([`STAMPS`]), with the records as it parsed them
@@ -392,13 +386,11 @@ impl Target {
 
     /// One of the previous build's own files, as `parse` reads it: nothing when there is no previous site of
     /// ours or no such file.
-    fn read_own<T: Default>(&self, name: &str, parse: fn(&[u8]) -> T) -> T {
+    fn read_own<T: Default>(&self, name: &str, parse: impl FnOnce(Vec<u8>) -> T) -> T {
         if !self.exists || !self.ours {
             return T::default();
         }
-        fs::read(self.out.join(name))
-            .map(|bytes| parse(&bytes))
-            .unwrap_or_default()
+        fs::read(self.out.join(name)).map(parse).unwrap_or_default()
     }
 
     /// The prefix of the folders a build of this output keeps beside it: `.<name>.ludotheca-`.

@@ -571,7 +571,7 @@ pub fn render_site(
                 .into_inner()
                 .expect("no thread panics while holding the parts found");
             if let (Some(recipe), Some(kept)) = (recipe, &found)
-                && Items::holds_all(kept)
+                && kept.held_whole()
                 && staging.keep_if_unchanged(path, recipe)?
             {
                 items.keep_parts(kept);
