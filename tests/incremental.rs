@@ -1066,15 +1066,82 @@ fn assert_whole(out: &Path) {
     files.remove(".ludotheca-manifest");
     files.remove(".ludotheca-site");
     assert_eq!(files.len(), listed.len(), "the files are the ones listed");
+    let parts = files
+        .get(".ludotheca-parts")
+        .map(|index| parts_by_file(index));
     for (path, bytes) in files {
         let (hash, seen) = &listed[&path];
-        // The manifest's checksum: XXH3's 128 bits in their canonical (big-endian) hex.
-        let actual = format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes));
+        // The manifest's checksum: XXH3's 128 bits in their canonical (big-endian) hex, of the file's bytes,
+        // or for a data file written in parts, of its pieces.
+        let spans = parts.as_ref().and_then(|parts| parts.get(&path));
+        let actual = format!("{:032x}", checksum_of_pieces(&bytes, spans));
         assert_eq!(hash, &actual, "{path} is as listed");
         // And the file as the build saw it: size, time its bytes last changed, inode.
         let meta = fs::symlink_metadata(out.join(&path)).unwrap();
         assert_eq!(seen, &seen_as_listed(&meta), "{path} is the file listed");
     }
+}
+
+/// The index of parts (`.ludotheca-parts`) read: for each data file, where each part lies and its checksum.
+fn parts_by_file(index: &[u8]) -> BTreeMap<String, Vec<(u64, u64, u128)>> {
+    const ENTRY: usize = 1 + 32 + 16 + 8 + 4;
+    let files = [
+        "catalog.json",
+        "catalog.csv",
+        "oai-pmh.xml",
+        ".ludotheca-search",
+    ];
+    let entries = index
+        .strip_prefix(b"ludotheca-parts 2\n".as_slice())
+        .expect("the index of parts has its header");
+    assert_eq!(entries.len() % ENTRY, 0, "the index holds whole entries");
+    let mut parts: BTreeMap<String, Vec<(u64, u64, u128)>> = BTreeMap::new();
+    for entry in entries.chunks_exact(ENTRY) {
+        let check = u128::from_be_bytes(entry[33..49].try_into().unwrap());
+        let offset = u64::from_le_bytes(entry[49..57].try_into().unwrap());
+        let len = u64::from(u32::from_le_bytes(entry[57..61].try_into().unwrap()));
+        parts
+            .entry(files[usize::from(entry[0])].to_string())
+            .or_default()
+            .push((offset, offset + len, check));
+    }
+    for spans in parts.values_mut() {
+        spans.sort_unstable();
+    }
+    parts
+}
+
+/// The checksum the manifest records of a file: of its bytes, or for a file written in parts (`spans`, in
+/// order), of its pieces: each part's checksum (checked against the part's bytes here) and each stretch of other
+/// bytes' own, each marked with what it is.
+fn checksum_of_pieces(bytes: &[u8], spans: Option<&Vec<(u64, u64, u128)>>) -> u128 {
+    use xxhash_rust::xxh3::xxh3_128;
+    let Some(spans) = spans.filter(|spans| !spans.is_empty()) else {
+        return xxh3_128(bytes);
+    };
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for &(start, end, check) in spans {
+        let (start, end) = (start as usize, end as usize);
+        assert!(start >= at, "parts do not overlap");
+        if start > at {
+            pieces.push(b'b');
+            pieces.extend_from_slice(&xxh3_128(&bytes[at..start]).to_be_bytes());
+        }
+        assert_eq!(
+            xxh3_128(&bytes[start..end]),
+            check,
+            "a part is as its checksum says"
+        );
+        pieces.push(b'p');
+        pieces.extend_from_slice(&check.to_be_bytes());
+        at = end;
+    }
+    if at < bytes.len() {
+        pieces.push(b'b');
+        pieces.extend_from_slice(&xxh3_128(&bytes[at..]).to_be_bytes());
+    }
+    xxh3_128(&pieces)
 }
 
 /// A file's size, time of last change of its bytes (nanoseconds) and inode, as the manifest writes them.

@@ -11,6 +11,7 @@ use crate::archive::Archive;
 use crate::catalog::{LoadError, Value};
 use crate::diagnostic::Diagnostics;
 use crate::site::memo::Items;
+use crate::site::sink::Plain;
 use crate::site::{cite, data};
 
 use super::{bibliography, omeka_csv, omeka_s};
@@ -103,8 +104,8 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
     let mut note = None;
     let mut write = |sink: &mut dyn Write| -> io::Result<()> {
         match options.format {
-            ExportFormat::Json => data::catalog_json(&archive, &Items::fresh(), sink),
-            ExportFormat::Csv => data::catalog_csv(&archive, &Items::fresh(), sink),
+            ExportFormat::Json => data::catalog_json(&archive, &Items::fresh(), &mut Plain(sink)),
+            ExportFormat::Csv => data::catalog_csv(&archive, &Items::fresh(), &mut Plain(sink)),
             ExportFormat::OaiPmh => {
                 if base.is_none() {
                     // As the build's W007 says: a harvester rejects the relative addresses written then.
@@ -114,7 +115,7 @@ pub fn export(options: &ExportOptions) -> Result<Exported, ExportError> {
                             .to_string(),
                     );
                 }
-                data::oai_pmh(&archive, base.as_deref(), &Items::fresh(), sink)
+                data::oai_pmh(&archive, base.as_deref(), &Items::fresh(), &mut Plain(sink))
             }
             ExportFormat::OmekaS => {
                 omeka_s::write(&archive, base.as_deref(), sink)?;

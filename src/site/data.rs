@@ -9,11 +9,12 @@ use serde_json::{Value as Json, json};
 use super::memo::Items;
 use super::meta::value_text;
 use super::reuse::{Counted, Export};
+use super::sink::Sink;
 use super::theme::escape_html;
 use crate::archive::{Archive, Day, Entry, Target};
 use crate::catalog::terms::TERMS;
 
-pub fn catalog_json(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io::Result<()> {
+pub fn catalog_json(archive: &Archive, items: &Items, sink: &mut dyn Sink) -> io::Result<()> {
     let config = &archive.catalog.config;
     let mut sink = Counted::new(sink);
     // Written item by item rather than built as one document first: at 100,000 items the whole document as a
@@ -161,7 +162,7 @@ fn csv_field(text: &str) -> String {
 
 /// One row per item; one column per term any record uses, in the configured order; repeated values joined by
 /// ` | `. References and citations are written as the text a reader sees.
-pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Write) -> io::Result<()> {
+pub fn catalog_csv(archive: &Archive, items: &Items, sink: &mut dyn Sink) -> io::Result<()> {
     catalog_csv_with(archive, &CsvColumns::of(archive), items, sink)
 }
 
@@ -216,7 +217,7 @@ pub fn catalog_csv_with(
     archive: &Archive,
     columns: &CsvColumns,
     items: &Items,
-    sink: &mut dyn Write,
+    sink: &mut dyn Sink,
 ) -> io::Result<()> {
     let CsvColumns { used, images } = columns;
     let images = *images;
@@ -428,7 +429,7 @@ pub fn oai_pmh(
     archive: &Archive,
     base_url: Option<&str>,
     items: &Items,
-    sink: &mut dyn Write,
+    sink: &mut dyn Sink,
 ) -> io::Result<()> {
     let config = &archive.catalog.config;
     let mut sink = Counted::new(sink);

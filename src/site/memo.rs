@@ -8,13 +8,14 @@
 //! the same key (`super::reuse`), and makes the others; the output is the same byte for byte either way.
 
 use std::collections::HashMap;
+use std::fs;
 use std::io::Write;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::reuse::{Check, Counted, Export, Previous, Recorder, Span};
+use super::reuse::{self, Check, Counted, Export, Previous, Recorder, Span};
 
 use crate::fingerprint::{self, Hash, digest};
 
@@ -125,6 +126,61 @@ impl KeptParts {
     /// Whether the previous site's file holds every part the dry run found.
     pub fn held_whole(&self) -> bool {
         self.spans.is_some()
+    }
+}
+
+/// Where the parts taken from the previous site's file lie while a data file is written.
+enum Source<'a> {
+    /// In that file, which is the one the previous build wrote: a run of them is copied from there as it lies,
+    /// its separators trusted as that build wrote them.
+    File(&'a fs::File),
+    /// In the bytes read from it, each part checked, and a separator between two seen.
+    Read,
+}
+
+/// Parts taken together, as they lay in the previous file, with the separators between them.
+struct Run {
+    /// Where they lie (in the file, or in the bytes read from it).
+    at: Range<u64>,
+    /// Their checksums, in order.
+    checks: Vec<Check>,
+    /// Where the run begins in the file being written.
+    from: u64,
+}
+
+impl Source<'_> {
+    /// Whether a part found at `next` follows a run ending at `end` with `separator` between, so that the two
+    /// are written together.
+    fn joins(&self, read: &[u8], end: u64, next: u64, separator: &[u8]) -> bool {
+        match self {
+            Source::File(_) => next == end + separator.len() as u64,
+            Source::Read => read.get(end as usize..next as usize) == Some(separator),
+        }
+    }
+
+    /// Write the run `run` into `sink`: copied from the file where the sink can, else read into `read` first.
+    fn write(
+        &self,
+        run: Run,
+        separator: &[u8],
+        read: &mut Vec<u8>,
+        sink: &mut Counted,
+    ) -> std::io::Result<()> {
+        let parts = super::sink::Parts {
+            checks: &run.checks,
+            separator,
+        };
+        match self {
+            Source::File(file) => {
+                if sink.copy_run(file, run.at.clone(), parts)? {
+                    return Ok(());
+                }
+                let bytes = reuse::room(read, (run.at.end - run.at.start) as usize);
+                reuse::read_at(file, bytes, run.at.start)?;
+                sink.run(bytes, parts)
+            }
+            Source::Read => sink.run(&read[run.at.start as usize..run.at.end as usize], parts),
+        }
     }
 }
 
@@ -283,7 +339,7 @@ impl<'a> Items<'a> {
         for start in (0..count).step_by(CHUNK) {
             let end = (start + CHUNK).min(count);
             let indices: Vec<usize> = (start..end).collect();
-            let (keys, taken) = self.read_run(export, &indices, extra, &mut read);
+            let (keys, taken, source) = self.take_run(export, &indices, extra, &mut read);
             // The parts' hashes too are made here, in parallel, rather than by the one thread writing.
             let made: Vec<Option<(Option<Indexed>, Arc<str>)>> = indices
                 .into_par_iter()
@@ -294,36 +350,44 @@ impl<'a> Items<'a> {
                         .then(|| self.text(export, index, extra, None, || make(index)))
                 })
                 .collect();
-            // The run of bytes read that is waiting to be written, and where in the file it begins.
-            let mut waiting: Option<(Range<usize>, u64)> = None;
+            // The run of taken parts waiting to be written.
+            let mut waiting: Option<Run> = None;
             for (n, (taken, made)) in taken.iter().zip(made).enumerate() {
                 let index = start + n;
                 if let Some((at, check)) = taken {
                     let joins = index > 0
-                        && waiting
-                            .as_ref()
-                            .is_some_and(|(run, _)| read.get(run.end..at.start) == Some(separator));
-                    match &mut waiting {
-                        Some((run, _)) if joins => run.end = at.end,
-                        _ => {
-                            if let Some((run, _)) = waiting.take() {
-                                sink.write_all(&read[run])?;
-                            }
-                            if index > 0 {
-                                sink.write_all(separator)?;
-                            }
-                            waiting = Some((at.clone(), sink.written()));
+                        && waiting.as_ref().is_some_and(|run| {
+                            source.joins(&read, run.at.end, at.start, separator)
+                        });
+                    if !joins {
+                        if let Some(run) = waiting.take() {
+                            source.write(run, separator, &mut read, sink)?;
                         }
+                        if index > 0 {
+                            sink.write_all(separator)?;
+                        }
+                        waiting = Some(Run {
+                            at: at.start..at.start,
+                            checks: Vec::new(),
+                            from: sink.written(),
+                        });
                     }
-                    let (run, from) = waiting.as_ref().expect("a run waits");
-                    let offset = from + (at.start - run.start) as u64;
+                    let run = waiting.as_mut().expect("a run waits");
+                    let offset = run.from + (at.start - run.at.start);
+                    run.at.end = at.end;
+                    run.checks.push(*check);
                     if let Some(recorder) = self.recorder {
-                        recorder.record(export, (&keys[n], check), at.len(), offset);
+                        recorder.record(
+                            export,
+                            (&keys[n], check),
+                            (at.end - at.start) as usize,
+                            offset,
+                        );
                     }
                     continue;
                 }
-                if let Some((run, _)) = waiting.take() {
-                    sink.write_all(&read[run])?;
+                if let Some(run) = waiting.take() {
+                    source.write(run, separator, &mut read, sink)?;
                 }
                 if index > 0 {
                     sink.write_all(separator)?;
@@ -332,8 +396,8 @@ impl<'a> Items<'a> {
                 let kept = kept.as_ref().map(|(key, check)| (key, check));
                 sink.part(export, kept, &part, self.recorder)?;
             }
-            if let Some((run, _)) = waiting {
-                sink.write_all(&read[run])?;
+            if let Some(run) = waiting {
+                source.write(run, separator, &mut read, sink)?;
             }
         }
         Ok(())
@@ -376,24 +440,30 @@ impl<'a> Items<'a> {
         Ok(())
     }
 
-    /// The keys of the items `indices`' parts of `export`, and the parts the previous site's file holds of
-    /// them, read into `read` ([`Previous::read_run`]). None are read when a long-running process remembers
-    /// the parts, or when there is no previous site.
+    /// The keys of the items `indices`' parts of `export`, the parts the previous site's file holds of them,
+    /// and where they lie: in that file, to be copied from there when it is the file the previous build wrote
+    /// ([`Previous::placed`]), or else read into `read` and checked ([`Previous::read_run`]). None are taken
+    /// when a long-running process remembers the parts, or when there is no previous site.
     #[allow(clippy::type_complexity)]
-    fn read_run(
+    fn take_run(
         &self,
         export: Export,
         indices: &[usize],
         extra: &[u8],
         read: &mut Vec<u8>,
-    ) -> (Vec<Hash>, Vec<Option<(Range<usize>, Check)>>) {
-        match self.previous_keys(indices, extra) {
-            Some((previous, keys)) => {
-                let taken = previous.read_run(export, &keys, read);
-                (keys, taken)
-            }
-            None => (Vec::new(), vec![None; indices.len()]),
+    ) -> (Vec<Hash>, Vec<Option<(Range<u64>, Check)>>, Source<'_>) {
+        let Some((previous, keys)) = self.previous_keys(indices, extra) else {
+            return (Vec::new(), vec![None; indices.len()], Source::Read);
+        };
+        if let Some((file, placed)) = previous.placed(export, &keys) {
+            return (keys, placed, Source::File(file));
         }
+        let taken = previous
+            .read_run(export, &keys, read)
+            .into_iter()
+            .map(|taken| taken.map(|(at, check)| (at.start as u64..at.end as u64, check)))
+            .collect();
+        (keys, taken, Source::Read)
     }
 
     /// Write one part into `sink`, noting where it lies when there is an index of parts: for a file that writes
@@ -429,13 +499,23 @@ mod tests {
         let recorder = Recorder::for_items(keys.len());
         let items = Items::new(keys, None, previous, Some(&recorder));
         let mut file = Vec::new();
-        let mut sink = Counted::new(&mut file);
+        json_array(&items, keys.len(), make, &mut file);
+        (file, recorder.take_bytes())
+    }
+
+    /// The `count` items' parts of catalog.json written into `sink` as a JSON array, one part to a line.
+    fn json_array(
+        items: &Items,
+        count: usize,
+        make: impl Fn(usize) -> String + Sync,
+        sink: &mut dyn super::super::sink::Sink,
+    ) {
+        let mut sink = Counted::new(sink);
         sink.write_all(b"[\n").unwrap();
         items
-            .write_all(Export::Json, keys.len(), b"", make, ",\n", &mut sink)
+            .write_all(Export::Json, count, b"", make, ",\n", &mut sink)
             .unwrap();
         sink.write_all(b"\n]").unwrap();
-        (file, recorder.take_bytes())
     }
 
     /// The parts a site with `file` as its catalog.json and `index` as its index of parts holds.
@@ -448,17 +528,109 @@ mod tests {
         })
     }
 
-    #[test]
-    fn kept_parts_are_copied_as_they_lay_and_found_again_where_they_were_written() {
-        let dir = std::env::temp_dir().join(format!("ludotheca-memo-{}", std::process::id()));
+    /// An empty folder for a test's files.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ludotheca-memo-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// `count` items' keys, each told apart by its number.
+    fn numbered_keys(count: usize) -> Vec<Hash> {
+        (0..count)
+            .map(|n| {
+                let mut key = [(n % 251) as u8 + 1; 32];
+                key[..8].copy_from_slice(&(n as u64).to_le_bytes());
+                key
+            })
+            .collect()
+    }
+
+    /// [`written`] into the file `path` through the sink a site's data file is written with: the file, its
+    /// index of parts, and the checksum its manifest would record.
+    fn written_to(
+        path: &std::path::Path,
+        keys: &[Hash],
+        previous: Option<&Previous>,
+        make: impl Fn(usize) -> String + Sync,
+    ) -> (Vec<u8>, Vec<u8>, crate::fingerprint::Digest) {
+        let recorder = Recorder::for_items(keys.len());
+        let items = Items::new(keys, None, previous, Some(&recorder));
+        let mut file = super::super::sink::FileSink::new(fs::File::create(path).unwrap());
+        json_array(&items, keys.len(), make, &mut file);
+        let (_, checksum) = file.finish().unwrap();
+        (fs::read(path).unwrap(), recorder.take_bytes(), checksum)
+    }
+
+    /// The previous site in `dir` whose catalog.json and index of parts are `index`'s, taken as the files that
+    /// build wrote (their parts are copied unread).
+    fn site_as_written(dir: &std::path::Path, index: &[u8]) -> Previous {
+        Previous::from_index(index, |path| {
+            fs::File::open(dir.join(path)).ok().map(|file| (file, true))
+        })
+    }
+
+    #[test]
+    fn parts_of_a_file_as_written_are_copied_unread_into_a_file_checked_as_one_made_anew() {
+        let dir = scratch("copy");
+        let count = 600;
+        let mut keys = numbered_keys(count);
+        let make = |n: usize| format!("{{\"item\": {n}, \"words\": \"{}\"}}", "w".repeat(n % 37));
+        let live = dir.join(Export::Json.path());
+        let first = written_to(&live, &keys, None, make);
+
+        // Item 300 edited: every other part is copied from the live file, in runs around it.
+        keys[300][31] ^= 0xff;
+        let edited = |n: usize| match n {
+            300 => "{\"item\": 300, \"edited\": true}".to_string(),
+            n => make(n),
+        };
+        let previous = site_as_written(&dir, &first.1);
+        let copied = written_to(&dir.join("copied.json"), &keys, Some(&previous), |n| {
+            assert_eq!(n, 300, "only the edited item's part is made");
+            edited(n)
+        });
+        assert_eq!(previous.taken(), count - 1);
+        let anew = written_to(&dir.join("anew.json"), &keys, None, edited);
+        assert_eq!(copied.0, anew.0);
+        assert_eq!(
+            copied.2, anew.2,
+            "the same parts give the same checksum, copied or made"
+        );
+        assert_ne!(copied.2, first.2);
+
+        // The index written beside the copies finds each part where it now lies.
+        fs::rename(dir.join("copied.json"), &live).unwrap();
+        let again = site_as_written(&dir, &copied.1);
+        let unused = |_| unreachable!("every part is taken");
+        let third = written_to(&dir.join("third.json"), &keys, Some(&again), unused);
+        assert_eq!(third.0, anew.0);
+        assert_eq!(third.2, anew.2);
+
+        // A sink that cannot copy reads the runs instead.
+        let read = written(&keys, Some(&site_as_written(&dir, &copied.1)), unused);
+        assert_eq!(read.0, anew.0);
+
+        // An item removed: the parts on either side of it lie apart in the previous file, and are copied as
+        // two runs, without what lay between them.
+        keys.remove(150);
+        let removed = |n: usize| edited(if n < 150 { n } else { n + 1 });
+        let shorter = site_as_written(&dir, &copied.1);
+        let fewer = written_to(&dir.join("fewer.json"), &keys, Some(&shorter), unused);
+        let fewer_anew = written_to(&dir.join("fewer-anew.json"), &keys, None, removed);
+        assert_eq!(fewer.0, fewer_anew.0);
+        assert_eq!(fewer.2, fewer_anew.2);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn kept_parts_are_copied_as_they_lay_and_found_again_where_they_were_written() {
+        let dir = scratch("read");
         // More items than one chunk: a run of parts ends with its chunk, and the next chunk's starts anew.
         let count = 600;
-        let mut keys: Vec<Hash> = (0..count).map(|n| [(n % 251) as u8 + 1; 32]).collect();
-        for (n, key) in keys.iter_mut().enumerate() {
-            key[..8].copy_from_slice(&(n as u64).to_le_bytes());
-        }
+        let mut keys = numbered_keys(count);
         let first = |n: usize| format!("{{\"item\": {n}, \"build\": \"first\"}}");
         let built = written(&keys, None, first);
 

@@ -29,6 +29,7 @@ pub mod paginate;
 pub mod progress;
 pub mod reuse;
 pub mod search;
+pub mod sink;
 pub mod theme;
 pub mod values;
 pub mod widget;

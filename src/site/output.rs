@@ -13,8 +13,8 @@
 //!   by a new file renamed over the old name, never written in place, since it may be a hard link to the live
 //!   site) and the files the new site lacks are removed. A rebuild after one edit thus touches a handful of
 //!   files instead of making and later deleting a link for every file of the site;
-//! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes, the hash of what it
-//!   was rendered from and how it lay on disk ([`Seen`]), which is how the next build knows what it can keep:
+//! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes (of its parts', for a
+//!   file written in items' parts: see `super::sink`), the hash of what it was rendered from and how it lay on disk ([`Seen`]), which is how the next build knows what it can keep:
 //!   a file of the standby or of the previous site is taken only while it is still the file the manifest
 //!   describes, so one that another program changed is made again; and the list of games whose records
 //!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, the records whose own checks
@@ -66,9 +66,10 @@ const MARKER_TEXT: &str =
 /// The manifest's first line: its format, and what else the inputs' hashes depend on.
 const MANIFEST_HEADER: &str = "ludotheca-manifest 3";
 
+use super::sink::{FileSink, Sink};
 pub use crate::fingerprint::Hash;
 use crate::fingerprint::from_hex as unhex;
-use crate::fingerprint::{Digest, Digesting, digest};
+use crate::fingerprint::{Digest, digest};
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
     *blake3::hash(bytes).as_bytes()
@@ -753,6 +754,26 @@ impl Staging {
         inputs: Option<Hash>,
         write: &dyn Fn(&mut dyn io::Write) -> io::Result<()>,
     ) -> Result<(), String> {
+        self.put_from(path, inputs, &|sink| write(sink))
+    }
+
+    /// [`Staging::put_with`] for a data file written in items' parts ([`Sink`]), which may be copied from the
+    /// previous site's file rather than read and written again.
+    pub fn put_parts(
+        &self,
+        path: &str,
+        inputs: Option<Hash>,
+        write: &dyn Fn(&mut dyn Sink) -> io::Result<()>,
+    ) -> Result<(), String> {
+        self.put_from(path, inputs, &|sink| write(sink))
+    }
+
+    fn put_from(
+        &self,
+        path: &str,
+        inputs: Option<Hash>,
+        write: &dyn Fn(&mut FileSink) -> io::Result<()>,
+    ) -> Result<(), String> {
         let dest = self.destination(path)?;
         let partial = partial_of(&dest);
         let failed = |e: io::Error| format!("cannot write `{path}`: {e}");
@@ -766,24 +787,21 @@ impl Staging {
             Some(file) => file,
             None => fs::File::create(&partial).map_err(failed)?,
         };
-        // Buffered before the digest: a data file is written a few hundred bytes at a time.
-        let mut sink = io::BufWriter::with_capacity(1 << 20, Digesting::new(file));
+        let mut sink = FileSink::new(file);
         write(&mut sink).map_err(failed)?;
-        let mut sink = sink
-            .into_inner()
-            .map_err(|e| failed(io::IntoInnerError::into_error(e)))?;
+        let (file, bytes) = sink.finish().map_err(failed)?;
         if in_place {
             // Whatever the old file held past the new end goes.
-            let end = sink.inner.stream_position().map_err(failed)?;
-            sink.inner.set_len(end).map_err(failed)?;
+            let end = (&file).stream_position().map_err(failed)?;
+            file.set_len(end).map_err(failed)?;
         }
         let recorded = Recorded {
-            bytes: sink.digest(),
+            bytes,
             inputs,
             seen: None,
         };
-        let written = Seen::open(&sink.inner);
-        drop(sink);
+        let written = Seen::open(&file);
+        drop(file);
         let same = self
             .previous(path)
             .is_some_and(|old| old.bytes == recorded.bytes);

@@ -23,6 +23,7 @@ use super::output::{self, Hash, Staging};
 use super::paginate::{self, Sizes};
 use super::progress::Progress;
 use super::reuse;
+use super::sink::{Plain, Sink};
 use super::theme::Theme;
 use super::{BuildOptions, Scope, board, bundle, data, graph, lists, markdown, search, values};
 use crate::archive::rules::{family_name, point_word};
@@ -538,11 +539,9 @@ pub fn render_site(
         }
         // Written as they are made: at 100,000 items each is hundreds of megabytes.
         let csv_columns = OnceLock::new();
+        // Smallest first at any size: a CSV row is shorter than its item's OAI-PMH record, and that than its
+        // JSON object (see below for why the order matters).
         let files: Vec<(&str, Export)> = vec![
-            (
-                "catalog.json",
-                Box::new(|items, w| data::catalog_json(archive, items, w)),
-            ),
             (
                 "catalog.csv",
                 Box::new(|items, w| {
@@ -554,6 +553,10 @@ pub fn render_site(
                 "oai-pmh.xml",
                 Box::new(|items, w| data::oai_pmh(archive, base, items, w)),
             ),
+            (
+                "catalog.json",
+                Box::new(|items, w| data::catalog_json(archive, items, w)),
+            ),
         ];
         let data_file = |path: &str, write: &Export| -> Result<(), String> {
             // What the file is made from, found by a dry run of its writer (the parts' keys in their places):
@@ -564,7 +567,7 @@ pub fn render_site(
                 let mut hasher = blake3::Hasher::new();
                 hasher.update(&program);
                 hasher.update(path.as_bytes());
-                write(&dry, &mut hasher).ok()?;
+                write(&dry, &mut Plain(&mut hasher)).ok()?;
                 Some(*hasher.finalize().as_bytes())
             });
             let found = found
@@ -578,16 +581,9 @@ pub fn render_site(
                 return Ok(());
             }
             match &found {
-                Some(kept) => staging.put_with(path, recipe, &|w| write(&items.keyed(kept), w)),
-                None => staging.put_with(path, recipe, &|w| write(&items, w)),
+                Some(kept) => staging.put_parts(path, recipe, &|w| write(&items.keyed(kept), w)),
+                None => staging.put_parts(path, recipe, &|w| write(&items, w)),
             }
-        };
-        let data_files = || {
-            clock.time(Chain::DataFiles, || {
-                files
-                    .par_iter()
-                    .try_for_each(|(path, write)| data_file(path, write))
-            })
         };
         // The index's files are small and many; the items' parts beside them are one file, written as made.
         let index = Mutex::new(None);
@@ -598,7 +594,7 @@ pub fn render_site(
                 let keep = |path: &str| staging.keep_as_it_was(path).map_err(std::io::Error::other);
                 let before =
                     (!left.words.is_empty()).then(|| (&left.words[..], &keep as &search::Keep<'_>));
-                staging.put_with(reuse::Export::Search.path(), None, &|w| {
+                staging.put_parts(reuse::Export::Search.path(), None, &|w| {
                     let made =
                         search::index_files(archive, &items, &mut reuse::Counted::new(w), before)?;
                     *index
@@ -608,16 +604,40 @@ pub fn render_site(
                 })
             })
         };
+        let data_file = |(path, write): &(&str, Export)| {
+            clock.time(Chain::DataFiles, || data_file(path, write))
+        };
         if memory.is_short() {
             // After the three files, not beside them: the index holds every word's postings while it is made,
             // and the two together would raise the build's peak memory.
-            data_files()?;
+            files.iter().try_for_each(data_file)?;
             search_index()?;
         } else {
-            // Beside them: made last, the index was a rebuild's tail, on one core while the other waited.
-            let (data, search) = rayon::join(data_files, search_index);
-            data?;
-            search?;
+            // Each file is one thread's job. The index, mostly one thread's work, is begun at once: made last,
+            // or left for whichever thread came free, it was a rebuild's tail, on one core while the other
+            // waited. This thread then takes the files newest first, while the core the pages leave free takes
+            // the oldest: queued smallest first, the file left for last is the smallest.
+            let failed = Mutex::new(None);
+            let note = |done: Result<(), String>| {
+                if let Err(error) = done {
+                    failed
+                        .lock()
+                        .expect("no thread panics while holding the first error")
+                        .get_or_insert(error);
+                }
+            };
+            rayon::scope(|scope| {
+                for file in &files {
+                    scope.spawn(|_| note(data_file(file)));
+                }
+                note(search_index());
+            });
+            if let Some(error) = failed
+                .into_inner()
+                .expect("no thread panics while holding the first error")
+            {
+                return Err(error);
+            }
         }
         clock.time(Chain::SearchIndex, || {
             let made = index
@@ -899,8 +919,7 @@ impl Out<'_> {
 }
 
 /// A site-wide file's maker.
-type Export<'a> =
-    Box<dyn Fn(&Items<'_>, &mut dyn std::io::Write) -> std::io::Result<()> + Sync + 'a>;
+type Export<'a> = Box<dyn Fn(&Items<'_>, &mut dyn Sink) -> std::io::Result<()> + Sync + 'a>;
 
 struct Renderer<'a> {
     theme: &'a Theme,

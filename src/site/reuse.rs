@@ -8,7 +8,8 @@
 //! short or replaced costs the part being made again, never a wrong part. A file that is still the one the
 //! previous build's manifest describes (its size, time of change and inode, the look every kept file of the site
 //! passes), read with the index that is too, is what that build wrote: its parts are taken without the check
-//! (118 MB hashed again after each edit at 10,000 items, on the data files' chain).
+//! (118 MB hashed again after each edit at 10,000 items, on the data files' chain), and copied from file to file
+//! rather than read ([`Previous::placed`], `super::sink`).
 
 use std::fs;
 use std::io::{self, Write};
@@ -16,6 +17,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::sink::{Parts, Sink};
 use crate::fingerprint::{Hash, digest};
 
 /// The index of the parts, kept in the site beside its manifest.
@@ -221,6 +223,30 @@ impl Previous {
             .collect()
     }
 
+    /// Where the previous file of `export` holds the parts made from each of `keys`, when it is the file the
+    /// previous build wrote (see the module's doc): its parts are then taken where they lie, copied rather than
+    /// read. None for any other file, whose parts [`Previous::read_run`] reads and checks.
+    #[allow(clippy::type_complexity)]
+    pub fn placed(
+        &self,
+        export: Export,
+        keys: &[Hash],
+    ) -> Option<(&fs::File, Vec<Option<(Range<u64>, Check)>>)> {
+        let (file, as_written, spans) = self.files[export.index()].as_ref()?;
+        if !as_written {
+            return None;
+        }
+        let placed = keys
+            .iter()
+            .map(|key| {
+                let span = spans.get(key)?;
+                self.taken.fetch_add(1, Ordering::Relaxed);
+                Some((span.offset..span.end(), span.check))
+            })
+            .collect();
+        Some((file, placed))
+    }
+
     fn read(&self, file: &fs::File, as_written: bool, span: Span) -> Option<(Arc<str>, Check)> {
         let mut bytes = vec![0; span.len as usize];
         read_at(file, &mut bytes, span.offset).ok()?;
@@ -262,7 +288,7 @@ impl Previous {
 }
 
 /// The first `len` bytes of `bytes`, grown to hold them if need be: zeroed only as it grows, not at each read.
-fn room(bytes: &mut Vec<u8>, len: usize) -> &mut [u8] {
+pub(super) fn room(bytes: &mut Vec<u8>, len: usize) -> &mut [u8] {
     if bytes.len() < len {
         bytes.resize(len, 0);
     }
@@ -270,12 +296,12 @@ fn room(bytes: &mut Vec<u8>, len: usize) -> &mut [u8] {
 }
 
 #[cfg(unix)]
-fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+pub(super) fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
 }
 
 #[cfg(not(unix))]
-fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+pub(super) fn read_at(file: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     // Elsewhere a file has one position; parts are read one at a time there.
     static ONE: Mutex<()> = Mutex::new(());
@@ -345,12 +371,12 @@ impl Recorder {
 
 /// A data file being written, counting its bytes so that each part's place can be recorded.
 pub struct Counted<'w> {
-    inner: &'w mut dyn Write,
+    inner: &'w mut dyn Sink,
     written: u64,
 }
 
 impl<'w> Counted<'w> {
-    pub fn new(inner: &'w mut dyn Write) -> Counted<'w> {
+    pub fn new(inner: &'w mut dyn Sink) -> Counted<'w> {
         Counted { inner, written: 0 }
     }
 
@@ -363,10 +389,43 @@ impl<'w> Counted<'w> {
         part: &str,
         recorder: Option<&Recorder>,
     ) -> io::Result<()> {
-        if let (Some(recorder), Some(kept)) = (recorder, kept) {
-            recorder.record(export, kept, part.len(), self.written);
+        match kept {
+            Some(kept) => {
+                if let Some(recorder) = recorder {
+                    recorder.record(export, kept, part.len(), self.written);
+                }
+                self.run(
+                    part.as_bytes(),
+                    Parts {
+                        checks: &[*kept.1],
+                        separator: b"",
+                    },
+                )
+            }
+            None => self.write_all(part.as_bytes()),
         }
-        self.write_all(part.as_bytes())
+    }
+
+    /// Write `bytes`, which hold `parts`.
+    pub fn run(&mut self, bytes: &[u8], parts: Parts<'_>) -> io::Result<()> {
+        self.inner.parts(bytes, parts)?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Copy the bytes `at` in `from`, which hold `parts`: false when the sink cannot.
+    pub fn copy_run(
+        &mut self,
+        from: &fs::File,
+        at: Range<u64>,
+        parts: Parts<'_>,
+    ) -> io::Result<bool> {
+        let len = at.end - at.start;
+        let copied = self.inner.copy_parts(from, at, parts)?;
+        if copied {
+            self.written += len;
+        }
+        Ok(copied)
     }
 
     /// How many bytes were written so far.
