@@ -2,7 +2,7 @@
 //!
 //! A data file (`catalog.json`, `catalog.csv`, `oai-pmh.xml`, the search index's file of items' words) is
 //! written in items' parts. The index of parts already holds each part's checksum, so the file's checksum is
-//! made from those and from the bytes between parts ([`PieceSum`]) rather than from every byte again. A run of
+//! made from those and from the bytes between parts (`PieceSum`) rather than from every byte again. A run of
 //! parts taken from the previous site's file is then copied by the system from that file to the new one
 //! ([`Sink::copy_parts`]): neither read into memory nor hashed (118 MB after each edit at 10,000 items).
 //!
