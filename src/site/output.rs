@@ -14,7 +14,8 @@
 //!   site) and the files the new site lacks are removed. A rebuild after one edit thus touches a handful of
 //!   files instead of making and later deleting a link for every file of the site;
 //! - each site carries a manifest ([`MANIFEST`]): every file with the hash of its bytes (of its parts', for a
-//!   file written in items' parts: see `super::sink`), the hash of what it was rendered from and how it lay on disk ([`Seen`]), which is how the next build knows what it can keep:
+//!   file written in items' parts: see `super::sink`), the hash of what it was rendered from and how it lay on
+//!   disk ([`Seen`]), which is how the next build knows what it can keep:
 //!   a file of the standby or of the previous site is taken only while it is still the file the manifest
 //!   describes, so one that another program changed is made again; and the list of games whose records
 //!   replayed cleanly ([`REPLAYED`]), which the next build need not replay again, the records whose own checks
