@@ -646,17 +646,11 @@ fn the_data_files_are_kept_whole_while_what_they_are_made_from_is_unchanged() {
     let (taken, all) = taken_in(&said, "data ");
     assert_eq!(taken, all);
     assert_whole(&out);
-    let record = catalog.join("games/terhuchu/record.xml");
-    let text = fs::read_to_string(&record).unwrap();
-    fs::write(
-        &record,
-        text.replacen(
-            "</dcterms:description>",
-            " Kept apart.</dcterms:description>",
-            1,
-        ),
-    )
-    .unwrap();
+    replace_in(
+        &catalog.join("games/terhuchu/record.xml"),
+        "</dcterms:description>",
+        " Kept apart.</dcterms:description>",
+    );
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(
         data_files_kept(&said),
@@ -669,11 +663,11 @@ fn the_data_files_are_kept_whole_while_what_they_are_made_from_is_unchanged() {
 
     // The catalog's title heads catalog.json and the OAI-PMH file, outside any item's part; and every part's
     // key covers the configuration, so none of the three is the previous file.
-    let config = catalog.join("ludotheca.toml");
-    let toml = fs::read_to_string(&config).unwrap();
-    let retitled = toml.replacen("title = \"", "title = \"Renamed ", 1);
-    assert_ne!(toml, retitled);
-    fs::write(&config, retitled).unwrap();
+    replace_in(
+        &catalog.join("ludotheca.toml"),
+        "title = \"",
+        "title = \"Renamed ",
+    );
     let said = run(&catalog, &out, &["--timings"], &[]);
     assert_eq!(data_files_kept(&said), 0, "{said}");
     fresh_as("fresh-retitled", "after the catalog's title changed");

@@ -86,7 +86,6 @@ const E: bool = true; // one of the 15 `dc:` elements
 const R: bool = true; // a relation that takes `ref`
 const N: bool = false;
 
-/// All 55 `dcterms:` properties (15 of which are also the `dc:` elements), in the default display order.
 impl Term {
     /// This term's place in [`TERMS`], found from its address (every term a record or the configuration names
     /// is one of them): none for a term that is not there.
@@ -97,6 +96,7 @@ impl Term {
     }
 }
 
+/// All 55 `dcterms:` properties (15 of which are also the `dc:` elements), in the default display order.
 pub static TERMS: [Term; 55] = [
     term("title", "Title", None, E, N),
     term("alternative", "Alternative Title", Some("title"), N, N),

@@ -178,27 +178,28 @@ pub struct CsvColumns {
 impl CsvColumns {
     pub fn of(archive: &Archive) -> CsvColumns {
         let config = &archive.catalog.config;
-        use crate::catalog::terms::TERMS;
+        use crate::catalog::terms::{TERMS, Term};
         // Every term in use found in one pass over the values, not one pass per label: a catalog's labels are
         // fifty or more, and most terms are used by no record or by few. Marked by the term's place in the
-        // table rather than hashed by name (200,000 values at 10,000 items).
+        // table rather than hashed by name (200,000 values at 10,000 items); a term found outside the table
+        // would be told by its name.
+        let place = |term: &'static Term| {
+            term.index()
+                .or_else(|| TERMS.iter().position(|t| t.name == term.name))
+        };
         let mut present = [false; TERMS.len()];
         let mut elsewhere: foldhash::HashSet<&str> = foldhash::HashSet::default();
         for value in archive.entries.iter().flat_map(|e| &e.item.values) {
-            match value.term.index() {
+            match place(value.term) {
                 Some(index) => present[index] = true,
                 None => {
                     elsewhere.insert(value.term.name);
                 }
             }
         }
-        let used = |term: &'static crate::catalog::terms::Term| {
-            term.index().is_some_and(|index| present[index])
-                || TERMS
-                    .iter()
-                    .zip(present)
-                    .any(|(t, p)| p && t.name == term.name)
-                || elsewhere.contains(term.name)
+        let used = |term: &'static Term| match place(term) {
+            Some(index) => present[index],
+            None => elsewhere.contains(term.name),
         };
         CsvColumns {
             used: config

@@ -528,15 +528,6 @@ mod tests {
         })
     }
 
-    /// An empty folder for a test's files.
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("ludotheca-memo-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     /// `count` items' keys, each told apart by its number.
     fn numbered_keys(count: usize) -> Vec<Hash> {
         (0..count)
@@ -574,7 +565,8 @@ mod tests {
 
     #[test]
     fn parts_of_a_file_as_written_are_copied_unread_into_a_file_checked_as_one_made_anew() {
-        let dir = scratch("copy");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let count = 600;
         let mut keys = numbered_keys(count);
         let make = |n: usize| format!("{{\"item\": {n}, \"words\": \"{}\"}}", "w".repeat(n % 37));
@@ -587,7 +579,7 @@ mod tests {
             300 => "{\"item\": 300, \"edited\": true}".to_string(),
             n => make(n),
         };
-        let previous = site_as_written(&dir, &first.1);
+        let previous = site_as_written(dir, &first.1);
         let copied = written_to(&dir.join("copied.json"), &keys, Some(&previous), |n| {
             assert_eq!(n, 300, "only the edited item's part is made");
             edited(n)
@@ -603,31 +595,31 @@ mod tests {
 
         // The index written beside the copies finds each part where it now lies.
         fs::rename(dir.join("copied.json"), &live).unwrap();
-        let again = site_as_written(&dir, &copied.1);
+        let again = site_as_written(dir, &copied.1);
         let unused = |_| unreachable!("every part is taken");
         let third = written_to(&dir.join("third.json"), &keys, Some(&again), unused);
         assert_eq!(third.0, anew.0);
         assert_eq!(third.2, anew.2);
 
         // A sink that cannot copy reads the runs instead.
-        let read = written(&keys, Some(&site_as_written(&dir, &copied.1)), unused);
+        let read = written(&keys, Some(&site_as_written(dir, &copied.1)), unused);
         assert_eq!(read.0, anew.0);
 
         // An item removed: the parts on either side of it lie apart in the previous file, and are copied as
         // two runs, without what lay between them.
         keys.remove(150);
         let removed = |n: usize| edited(if n < 150 { n } else { n + 1 });
-        let shorter = site_as_written(&dir, &copied.1);
+        let shorter = site_as_written(dir, &copied.1);
         let fewer = written_to(&dir.join("fewer.json"), &keys, Some(&shorter), unused);
         let fewer_anew = written_to(&dir.join("fewer-anew.json"), &keys, None, removed);
         assert_eq!(fewer.0, fewer_anew.0);
         assert_eq!(fewer.2, fewer_anew.2);
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn kept_parts_are_copied_as_they_lay_and_found_again_where_they_were_written() {
-        let dir = scratch("read");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         // More items than one chunk: a run of parts ends with its chunk, and the next chunk's starts anew.
         let count = 600;
         let mut keys = numbered_keys(count);
@@ -640,7 +632,7 @@ mod tests {
         let mut file = built.0.clone();
         let lost = String::from_utf8_lossy(&file).find("\"item\": 7,").unwrap();
         file[lost] = b'#';
-        let previous = site_with(&dir, &(file, built.1.clone()));
+        let previous = site_with(dir, &(file, built.1.clone()));
         let second = |n: usize| format!("{{\"item\": {n}, \"build\": \"second\"}}");
         let rebuilt = written(&keys, Some(&previous), second);
         let expected: Vec<String> = (0..count)
@@ -656,7 +648,7 @@ mod tests {
         assert_eq!(previous.taken(), count - 2);
 
         // The index written with the copied runs finds every part where it now lies.
-        let again = site_with(&dir, &rebuilt);
+        let again = site_with(dir, &rebuilt);
         let unused = |_| unreachable!("every part is taken");
         assert_eq!(written(&keys, Some(&again), unused).0, rebuilt.0);
         assert_eq!(again.taken(), count);
@@ -678,6 +670,5 @@ mod tests {
             )
         );
         assert_eq!(again.taken(), 2 * count);
-        fs::remove_dir_all(&dir).unwrap();
     }
 }

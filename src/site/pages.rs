@@ -604,13 +604,13 @@ pub fn render_site(
                 })
             })
         };
-        let data_file = |(path, write): &(&str, Export)| {
+        let timed_data_file = |(path, write): &(&str, Export)| {
             clock.time(Chain::DataFiles, || data_file(path, write))
         };
         if memory.is_short() {
             // After the three files, not beside them: the index holds every word's postings while it is made,
             // and the two together would raise the build's peak memory.
-            files.iter().try_for_each(data_file)?;
+            files.iter().try_for_each(timed_data_file)?;
             search_index()?;
         } else {
             // Each file is one thread's job. The index, mostly one thread's work, is begun at once: made last,
@@ -628,7 +628,7 @@ pub fn render_site(
             };
             rayon::scope(|scope| {
                 for file in &files {
-                    scope.spawn(|_| note(data_file(file)));
+                    scope.spawn(|_| note(timed_data_file(file)));
                 }
                 note(search_index());
             });

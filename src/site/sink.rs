@@ -282,14 +282,6 @@ mod tests {
     use super::*;
     use crate::fingerprint::digest;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("ludotheca-sink-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     /// A file written through a [`FileSink`] by `write`: its bytes and checksum.
     fn written(path: &std::path::Path, write: impl FnOnce(&mut FileSink)) -> (Vec<u8>, Digest) {
         let mut sink = FileSink::new(fs::File::create(path).unwrap());
@@ -319,7 +311,8 @@ mod tests {
 
     #[test]
     fn a_file_has_one_checksum_however_its_parts_came() {
-        let dir = scratch("ways");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let parts = ["{\"a\":1}", "{\"b\":22}", "{\"c\":333}"];
         let checks: Vec<Check> = parts.iter().map(|p| digest(p.as_bytes())).collect();
         let run = parts.join(",");
@@ -380,12 +373,12 @@ mod tests {
         assert_eq!(unmarked.0, expected);
         assert_ne!(unmarked.1, one_by_one.1);
         assert_eq!(unmarked.1, digest(&expected));
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_run_the_previous_file_no_longer_holds_is_an_error() {
-        let dir = scratch("short");
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let source = dir.join("previous");
         fs::write(&source, "{\"a\":1}").unwrap();
         let mut sink = FileSink::new(fs::File::create(dir.join("new")).unwrap());
@@ -397,6 +390,5 @@ mod tests {
         };
         let error = sink.copy_parts(&from, 0..20, parts).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
-        fs::remove_dir_all(&dir).unwrap();
     }
 }
