@@ -429,7 +429,7 @@ fn build(args: BuildArgs) -> ExitCode {
     let print = |diagnostics: &ludotheca::diagnostic::Diagnostics| {
         let _ = report::write(diagnostics, Format::Human, color, &mut stderr.lock());
     };
-    match site::build(&options) {
+    match ludotheca::on_the_pool(|| site::build(&options)) {
         Ok(mut built) => {
             if built.base_url.is_none() {
                 built.diagnostics.push(site::no_address_warning());
@@ -560,7 +560,8 @@ fn build(args: BuildArgs) -> ExitCode {
 
 fn check(args: CheckArgs) -> ExitCode {
     let site = (!args.fresh).then_some(args.site.as_path());
-    let (_, diagnostics, reused) = match ludotheca::load_and_check_after(&args.catalog, site) {
+    let checked = ludotheca::on_the_pool(|| ludotheca::load_and_check_after(&args.catalog, site));
+    let (_, diagnostics, reused) = match checked {
         Ok(result) => result,
         Err(err) => {
             eprintln!("error: {err}");

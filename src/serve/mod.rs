@@ -153,7 +153,7 @@ pub fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let started = Instant::now();
     // What each build made, for the next: a rebuild reads, checks and renders only what an edit touched.
     let mut kept = Kept::default();
-    match site::build_with(&build_options, Some(&mut kept)) {
+    match crate::on_the_pool(|| site::build_with(&build_options, Some(&mut kept))) {
         Err(err @ (BuildError::Load(_) | BuildError::Output(_))) => {
             return Err(ServeError::Build(err));
         }
@@ -263,7 +263,9 @@ fn rebuild_loop(
                 Ok(wake) => wake,
                 Err(RecvTimeoutError::Timeout) => {
                     let started = Instant::now();
-                    let outcome = site::build_scoped(build_options, Some(&mut kept), Scope::Whole);
+                    let outcome = crate::on_the_pool(|| {
+                        site::build_scoped(build_options, Some(&mut kept), Scope::Whole)
+                    });
                     report_build(options, live, outcome, started, Scope::Whole);
                     behind = None;
                     continue;
@@ -299,7 +301,8 @@ fn rebuild_loop(
             _ => Scope::Items,
         };
         let started = Instant::now();
-        let outcome = site::build_scoped(build_options, Some(&mut kept), scope);
+        let outcome =
+            crate::on_the_pool(|| site::build_scoped(build_options, Some(&mut kept), scope));
         match (scope, &outcome) {
             (Scope::Whole, Ok(_)) => behind = None,
             (Scope::Items, Ok(built)) => {
