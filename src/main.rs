@@ -429,6 +429,7 @@ fn build(args: BuildArgs) -> ExitCode {
     let print = |diagnostics: &ludotheca::diagnostic::Diagnostics| {
         let _ = report::write(diagnostics, Format::Human, color, &mut stderr.lock());
     };
+    ludotheca::resident::ends_after_one_build();
     match ludotheca::on_the_pool(|| site::build(&options)) {
         Ok(mut built) => {
             if built.base_url.is_none() {

@@ -2,6 +2,8 @@
 //! that an archivist whose catalog grows can see which step needs the memory, and a benchmark can report it
 //! without a tool around the program.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// Resident memory in bytes: now, and the most the process has held so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resident {
@@ -55,6 +57,48 @@ pub fn free_beside<T: Send + 'static>(value: T) {
     let _ = std::thread::Builder::new().spawn(move || drop(value));
 }
 
+/// Whether this process ends as soon as its one build is done ([`ends_after_one_build`]).
+static ENDS_AFTER_ONE_BUILD: AtomicBool = AtomicBool::new(false);
+/// Whether what the build lets go of is left for the process's end to free ([`plenty_of_memory`]).
+static LEFT_TO_EXIT: AtomicBool = AtomicBool::new(false);
+
+/// Said by a command whose process ends as soon as its one build is done (`ludotheca build`; not the preview
+/// server, which builds again and again, nor a test that builds many times).
+pub fn ends_after_one_build() {
+    ENDS_AFTER_ONE_BUILD.store(true, Ordering::Relaxed);
+}
+
+/// Said by a build that found its catalog small enough for memory to be plentiful: if the process ends after
+/// it, what the build lets go of from here on ([`let_go`]) is left for the process's end, when the system takes
+/// the whole of its memory back at once.
+pub fn plenty_of_memory() {
+    if ENDS_AFTER_ONE_BUILD.load(Ordering::Relaxed) {
+        LEFT_TO_EXIT.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether what is let go of is left for the process's end ([`plenty_of_memory`]).
+pub fn left_to_exit() -> bool {
+    LEFT_TO_EXIT.load(Ordering::Relaxed)
+}
+
+/// Let go of `value`, a large model or map: left for the process's end to free when [`left_to_exit`], freed on
+/// a thread of its own ([`free_beside`]) otherwise. A thread freeing beside the build is a third thread on the
+/// build's cores, and slows the two of the pool by more than the freeing takes: at 10,000 items, the render of
+/// a rebuild in a new process lost 5-20 ms to it, and leaving the model, the games and the names to the
+/// process's end costs about 10 MB more at the peak of a rebuild and of a full build.
+pub fn let_go<T: Send + 'static>(value: T) {
+    let_go_when(value, left_to_exit());
+}
+
+fn let_go_when<T: Send + 'static>(value: T, left: bool) {
+    if left {
+        std::mem::forget(value);
+    } else {
+        free_beside(value);
+    }
+}
+
 /// The allocator's option `mi_option_purge_delay`, numbered as in its header (the same in its versions 2 and
 /// 3); the binding names no constant for it.
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
@@ -74,6 +118,37 @@ pub fn keep_freed() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value that says when it is dropped.
+    struct Told(std::sync::Arc<AtomicBool>);
+
+    impl Drop for Told {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn what_is_let_go_is_freed_beside_unless_left_to_the_processs_end() {
+        let freed = std::sync::Arc::new(AtomicBool::new(false));
+        let_go_when(Told(std::sync::Arc::clone(&freed)), true);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            !freed.load(Ordering::SeqCst),
+            "a value left to the end was freed"
+        );
+
+        let freed = std::sync::Arc::new(AtomicBool::new(false));
+        let_go_when(Told(std::sync::Arc::clone(&freed)), false);
+        let waited = std::time::Instant::now();
+        while !freed.load(Ordering::SeqCst) {
+            assert!(
+                waited.elapsed() < std::time::Duration::from_secs(10),
+                "a value let go was never freed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
 
     #[test]
     fn reads_the_kernels_fields_in_kilobytes() {

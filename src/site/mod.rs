@@ -329,6 +329,7 @@ fn build_once(
     let memory = match &text_held {
         Some(held) if !crate::catalog::memory_is_short(held.text) => {
             crate::resident::keep_freed();
+            crate::resident::plenty_of_memory();
             Memory::Plenty
         }
         _ => Memory::Short,
@@ -493,9 +494,9 @@ fn build_once(
 
     let started = Instant::now();
     // A build in a new process holds the games only until here, below the render's peak. Freeing them (8,000
-    // games' rulesets at 10,000 items) kept one core busy while the other waited for the render to start: it
-    // is done beside the render instead.
-    crate::resident::free_beside(read_games);
+    // games' rulesets at 10,000 items) kept one core busy while the other waited for the render to start: they
+    // are let go of beside the render instead, or left to the end of a process that ends after this build.
+    crate::resident::let_go(read_games);
     // The items' parts of the site-wide files, which only a whole build makes, are held from one build to the
     // next. They take about as much memory as those files (1.3 GB at 100,000 items, a third of what the server
     // held at its peak): a catalog whose memory is short has its whole builds take them from the previous
@@ -570,8 +571,13 @@ fn build_once(
     let manifests_read = kept.is_none();
     let written = std::thread::scope(|beside| {
         // The resolved archive is freed beside the swap (about 5 ms at 10,000 items, in the pass the preview
-        // server's page waits for); it borrows the checked model, so it is freed before that is.
-        beside.spawn(move || drop(archive));
+        // server's page waits for), or left to the end of a process that ends after this build; it borrows the
+        // checked model, so it goes before that does.
+        if crate::resident::left_to_exit() {
+            std::mem::forget(archive);
+        } else {
+            beside.spawn(move || drop(archive));
+        }
         // A build in a new process leaves nothing for a next one: its manifest is not made into a map.
         match kept {
             Some(kept) => staging.commit_with(&mut kept.manifests),
@@ -580,11 +586,11 @@ fn build_once(
     })
     .map_err(BuildError::Output)?;
     // Freeing the checked model, a few hundred thousand allocations, keeps one core busy for a tenth of a
-    // second at 10,000 items: done beside what follows, and never waited for.
-    crate::resident::free_beside(checked);
+    // second at 10,000 items: let go of beside what follows, and never waited for.
+    crate::resident::let_go(checked);
     // So are the manifests a build in a new process read (two of 30,000 paths at 10,000 items).
     if manifests_read {
-        crate::resident::free_beside(fresh_manifests);
+        crate::resident::let_go(fresh_manifests);
     }
     step("swap", started);
 
