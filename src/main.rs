@@ -562,13 +562,17 @@ fn build(args: BuildArgs) -> ExitCode {
 fn check(args: CheckArgs) -> ExitCode {
     let site = (!args.fresh).then_some(args.site.as_path());
     let checked = ludotheca::on_the_pool(|| ludotheca::load_and_check_after(&args.catalog, site));
-    let (_, diagnostics, reused) = match checked {
+    let (model, diagnostics, reused) = match checked {
         Ok(result) => result,
         Err(err) => {
             eprintln!("error: {err}");
             return ExitCode::from(EXIT_FAILURE);
         }
     };
+    // The process ends once the report is written, and the system takes its memory back whole: freeing the
+    // checked model first (hundreds of thousands of allocations at 10,000 items) was about a tenth of a check
+    // after a build.
+    std::mem::forget(model);
     let format = match args.format {
         FormatArg::Human => Format::Human,
         FormatArg::Json => Format::Json,
