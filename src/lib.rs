@@ -9,6 +9,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod fingerprint;
 pub mod interop;
+pub mod large_pages;
 pub mod play;
 pub mod report;
 pub mod resident;

@@ -321,6 +321,8 @@ const EXIT_ERRORS: u8 = 1;
 const EXIT_FAILURE: u8 = 2;
 
 fn main() -> ExitCode {
+    // Before anything is allocated: the allocator asks for all of its memory the same way.
+    ludotheca::large_pages::choose();
     let cli = Cli::parse();
     let code = run(cli.command);
     // The work is done and the process ends: what it freed need not go back to the system first, which the
@@ -511,6 +513,12 @@ fn build(args: BuildArgs) -> ExitCode {
                         held.text >> 10,
                         held.held >> 10
                     );
+                }
+                if let Some(pages) = ludotheca::large_pages::chosen() {
+                    let held = ludotheca::resident::in_large_pages()
+                        .map(|bytes| format!(", {} MB held in large pages", bytes >> 20))
+                        .unwrap_or_default();
+                    println!("   pages {}{held}", pages.describe());
                 }
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);

@@ -17,21 +17,30 @@ pub fn resident() -> Option<Resident> {
     parse_status(&status)
 }
 
+/// How much of the process's memory lies in large pages (`AnonHugePages`, see [`crate::large_pages`]); `None`
+/// where the kernel does not say.
+pub fn in_large_pages() -> Option<u64> {
+    let rollup = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    kb_field(&rollup, "AnonHugePages:")
+}
+
+/// The value of the line starting with `name` in a `/proc` text that gives it in kB, in bytes.
+fn kb_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kb: u64 = line[name.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
 /// `VmRSS` and `VmHWM` (the high-water mark) of a `/proc/<pid>/status` text, which gives them in kB.
 fn parse_status(status: &str) -> Option<Resident> {
-    let field = |name: &str| {
-        let line = status.lines().find(|l| l.starts_with(name))?;
-        let kb: u64 = line[name.len()..]
-            .trim()
-            .trim_end_matches("kB")
-            .trim()
-            .parse()
-            .ok()?;
-        Some(kb * 1024)
-    };
     Some(Resident {
-        now: field("VmRSS:")?,
-        peak: field("VmHWM:")?,
+        now: kb_field(status, "VmRSS:")?,
+        peak: kb_field(status, "VmHWM:")?,
     })
 }
 

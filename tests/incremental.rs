@@ -2134,3 +2134,71 @@ fn an_items_file_named_wrong_stops_the_build_and_the_site_keeps_the_item() {
     assert!(said.contains("`Record.xml` is not read"), "{said}");
     assert!(out.join("games/bagh-chal/index.html").is_file());
 }
+
+/// The `pages` line of `--timings`: the choice in words, and the megabytes held in large pages.
+fn pages_in(said: &str) -> (String, u64) {
+    let line = said
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("pages "))
+        .unwrap_or_else(|| panic!("no pages line in {said}"));
+    let (choice, held) = line
+        .rsplit_once(", ")
+        .unwrap_or_else(|| panic!("no memory held in {line}"));
+    let mb = held
+        .strip_suffix(" MB held in large pages")
+        .unwrap_or_else(|| panic!("not a size held: {held}"))
+        .parse()
+        .unwrap();
+    (choice.to_string(), mb)
+}
+
+#[test]
+fn large_pages_are_taken_as_asked_or_when_the_kernel_has_plenty_free() {
+    let scratch = Scratch::new("pages");
+    let catalog = Path::new(CATALOG);
+    let offered = fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+        .is_ok_and(|s| s.contains("[always]") || s.contains("[madvise]"));
+
+    let (choice, held) = pages_in(&run(
+        catalog,
+        &scratch.0.join("small"),
+        &["--timings"],
+        &[("LUDOTHECA_LARGE_PAGES", "0")],
+    ));
+    assert!(choice.starts_with("small (asked"), "{choice}");
+    // Only what the runtime touched before `main` chose, two large pages at most.
+    assert!(
+        held <= 4,
+        "small pages asked for, yet {held} MB in large ones"
+    );
+
+    let (choice, _) = pages_in(&run(
+        catalog,
+        &scratch.0.join("asked"),
+        &["--timings"],
+        &[("LUDOTHECA_LARGE_PAGES", "1")],
+    ));
+    let expected = if offered {
+        "large (asked"
+    } else {
+        "small (the system gives no"
+    };
+    assert!(choice.starts_with(expected), "{choice}");
+
+    // Chosen by the free memory: where the kernel had plenty free in large blocks, the build's memory is in
+    // them (a build of the shipped catalog holds tens of megabytes).
+    let (choice, held) = pages_in(&run(
+        catalog,
+        &scratch.0.join("chosen"),
+        &["--timings"],
+        &[],
+    ));
+    if choice.starts_with("large (") {
+        assert!(
+            held > 8,
+            "large pages chosen, yet {held} MB held in them: {choice}"
+        );
+    } else {
+        assert!(choice.starts_with("small ("), "{choice}");
+    }
+}
