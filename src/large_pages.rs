@@ -20,15 +20,18 @@
 //! holds for every page touched after it. The choice is made first thing in `main`: only what the runtime
 //! allocated before `main`, a page or two, may lie in large pages whatever the choice.
 //!
-//! `LUDOTHECA_LARGE_PAGES=1` keeps large pages whatever is free, `=0` turns them off.
+//! `LUDOTHECA_LARGE_PAGES=1` keeps large pages whatever is free, `=0` turns them off; any other value is
+//! ignored, as if unset.
 
 #![cfg_attr(not(target_os = "linux"), allow(dead_code))]
 
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// The memory free in large blocks below which small pages are kept: over twice the peak of the largest build
 /// measured (1.7 GB, a rebuild at 100,000 items), so that a build never runs the free blocks out and waits on
-/// the kernel compacting memory (rebuilds at 100,000 items took 22 s instead of 5 when it had to).
+/// the kernel compacting memory (two rebuilds at 100,000 items in large pages, with about 2 GB free, took 22 s
+/// instead of 5, while the kernel stalled some 900 times to compact it).
 pub const WANTED_FREE: u64 = 4 << 30;
 
 /// The time to supply one large page above which small pages are kept: about twice what 2 MiB of small pages
@@ -54,7 +57,8 @@ pub enum Choice {
     SmallSlow { took: u32 },
     /// Small pages, asked for by `LUDOTHECA_LARGE_PAGES=0`.
     SmallAsked,
-    /// Small pages: the system gives no transparent large pages (turned off, or not Linux).
+    /// Small pages: the system gives no transparent large pages (turned off, or not Linux), or no memory could
+    /// be mapped to time one.
     SmallUnsupported,
     /// Small pages: the system keeps a pool of reserved large pages (`HugePages_Total`), which the allocator
     /// would take from; they are left to whatever they were reserved for.
@@ -77,7 +81,7 @@ impl Choice {
             ),
             Choice::LargeAsked => "large (asked for by LUDOTHECA_LARGE_PAGES)".to_string(),
             Choice::Small { free } => format!(
-                "small (only {:.1} GiB free in large blocks, {:.0} GiB wanted)",
+                "small (only {:.1} GiB free in large blocks or under the memory limit, {:.0} GiB wanted)",
                 gib(free),
                 gib(WANTED_FREE)
             ),
@@ -208,7 +212,7 @@ fn decide(
     }
     if system
         .meminfo
-        .and_then(|m| field(m, "HugePages_Total:"))
+        .and_then(|m| crate::resident::proc_field(m, "HugePages_Total:"))
         .is_some_and(|pool| pool > 0)
     {
         return Choice::SmallReserved;
@@ -285,25 +289,20 @@ fn free_in_blocks(buddyinfo: &str, page: u64, large_page: u64) -> u64 {
     free
 }
 
-/// The number after `name` on its line of a `/proc/meminfo` text.
-fn field(meminfo: &str, name: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|line| line.starts_with(name))?;
-    line[name.len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
-}
-
 /// The room left under the memory limits of the process's control group and the groups above it, the least
-/// of them, by cgroup v2 (`memory.max`, `memory.current`) or v1 (`memory.limit_in_bytes`,
-/// `memory.usage_in_bytes`); none when no group sets a limit (or none can be read).
+/// of them; none when no group sets a limit (or none can be read).
 #[cfg(target_os = "linux")]
 fn group_room() -> Option<u64> {
     let cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let number =
-        |path: String| -> Option<u64> { std::fs::read_to_string(path).ok()?.trim().parse().ok() };
+    room_in(&cgroup, &|path| {
+        std::fs::read_to_string(path).ok()?.trim().parse().ok()
+    })
+}
+
+/// [`group_room`] by a `/proc/<pid>/cgroup` text, reading each number with `number`: cgroup v2 (`memory.max`,
+/// `memory.current`) or v1 (`memory.limit_in_bytes`, `memory.usage_in_bytes`), each group up to the root of
+/// its hierarchy.
+fn room_in(cgroup: &str, number: &dyn Fn(&Path) -> Option<u64>) -> Option<u64> {
     let mut room: Option<u64> = None;
     for line in cgroup.lines() {
         // "0::/path" (v2) or "4:memory:/path" (v1, the memory controller's hierarchy).
@@ -312,6 +311,10 @@ fn group_room() -> Option<u64> {
         else {
             continue;
         };
+        // A group outside the namespace's root is named through `..`: not looked for.
+        if path.split('/').any(|part| part == "..") {
+            continue;
+        }
         let (root, limit, usage) = if controllers.is_empty() {
             ("/sys/fs/cgroup", "memory.max", "memory.current")
         } else if controllers.split(',').any(|c| c == "memory") {
@@ -323,19 +326,18 @@ fn group_room() -> Option<u64> {
         } else {
             continue;
         };
-        // The group and each above it, up to the hierarchy's root (v2 writes no limit as "max", which does not
-        // parse; v1 as the largest page-aligned number).
-        let mut folder = std::path::Path::new(root).join(path.trim_start_matches('/'));
+        // v2 writes no limit as "max", which is no number; v1 as the largest page-aligned number.
+        let root = Path::new(root);
+        let mut folder = root.join(path.trim_start_matches('/'));
         loop {
-            if let (Some(limit), Some(used)) = (
-                number(folder.join(limit).to_string_lossy().into_owned()),
-                number(folder.join(usage).to_string_lossy().into_owned()),
-            ) && limit < 1 << 62
+            if let (Some(limit), Some(used)) =
+                (number(&folder.join(limit)), number(&folder.join(usage)))
+                && limit < 1 << 62
             {
                 let here = limit.saturating_sub(used);
                 room = Some(room.map_or(here, |room| room.min(here)));
             }
-            if folder == std::path::Path::new(root) || !folder.pop() {
+            if folder == root || !folder.pop() {
                 break;
             }
         }
@@ -423,6 +425,44 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
             decide(None, &short, never_called),
             Choice::Small { .. }
         ));
+    }
+
+    #[test]
+    fn the_room_is_the_least_left_under_the_limits_of_the_group_and_those_above_it() {
+        let files: std::collections::HashMap<&str, u64> = [
+            // v2: the service limited to 6 GiB, 5 used; its slice to 8, 1 used; the root sets none.
+            ("/sys/fs/cgroup/app.slice/build.service/memory.max", 6 << 30),
+            (
+                "/sys/fs/cgroup/app.slice/build.service/memory.current",
+                5 << 30,
+            ),
+            ("/sys/fs/cgroup/app.slice/memory.max", 8 << 30),
+            ("/sys/fs/cgroup/app.slice/memory.current", 1 << 30),
+            // v1: no limit, written as the largest number.
+            (
+                "/sys/fs/cgroup/memory/job/memory.limit_in_bytes",
+                9223372036854771712,
+            ),
+            ("/sys/fs/cgroup/memory/job/memory.usage_in_bytes", 1 << 30),
+            // Where a path through `..` would lead, were it followed.
+            ("/sys/fs/cgroup/../app.slice/memory.max", 1 << 20),
+            ("/sys/fs/cgroup/../app.slice/memory.current", 0),
+        ]
+        .into_iter()
+        .collect();
+        let number = |path: &Path| files.get(path.to_str()?).copied();
+        assert_eq!(
+            room_in("0::/app.slice/build.service\n", &number),
+            Some(1 << 30)
+        );
+        assert_eq!(room_in("4:memory:/job\n1:cpu:/job\n", &number), None);
+        assert_eq!(room_in("0::/\n", &number), None);
+        // A group named through `..` is not looked for.
+        assert_eq!(room_in("0::/../app.slice\n", &number), None);
+        assert_eq!(
+            room_in("0::/app.slice/build.service\n4:memory:/job\n", &number),
+            Some(1 << 30)
+        );
     }
 
     #[cfg(target_os = "linux")]

@@ -321,7 +321,7 @@ const EXIT_ERRORS: u8 = 1;
 const EXIT_FAILURE: u8 = 2;
 
 fn main() -> ExitCode {
-    // Before anything is allocated: the allocator asks for all of its memory the same way.
+    // First, so that the pages every later allocation faults in are the chosen kind.
     ludotheca::large_pages::choose();
     let cli = Cli::parse();
     let code = run(cli.command);

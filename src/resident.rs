@@ -26,14 +26,19 @@ pub fn in_large_pages() -> Option<u64> {
 
 /// The value of the line starting with `name` in a `/proc` text that gives it in kB, in bytes.
 fn kb_field(text: &str, name: &str) -> Option<u64> {
+    Some(proc_field(text, name)? * 1024)
+}
+
+/// The number on the line starting with `name` in a `/proc` text (`/proc/meminfo`, `/proc/<pid>/status`), its
+/// unit (`kB`), if any, left off.
+pub(crate) fn proc_field(text: &str, name: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with(name))?;
-    let kb: u64 = line[name.len()..]
+    line[name.len()..]
         .trim()
         .trim_end_matches("kB")
         .trim()
         .parse()
-        .ok()?;
-    Some(kb * 1024)
+        .ok()
 }
 
 /// `VmRSS` and `VmHWM` (the high-water mark) of a `/proc/<pid>/status` text, which gives them in kB.
