@@ -731,6 +731,7 @@ pub fn normalise(raw: &str, verbatim: bool) -> String {
     let mut out = String::with_capacity(raw.len() + 8);
     let mut depth = 0usize;
     let mut escaped = false;
+    let mut trailing_backslash = false;
     let mut word_out = String::new();
     for word in raw.split_whitespace() {
         for c in word.chars() {
@@ -751,8 +752,20 @@ pub fn normalise(raw: &str, verbatim: bool) -> String {
                 }
                 '}' => depth -= 1,
                 '&' | '%' | '#' | '_' if !verbatim && !escaped => {
-                    // `{\&` would make the group a special character, which BibTeX cases by its letter.
-                    if word_out.ends_with('{') {
+                    // `{\&` would make the group a special character, which BibTeX cases by its letter: only
+                    // a group at the top of the value is one. An accent's argument (`\~{&}`) is left as it is:
+                    // an empty group there would become the argument itself.
+                    let opened = word_out.strip_suffix('{');
+                    let accents = |text: &str| {
+                        let mut last = text.trim_end().chars().rev();
+                        matches!((last.next(), last.next()), (Some(accent), Some('\\'))
+                            if combining_mark(accent).is_some())
+                    };
+                    let argument = opened.is_some_and(|before| match before {
+                        "" => accents(&out),
+                        before => accents(before),
+                    });
+                    if opened.is_some() && depth == 1 && !argument {
                         word_out.push_str("{}");
                     }
                     word_out.push('\\');
@@ -762,6 +775,9 @@ pub fn normalise(raw: &str, verbatim: bool) -> String {
             word_out.push(c);
             escaped = c == '\\' && !escaped;
         }
+        // A word ending in a lone backslash followed by a space ended in a control space (`\ `): at the end of
+        // the value, that space is kept, or the backslash would read as the last character instead.
+        trailing_backslash = escaped;
         escaped = false;
         if !word_out.is_empty() {
             if !out.is_empty() {
@@ -770,6 +786,9 @@ pub fn normalise(raw: &str, verbatim: bool) -> String {
             out.push_str(&word_out);
             word_out.clear();
         }
+    }
+    if trailing_backslash && raw.ends_with(char::is_whitespace) {
+        out.push(' ');
     }
     out.extend(std::iter::repeat_n('}', depth));
     out
@@ -1246,5 +1265,44 @@ mod tests {
         assert_eq!(names_of(a, "editor"), names_of(b, "editor"));
         assert_eq!(names_of(a, "author").len(), 5);
         assert_eq!(b.fields.len(), a.fields.len() - 1);
+    }
+
+    #[test]
+    fn an_escaped_character_as_an_accents_argument_reads_back_the_same() {
+        // Found by the property test: `&` alone in an accent's group was written `\~{{}\&}`, whose empty
+        // group then became the accent's argument. A group at the top of the value still gets it.
+        let text =
+            "@misc{k, author = {{\\~{&}}}, title = {{&} and {\\'{%}}}, note = \"\\~{&} \\^ {#}\"}";
+        let (entries, errors) = parse_str(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        let written = write_entry(&entries[0]);
+        assert!(written.contains("{\\~{\\&}}"), "{written}");
+        assert!(
+            written.contains("title  = {{{}\\&} and {\\'{\\%}}}"),
+            "{written}"
+        );
+        let (again, errors) = parse_str(&written);
+        assert!(errors.is_empty(), "{errors:?}\n{written}");
+        let family = |e: &BibEntry| names(&e.field("author").unwrap().raw)[0].family();
+        assert_eq!(family(&entries[0]), family(&again[0]), "{written}");
+        assert!(
+            written.contains("note   = {\\~{\\&} \\^ {\\#}}"),
+            "{written}"
+        );
+        // A control space at the end of a value keeps its space; a backslash that ends a value stays the last
+        // character.
+        let text = "@misc{k, url = {a\\ }, note = {\\~\\ }, title = {\\~\\}}";
+        let (entries, errors) = parse_str(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        let spaced = write_entry(&entries[0]);
+        assert!(spaced.contains("url   = {a\\ },"), "{spaced}");
+        let (again, errors) = parse_str(&spaced);
+        assert!(errors.is_empty(), "{errors:?}\n{spaced}");
+        for field in ["url", "note", "title"] {
+            assert_eq!(entries[0].get(field), again[0].get(field), "{spaced}");
+        }
+        for field in ["title", "note"] {
+            assert_eq!(entries[0].get(field), again[0].get(field), "{written}");
+        }
     }
 }
