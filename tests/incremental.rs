@@ -1282,10 +1282,12 @@ fn a_rebuild_gives_the_same_site_as_a_fresh_build() {
 #[test]
 fn a_kept_pages_downloads_are_made_again_when_the_previous_site_lost_them() {
     // A kept page keeps its downloads as the previous site has them; one removed from it by hand is made again,
-    // whether the texts are held as read or packed.
-    for (name, env) in [
-        ("lost-plain", &[][..]),
-        ("lost-packed", &[("LUDOTHECA_PACK_ABOVE", "0")][..]),
+    // whether the texts are held as read or packed. The first build leaves a standby beside the site, whose
+    // links still name those files: taken from there while it has them, made again once it does not.
+    for (name, env, standby) in [
+        ("lost-plain", &[][..], false),
+        ("lost-packed", &[("LUDOTHECA_PACK_ABOVE", "0")][..], false),
+        ("lost-standby", &[][..], true),
     ] {
         let scratch = Scratch::new(name);
         let out = scratch.0.join("site");
@@ -1296,8 +1298,17 @@ fn a_kept_pages_downloads_are_made_again_when_the_previous_site_lost_them() {
         for file in lost {
             fs::remove_file(out.join(file)).unwrap();
         }
+        let beside = scratch.0.join(".site.ludotheca-standby");
+        assert!(
+            beside.join("games/terhuchu/terhuchu.zip").is_file(),
+            "{name}"
+        );
+        if !standby {
+            fs::remove_dir_all(&beside).unwrap();
+        }
         let (rendered, written, _, removed) = build(catalog, &out, env);
-        assert_eq!((rendered, written, removed), (0, 2, 0), "{name}");
+        let made_again = if standby { 0 } else { 2 };
+        assert_eq!((rendered, written, removed), (0, made_again, 0), "{name}");
         // All but the manifest, which records the two files written again as the new files they are.
         let mut first = first;
         first.remove(".ludotheca-manifest");

@@ -7,7 +7,8 @@
 //! - the staged folder and the output are then exchanged in one step (`renameat2` with `RENAME_EXCHANGE` on
 //!   Linux; elsewhere two renames), so the output folder is at every moment either the whole previous site or
 //!   the whole new one. The previous site, now in the staging folder's place, is kept beside the output as the
-//!   *standby* (`.<name>.ludotheca-standby`), with its manifest;
+//!   *standby* (`.<name>.ludotheca-standby`), with its manifest; a first build, which replaces no site, leaves
+//!   one made of links to its own files;
 //! - the next build claims the standby (one rename, so two builds never share it) and brings it up to date in
 //!   place of an empty staging folder: only the files whose bytes differ from the new site's are replaced (each
 //!   by a new file renamed over the old name, never written in place, since it may be a hard link to the live
@@ -414,6 +415,40 @@ impl Target {
         let mut name = self.sibling_prefix();
         name.push("standby");
         self.parent.join(name)
+    }
+
+    /// After a first build into a new folder, whose site is `paths`: the standby the next build brings up to
+    /// date, made now of links to the site's files (each file's name in both trees, the bytes once), with its
+    /// own copy of the manifest and the marker, which a build writes anew where they lie. Without it, the first
+    /// rebuild after a full build makes those 30,000 links and 12,000 folders (at 10,000 items) itself: 0.32 s
+    /// instead of 0.26 s. Best effort: made in `temp`, renamed into place whole, and removed if anything fails
+    /// (a build killed meanwhile leaves `temp`, which the next build removes); the next build then makes its own.
+    fn leave_standby(&self, temp: &Path, paths: &[String]) {
+        use rayon::prelude::*;
+        let made = (|| -> Result<(), String> {
+            fs::create_dir(temp).map_err(|e| e.to_string())?;
+            let mut folders: Vec<&str> = paths
+                .iter()
+                .filter_map(|path| path.rsplit_once('/').map(|(folder, _)| folder))
+                .collect();
+            folders.sort_unstable();
+            folders.dedup();
+            // Folders made on every core: one making `a/b` and another `a/c` both find `a` made.
+            folders.par_iter().try_for_each(|folder| {
+                fs::create_dir_all(checked_path(temp, folder)?).map_err(|e| e.to_string())
+            })?;
+            paths.par_iter().try_for_each(|path| {
+                fs::hard_link(checked_path(&self.out, path)?, checked_path(temp, path)?)
+                    .map_err(|e| e.to_string())
+            })?;
+            for own in [MANIFEST, MARKER] {
+                fs::copy(self.out.join(own), temp.join(own)).map_err(|e| e.to_string())?;
+            }
+            fs::rename(temp, self.standby_path()).map_err(|e| e.to_string())
+        })();
+        if made.is_err() {
+            let _ = remove_tree(temp);
+        }
     }
 
     /// Take the standby as the staging folder `temp`, with what its manifest says it holds. `None` when there
@@ -1079,6 +1114,9 @@ impl Staging {
         write_new(&self.temp.join(MANIFEST), manifest.as_bytes())
             .map_err(|e| format!("cannot write the manifest: {e}"))?;
         let count = files.len();
+        // A first build into a new folder leaves a standby too (see [`Target::leave_standby`]).
+        let first_site: Option<Vec<String>> =
+            (!self.target.exists).then(|| files.iter().map(|(path, _)| path.clone()).collect());
         if let Some(memo) = memo {
             memo.wrote(manifest, files);
         }
@@ -1123,6 +1161,9 @@ impl Staging {
             fs::rename(&self.temp, out)
                 .map_err(|e| format!("cannot create `{}`: {e}", out.display()))?;
             self.guard.disarm();
+            if let Some(paths) = first_site {
+                self.target.leave_standby(&self.temp, &paths);
+            }
         }
         Ok(Written {
             files: count,
@@ -1551,6 +1592,28 @@ mod tests {
         (root, out)
     }
 
+    /// A site of `files` built into `out` (whose catalog is `root`'s), staged and committed.
+    fn build_files(root: &Path, out: &Path, files: &[(&str, &str)]) -> Written {
+        let staging = Target::prepare(out, &root.join("catalog"), false)
+            .unwrap()
+            .stage()
+            .unwrap();
+        for (path, text) in files {
+            staging.put(path, text.as_bytes(), None).unwrap();
+        }
+        staging.commit().unwrap()
+    }
+
+    /// The names in `root`, sorted: the output and what lies beside it.
+    fn beside(root: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// A site of `files` built into `out`, staged and committed with `memo`.
     fn build_with_memo(
         root: &Path,
@@ -1741,16 +1804,7 @@ mod tests {
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(root.join("catalog")).unwrap();
         let out = root.join("site");
-        let build = |files: &[(&str, &str)]| {
-            let staging = Target::prepare(&out, &root.join("catalog"), false)
-                .unwrap()
-                .stage()
-                .unwrap();
-            for (path, text) in files {
-                staging.put(path, text.as_bytes(), None).unwrap();
-            }
-            staging.commit().unwrap()
-        };
+        let build = |files: &[(&str, &str)]| build_files(&root, &out, files);
         let first = build(&[("a/index.html", "one"), ("b/index.html", "two")]);
         assert_eq!((first.written, first.unchanged), (2, 0));
         let second = build(&[("a/index.html", "one"), ("c/index.html", "three")]);
@@ -1763,14 +1817,6 @@ mod tests {
         let manifest = read_manifest(&out);
         assert_eq!(manifest.len(), 2);
         // Beside the output: only the standby, the site the second build replaced, with its manifest.
-        let beside = |root: &Path| -> Vec<String> {
-            let mut names: Vec<String> = fs::read_dir(root)
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            names.sort();
-            names
-        };
         assert_eq!(
             beside(&root),
             [".site.ludotheca-standby", "catalog", "site"],
@@ -1824,6 +1870,53 @@ mod tests {
         );
         assert!(standby.join("d/e/index.html").exists());
         assert_eq!(beside(&root).len(), 3, "{:?}", beside(&root));
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    /// A first build into a new folder leaves a standby beside it: links to the site's files, with a manifest
+    /// and a marker of its own (never shared, since a build writes those where they lie), which the next build
+    /// claims like any standby. Where it cannot be made, the build succeeds without it and leaves nothing.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_first_build_leaves_a_standby_of_links_with_a_manifest_of_its_own() {
+        use std::os::unix::fs::MetadataExt;
+        let (root, out) = scratch("first-standby");
+        let standby = root.join(".site.ludotheca-standby");
+        let inode = |path: &Path| fs::symlink_metadata(path).unwrap().ino();
+        let build = |files: &[(&str, &str)]| build_files(&root, &out, files);
+        build(&[("a/index.html", "one"), ("b/c/index.html", "two")]);
+        assert_eq!(
+            beside(&root),
+            [".site.ludotheca-standby", "catalog", "site"]
+        );
+        for path in ["a/index.html", "b/c/index.html"] {
+            assert_eq!(inode(&standby.join(path)), inode(&out.join(path)), "{path}");
+        }
+        for own in [MANIFEST, MARKER] {
+            assert_ne!(inode(&standby.join(own)), inode(&out.join(own)), "{own}");
+            assert_eq!(
+                fs::read(standby.join(own)).unwrap(),
+                fs::read(out.join(own)).unwrap()
+            );
+        }
+
+        // The next build takes it: only the changed file is written, as a new file, so the site it replaces
+        // (the standby after it) keeps the old bytes.
+        let second = build(&[("a/index.html", "ONE"), ("b/c/index.html", "two")]);
+        assert_eq!((second.written, second.unchanged), (1, 1));
+        assert_eq!(fs::read_to_string(out.join("a/index.html")).unwrap(), "ONE");
+        assert_eq!(
+            fs::read_to_string(standby.join("a/index.html")).unwrap(),
+            "one"
+        );
+
+        // Where a link cannot be made (here to a file the site does not have), nothing is left: neither a
+        // standby nor the folder it was being made in.
+        fs::remove_dir_all(&standby).unwrap();
+        let target = Target::prepare(&out, &root.join("catalog"), false).unwrap();
+        let temp = root.join("making");
+        target.leave_standby(&temp, &["a/index.html".into(), "gone/index.html".into()]);
+        assert_eq!(beside(&root), ["catalog", "site"]);
         let _ = fs::remove_dir_all(&root);
     }
 
