@@ -356,6 +356,8 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
 ";
     const MEMINFO: &str = "MemTotal:       24730624 kB\nHugePages_Total:       0\n";
     const MADVISE: &str = "always [madvise] never\n";
+    /// Free blocks of 2 and 4 MiB adding up to under 1 GiB.
+    const LITTLE: &str = "Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540    745    206   100\n";
 
     fn system<'a>(thp: &'a str, meminfo: &'a str, buddyinfo: &'a str) -> System<'a> {
         System {
@@ -392,8 +394,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let always = system("[always] madvise never\n", MEMINFO, BUDDYINFO);
         assert!(decide(None, &always, quick).is_large());
 
-        let little = "Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540    745    206   100\n";
-        let short = system(MADVISE, MEMINFO, little);
+        let short = system(MADVISE, MEMINFO, LITTLE);
         assert!(
             matches!(decide(None, &short, quick), Choice::Small { free } if free < WANTED_FREE)
         );
@@ -419,8 +420,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
             decide(Some(true), &plenty, never_called),
             Choice::LargeAsked
         );
-        let little = "Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540    745    206   100\n";
-        let short = system(MADVISE, MEMINFO, little);
+        let short = system(MADVISE, MEMINFO, LITTLE);
         assert!(matches!(
             decide(None, &short, never_called),
             Choice::Small { .. }

@@ -421,8 +421,9 @@ impl Target {
     /// date, made now of links to the site's files (each file's name in both trees, the bytes once), with its
     /// own copy of the manifest and the marker, which a build writes anew where they lie. Without it, the first
     /// rebuild after a full build makes those 30,000 links and 12,000 folders (at 10,000 items) itself: 0.32 s
-    /// against 0.28 s (medians of five). Best effort: made in `temp`, renamed into place whole, and removed if anything fails
-    /// (a build killed meanwhile leaves `temp`, which the next build removes); the next build then makes its own.
+    /// against 0.28 s (medians of five). Best effort: made in `temp`, renamed into place whole, and removed if
+    /// anything fails (a build killed meanwhile leaves `temp`, which the next build removes); the next build
+    /// then makes its own.
     fn leave_standby(&self, temp: &Path, paths: &[String]) {
         use rayon::prelude::*;
         let made = (|| -> Result<(), String> {
