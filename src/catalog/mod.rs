@@ -1159,6 +1159,8 @@ pub fn load_known(
     catalog.sources = sources;
     catalog.about = about;
     catalog.theme = theme;
+    catalog.items.reserve(items.len());
+    catalog.index.reserve(items.len());
     for item in items {
         catalog.add_shared(item);
     }

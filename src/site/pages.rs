@@ -370,7 +370,8 @@ pub enum Chain {
     /// catalog.json, catalog.csv and oai-pmh.xml.
     DataFiles,
     SearchIndex,
-    /// The site-wide pages: home, browse, the rules at a glance, tags, places, people, sources and the rest.
+    /// The site-wide pages: home, browse, the rules at a glance, tags, places, people, sources and the rest,
+    /// with the sitemap.
     Lists,
     /// Every item's page and downloads.
     ItemPages,
@@ -739,44 +740,58 @@ pub fn render_site(
                 Ok::<(), String>(())
             })
     };
-    let pages_done = || -> Result<(), String> {
+    // The lists' file and the sitemap are written as soon as the lists are done, beside the items' pages:
+    // every page the lists make is known by then, and the items' pages are the archive's entries. Written
+    // after both, they ran on one core while the other waited, at the end of every build (about 5 ms of a
+    // rebuild at 10,000 items, in a profile).
+    let listed = || -> Result<usize, String> {
+        site_pages()?;
+        let mut listed = std::mem::take(
+            &mut *out
+                .paths
+                .lock()
+                .expect("no thread panics while holding the page list"),
+        );
+        if whole {
+            let mut files = std::mem::take(
+                &mut *out
+                    .files
+                    .lock()
+                    .expect("no thread panics while holding the lists' files"),
+            );
+            // In one order whatever order the pages finished in, so that the same lists give the same file.
+            listed.sort_unstable();
+            files.sort_unstable();
+            staging.put(
+                lists::FILE,
+                &lists::encode(&lists_key, &listed, &files),
+                None,
+            )?;
+            // Pages finish in any order; the sitemap lists them in one.
+            let mut paths: Vec<&str> = listed.iter().map(String::as_str).collect();
+            paths.extend(archive.entries.iter().map(|entry| entry.url.as_str()));
+            paths.sort_unstable();
+            staging.put("sitemap.xml", data::sitemap(&paths, base).as_bytes(), None)?;
+        }
+        Ok(listed.len())
+    };
+    let pages_done = || -> Result<usize, String> {
         let (site, items) = rayon::join(
-            || clock.time(Chain::Lists, site_pages),
+            || clock.time(Chain::Lists, listed),
             || clock.time(Chain::ItemPages, item_pages),
         );
-        site.and(items)
+        let listed = site?;
+        items?;
+        Ok(listed)
     };
     let (exported, rendered) = rayon::join(exports, pages_done);
     let images = exported?;
-    rendered?;
+    let listed = rendered?;
     progress.finish();
-    let mut listed = out
-        .paths
-        .into_inner()
-        .expect("no thread panics while holding the page list");
-    if whole {
-        let mut files = out
-            .files
-            .into_inner()
-            .expect("no thread panics while holding the lists' files");
-        // In one order whatever order the pages finished in, so that the same lists give the same file.
-        listed.sort_unstable();
-        files.sort_unstable();
-        staging.put(
-            lists::FILE,
-            &lists::encode(&lists_key, &listed, &files),
-            None,
-        )?;
-    }
     // The items' pages are the archive's entries: counted, and listed for the sitemap, without a lock taken
     // for each on every core.
-    let pages = listed.len() + archive.entries.len();
+    let pages = listed + archive.entries.len();
     if whole {
-        // Pages finish in any order; the sitemap lists them in one.
-        let mut paths: Vec<&str> = listed.iter().map(String::as_str).collect();
-        paths.extend(archive.entries.iter().map(|entry| entry.url.as_str()));
-        paths.sort_unstable();
-        staging.put("sitemap.xml", data::sitemap(&paths, base).as_bytes(), None)?;
         staging.put(reuse::INDEX, &recorder.take_bytes(), None)?;
     }
     Ok(Rendered {
