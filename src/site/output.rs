@@ -155,11 +155,12 @@ impl Seen {
 
     /// What [`Seen::push`] wrote; none for `-` or anything unreadable.
     fn parse(text: &str) -> Option<Seen> {
-        let mut parts = text.splitn(3, '.');
+        let (len, rest) = cut(text, b'.')?;
+        let (modified, inode) = cut(rest, b'.')?;
         Some(Seen {
-            len: parts.next()?.parse().ok()?,
-            modified: parts.next()?.parse().ok()?,
-            inode: parts.next()?.parse().ok()?,
+            len: len.parse().ok()?,
+            modified: modified.parse().ok()?,
+            inode: inode.parse().ok()?,
         })
     }
 }
@@ -1088,17 +1089,7 @@ impl Staging {
             .map(|block| {
                 let mut lines = String::with_capacity(block.len() * 160);
                 for (path, recorded) in block {
-                    crate::fingerprint::push_hex(&mut lines, &recorded.bytes);
-                    lines.push(' ');
-                    match &recorded.inputs {
-                        Some(inputs) => crate::fingerprint::push_hex(&mut lines, inputs),
-                        None => lines.push('-'),
-                    }
-                    lines.push(' ');
-                    Seen::push(recorded.seen, &mut lines);
-                    lines.push(' ');
-                    lines.push_str(path);
-                    lines.push('\n');
+                    push_manifest_line(&mut lines, path, recorded);
                 }
                 lines
             })
@@ -1436,6 +1427,21 @@ fn parse_manifest(text: &str) -> Listed {
     listed
 }
 
+/// Write the manifest's line for the file at `path`, as [`manifest_line`] reads it.
+fn push_manifest_line(lines: &mut String, path: &str, recorded: &Recorded) {
+    crate::fingerprint::push_hex(lines, &recorded.bytes);
+    lines.push(' ');
+    match &recorded.inputs {
+        Some(inputs) => crate::fingerprint::push_hex(lines, inputs),
+        None => lines.push('-'),
+    }
+    lines.push(' ');
+    Seen::push(recorded.seen, lines);
+    lines.push(' ');
+    lines.push_str(path);
+    lines.push('\n');
+}
+
 /// One line of a manifest: `digest inputs seen path`, the first two of fixed width (`-` for no inputs). Read
 /// by position rather than split at each space: 60,000 lines (the live site's and the standby's) are read at
 /// the start of every rebuild of 10,000 items.
@@ -1449,7 +1455,7 @@ fn manifest_line(line: &str) -> Option<(String, Recorded)> {
         _ => (unhex(rest.get(..INPUTS)?), rest.get(INPUTS..)?),
     };
     let rest = rest.strip_prefix(' ')?;
-    let (seen, path) = rest.split_once(' ')?;
+    let (seen, path) = cut(rest, b' ')?;
     Some((
         path.to_string(),
         Recorded {
@@ -1458,6 +1464,15 @@ fn manifest_line(line: &str) -> Option<(String, Recorded)> {
             seen: Seen::parse(seen),
         },
     ))
+}
+
+/// `text` cut at the first `byte`, an ASCII one (so both sides are text), without it. By byte: `str`'s own
+/// search for a character compares each candidate through `memcmp`, and a rebuild at 10,000 items cuts the
+/// 60,000 lines of two manifests this way (about 1% of its CPU, in a profile).
+fn cut(text: &str, byte: u8) -> Option<(&str, &str)> {
+    debug_assert!(byte.is_ascii());
+    let at = text.bytes().position(|b| b == byte)?;
+    Some((&text[..at], &text[at + 1..]))
 }
 
 /// A site's manifest as read: shared, since a long-running process hands the same one to several builds.
@@ -1582,6 +1597,57 @@ mod tests {
             Some(*blake3::hash(b"").as_bytes())
         );
         assert_eq!(unhex::<32>("zz"), None);
+    }
+
+    #[test]
+    fn a_manifest_line_reads_back_as_written() {
+        let seen = Seen {
+            len: 4096,
+            // Before 1970: a time the system can give a file.
+            modified: -1_500_000_000,
+            inode: 77,
+        };
+        let cases = [
+            // A path may hold spaces and dots: only the first three fields are cut at them.
+            (
+                "games/a b.c/index.html",
+                Recorded {
+                    bytes: digest(b"page"),
+                    inputs: Some(hash_bytes(b"inputs")),
+                    seen: Some(seen),
+                },
+            ),
+            (
+                "sitemap.xml",
+                Recorded {
+                    bytes: digest(b"map"),
+                    inputs: None,
+                    seen: None,
+                },
+            ),
+        ];
+        for (path, recorded) in cases {
+            let mut line = String::new();
+            push_manifest_line(&mut line, path, &recorded);
+            let line = line.strip_suffix('\n').unwrap();
+            assert_eq!(
+                manifest_line(line),
+                Some((path.to_string(), recorded)),
+                "{line}"
+            );
+        }
+        assert_eq!(
+            Seen::parse("12.-3.4"),
+            Some(Seen {
+                len: 12,
+                modified: -3,
+                inode: 4
+            })
+        );
+        for unreadable in ["", "-", "12", "12.3", "12.3.x", "12.3.4.5", "x.3.4"] {
+            assert_eq!(Seen::parse(unreadable), None, "{unreadable}");
+        }
+        assert_eq!(manifest_line("not a manifest line"), None);
     }
 
     /// A new scratch folder holding an empty catalog; the site goes in `site` beside it.
