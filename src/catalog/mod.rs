@@ -1704,7 +1704,7 @@ impl Unchanged<'_> {
         if stamps::Stamp::of(&meta)? != known.stamp {
             return None;
         }
-        Some(files.add_unread(path.to_path_buf(), known, self.changed))
+        Some(files.add_unread(path, known, self.changed))
     }
 
     /// The record at `path` of the item `id` in `folder`, taken as the previous build parsed it (added unread)
@@ -1739,7 +1739,7 @@ impl Unchanged<'_> {
             hash: kept.hash,
             placeholder: false,
         };
-        item.file = files.add_unread(path.to_path_buf(), &known, self.changed);
+        item.file = files.add_unread(path, &known, self.changed);
         Some(item)
     }
 }
