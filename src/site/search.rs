@@ -1863,37 +1863,6 @@ mod tests {
         }
         let index = Index::new(files);
         let total: usize = index.files.values().map(String::len).sum();
-        // The size of the single script every first query used to load: each document with its folded words.
-        let folded = |texts: &[Cow<str>]| {
-            let mut seen = BTreeSet::new();
-            let words: Vec<String> = texts
-                .iter()
-                .flat_map(|t| text::words(t))
-                .filter(|w| seen.insert(w.clone()))
-                .collect();
-            words.join(" ")
-        };
-        let citations: Vec<String> = archive
-            .sources
-            .iter()
-            .map(|source| super::super::cite::full(source.entry))
-            .collect();
-        let whole: usize = documents(&archive, &citations)
-            .iter()
-            .map(|d| {
-                let doc = json!([
-                    d.title,
-                    d.url,
-                    d.kind,
-                    folded(&d.names),
-                    folded(&d.other),
-                    d.summary,
-                    d.alternatives
-                ]);
-                script_json(&doc).len() + 1
-            })
-            .sum();
-        println!("one script with the whole index, as before: {whole} bytes");
         let largest = index.files.iter().max_by_key(|(_, s)| s.len()).unwrap();
         println!(
             "{} documents; loaded and resolved in {loaded:.1?}, index in {built:.1?}",
