@@ -6,7 +6,12 @@
 //! large pages the same rebuild takes about 600 faults and 8% less time. The price is paid by the kernel: a
 //! large page needs a free, aligned block of its size, and when none is free the kernel compacts memory while
 //! the process waits. So large pages are kept only where the kernel has far more memory free in such blocks
-//! than any build holds at its peak.
+//! than the build will hold at its peak: twice what the previous build into the same folder held at its peak,
+//! which its manifest records ([`crate::site::output::recorded_peak`]), or, where none is recorded (a first
+//! build, a catalog checked without a site), twice the peak of the largest build measured ([`WANTED_FREE`]).
+//! Memory free in large blocks comes and goes with what else the machine runs: one morning it held 3.1 GiB of
+//! its 20 GiB free in such blocks, and rebuilds at 10,000 items (a peak of 290 MB) ran 9% faster in large
+//! pages than in the small ones the fixed 4 GiB would have chosen.
 //!
 //! On a virtual machine whose host takes back the guest's free memory (a balloon that reports free pages, as
 //! these machines have), a free block of 2 MiB is the very kind the host takes back, and a large page made of
@@ -28,11 +33,59 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// The memory free in large blocks below which small pages are kept: over twice the peak of the largest build
-/// measured (1.7 GB, a rebuild at 100,000 items), so that a build never runs the free blocks out and waits on
-/// the kernel compacting memory (two rebuilds at 100,000 items in large pages, with about 2 GB free, took 22 s
-/// instead of 5, while the kernel stalled some 900 times to compact it).
+/// The memory free in large blocks below which small pages are kept when no previous build's peak is known:
+/// over twice the peak of the largest build measured (1.7 GB, a rebuild at 100,000 items), so that a build
+/// never runs the free blocks out and waits on the kernel compacting memory (two rebuilds at 100,000 items in
+/// large pages, with about 2 GB free, took 22 s instead of 5, while the kernel stalled some 900 times to
+/// compact it).
 pub const WANTED_FREE: u64 = 4 << 30;
+
+/// The least memory free in large blocks that large pages are kept with, however small the previous build: the
+/// rest of the machine's programs may want the last large blocks too.
+const LEAST_WANTED: u64 = 256 << 20;
+
+/// How much memory must be free in large blocks for large pages, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// Twice the peak the previous build into the same folder recorded (at least [`LEAST_WANTED`]).
+    TwicePrevious { peak: u64 },
+    /// [`WANTED_FREE`]: no previous build's peak is known.
+    Largest,
+}
+
+impl Wanted {
+    /// What is wanted when the previous build into the same folder held `previous_peak` bytes at its peak.
+    pub fn after(previous_peak: Option<u64>) -> Wanted {
+        match previous_peak {
+            Some(peak) => Wanted::TwicePrevious { peak },
+            None => Wanted::Largest,
+        }
+    }
+
+    pub fn bytes(self) -> u64 {
+        match self {
+            Wanted::TwicePrevious { peak } => peak.saturating_mul(2).max(LEAST_WANTED),
+            Wanted::Largest => WANTED_FREE,
+        }
+    }
+
+    fn describe(self) -> String {
+        let wanted = gib(self.bytes());
+        match self {
+            Wanted::TwicePrevious { peak } => format!(
+                "{wanted:.1} GiB wanted, twice the {} MB the previous build held at its peak",
+                peak >> 20
+            ),
+            Wanted::Largest => {
+                format!("{wanted:.1} GiB wanted, as no previous build's peak is known")
+            }
+        }
+    }
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1u32 << 30)
+}
 
 /// The time to supply one large page above which small pages are kept: about twice what 2 MiB of small pages
 /// took to supply on these machines (0.65 ms), four times what a large page took when it was held by the host
@@ -46,13 +99,18 @@ const LARGE_PAGE: u64 = 2 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
     /// Large pages: the kernel had `free` bytes free in blocks of a large page or more (and the process's
-    /// memory group at least that much room), and supplied one in `took` microseconds.
-    Large { free: u64, took: u32 },
+    /// memory group at least that much room), at least what was `wanted`, and supplied one in `took`
+    /// microseconds.
+    Large {
+        free: u64,
+        wanted: Wanted,
+        took: u32,
+    },
     /// Large pages, asked for by `LUDOTHECA_LARGE_PAGES=1`.
     LargeAsked,
     /// Small pages: only `free` bytes were free in large blocks, or only that much room was left in the
-    /// process's memory group, below [`WANTED_FREE`].
-    Small { free: u64 },
+    /// process's memory group, below what was `wanted`.
+    Small { free: u64, wanted: Wanted },
     /// Small pages: one large page took `took` microseconds to supply, over [`SLOW_LARGE_PAGE`].
     SmallSlow { took: u32 },
     /// Small pages, asked for by `LUDOTHECA_LARGE_PAGES=0`.
@@ -72,18 +130,18 @@ impl Choice {
 
     /// The choice and its reason, in words, for `--timings`.
     pub fn describe(self) -> String {
-        let gib = |bytes: u64| bytes as f64 / f64::from(1u32 << 30);
         match self {
-            Choice::Large { free, took } => format!(
-                "large ({:.1} GiB free in large blocks, one supplied in {:.2} ms)",
+            Choice::Large { free, wanted, took } => format!(
+                "large ({:.1} GiB free in large blocks, {}; one supplied in {:.2} ms)",
                 gib(free),
+                wanted.describe(),
                 f64::from(took) / 1000.0
             ),
             Choice::LargeAsked => "large (asked for by LUDOTHECA_LARGE_PAGES)".to_string(),
-            Choice::Small { free } => format!(
-                "small (only {:.1} GiB free in large blocks or under the memory limit, {:.0} GiB wanted)",
+            Choice::Small { free, wanted } => format!(
+                "small (only {:.1} GiB free in large blocks or under the memory limit, {})",
                 gib(free),
-                gib(WANTED_FREE)
+                wanted.describe()
             ),
             Choice::SmallSlow { took } => format!(
                 "small (a large page took {:.2} ms to supply, over {} ms)",
@@ -108,17 +166,20 @@ pub fn chosen() -> Option<Choice> {
     CHOSEN.get().copied()
 }
 
-/// Choose the process's pages and tell the kernel: to be called first thing in `main`. A second call changes
+/// Choose the process's pages and tell the kernel, for a build whose previous build into the same folder held
+/// `previous_peak` bytes at its peak: to be called as early in `main` as that is known. A second call changes
 /// nothing.
-pub fn choose() -> Choice {
+pub fn choose(previous_peak: Option<u64>) -> Choice {
     *CHOSEN.get_or_init(|| {
         let asked = match std::env::var_os("LUDOTHECA_LARGE_PAGES") {
             Some(value) if value == "1" => Some(true),
             Some(value) if value == "0" => Some(false),
             _ => None,
         };
-        let choice = choose_on_this_system(asked);
-        if !choice.is_large() {
+        let choice = choose_on_this_system(asked, Wanted::after(previous_peak));
+        if choice.is_large() {
+            allow_large_pages();
+        } else {
             keep_small_pages();
         }
         choice
@@ -126,7 +187,7 @@ pub fn choose() -> Choice {
 }
 
 #[cfg(target_os = "linux")]
-fn choose_on_this_system(asked: Option<bool>) -> Choice {
+fn choose_on_this_system(asked: Option<bool>, wanted: Wanted) -> Choice {
     let read = |path: &str| std::fs::read_to_string(path).ok();
     let large_page = read("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
         .and_then(|size| size.trim().parse().ok())
@@ -151,29 +212,54 @@ fn choose_on_this_system(asked: Option<bool>) -> Choice {
             large_page,
             group_room: group_room(),
         },
-        || time_a_large_page(large_page),
+        wanted,
+        // Timed as the build would get them: with large pages allowed again (the choice then settles them).
+        || {
+            allow_large_pages();
+            time_a_large_page(large_page)
+        },
     )
 }
 
 #[cfg(not(target_os = "linux"))]
-fn choose_on_this_system(_asked: Option<bool>) -> Choice {
+fn choose_on_this_system(_asked: Option<bool>, _wanted: Wanted) -> Choice {
     Choice::SmallUnsupported
+}
+
+/// Small pages until [`choose`] decides: to be called first thing in `main`, so that what is allocated before
+/// the choice can be made (the command line parsed, which names the folder of the previous build) never lies
+/// in large pages the choice then refuses.
+pub fn small_pages_until_chosen() {
+    if CHOSEN.get().is_none() {
+        keep_small_pages();
+    }
 }
 
 /// No large pages for this process from here on, even where the system gives them to every process unasked.
 fn keep_small_pages() {
+    set_thp_disabled(true);
+}
+
+/// Large pages for this process from here on, as the system gives them (see [`small_pages_until_chosen`]).
+fn allow_large_pages() {
+    set_thp_disabled(false);
+}
+
+fn set_thp_disabled(disabled: bool) {
     #[cfg(target_os = "linux")]
-    // SAFETY: `prctl` with these arguments sets a flag of this process and reads no memory. Each argument is
-    // passed at the width the kernel reads (the unused ones must be zero).
+    // SAFETY: `prctl` with these arguments sets a flag of this process, checked when a page is faulted in, and
+    // reads no memory. Each argument is passed at the width the kernel reads (the unused ones must be zero).
     unsafe {
         libc::prctl(
             libc::PR_SET_THP_DISABLE,
-            1 as libc::c_ulong,
+            libc::c_ulong::from(disabled),
             0 as libc::c_ulong,
             0 as libc::c_ulong,
             0 as libc::c_ulong,
         );
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = disabled;
 }
 
 /// What the choice is made from, as the kernel gives it.
@@ -191,11 +277,12 @@ struct System<'a> {
     group_room: Option<u64>,
 }
 
-/// The choice, by what is asked and what the system says; `probe` times one large page (see
-/// [`time_a_large_page`]), only when everything else says large pages.
+/// The choice, by what is asked, what the system says and how much must be free in large blocks; `probe` times
+/// one large page (see [`time_a_large_page`]), only when everything else says large pages.
 fn decide(
     asked: Option<bool>,
     system: &System,
+    wanted: Wanted,
     probe: impl FnOnce() -> Option<std::time::Duration>,
 ) -> Choice {
     if asked == Some(false) {
@@ -221,8 +308,8 @@ fn decide(
         .buddyinfo
         .map_or(0, |b| free_in_blocks(b, system.page, system.large_page));
     let free = free.min(system.group_room.unwrap_or(u64::MAX));
-    if free < WANTED_FREE {
-        return Choice::Small { free };
+    if free < wanted.bytes() {
+        return Choice::Small { free, wanted };
     }
     let Some(took) = probe() else {
         return Choice::SmallUnsupported;
@@ -231,7 +318,11 @@ fn decide(
     if took > SLOW_LARGE_PAGE {
         Choice::SmallSlow { took: micros }
     } else {
-        Choice::Large { free, took: micros }
+        Choice::Large {
+            free,
+            wanted,
+            took: micros,
+        }
     }
 }
 
@@ -388,22 +479,34 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
         let quick = || Some(std::time::Duration::from_micros(250));
         assert!(matches!(
-            decide(None, &plenty, quick),
-            Choice::Large { free, took: 250 } if free > WANTED_FREE
+            decide(None, &plenty, Wanted::Largest, quick),
+            Choice::Large { free, took: 250, .. } if free > WANTED_FREE
         ));
         let always = system("[always] madvise never\n", MEMINFO, BUDDYINFO);
-        assert!(decide(None, &always, quick).is_large());
+        assert!(decide(None, &always, Wanted::Largest, quick).is_large());
 
         let short = system(MADVISE, MEMINFO, LITTLE);
         assert!(
-            matches!(decide(None, &short, quick), Choice::Small { free } if free < WANTED_FREE)
+            matches!(decide(None, &short, Wanted::Largest, quick), Choice::Small { free, .. } if free < WANTED_FREE)
         );
         // Asking overrides a shortage, not a system that gives none.
-        assert_eq!(decide(Some(true), &short, quick), Choice::LargeAsked);
+        assert_eq!(
+            decide(Some(true), &short, Wanted::Largest, quick),
+            Choice::LargeAsked
+        );
         let never = system("always madvise [never]\n", MEMINFO, BUDDYINFO);
-        assert_eq!(decide(None, &never, quick), Choice::SmallUnsupported);
-        assert_eq!(decide(Some(true), &never, quick), Choice::SmallUnsupported);
-        assert_eq!(decide(Some(false), &plenty, quick), Choice::SmallAsked);
+        assert_eq!(
+            decide(None, &never, Wanted::Largest, quick),
+            Choice::SmallUnsupported
+        );
+        assert_eq!(
+            decide(Some(true), &never, Wanted::Largest, quick),
+            Choice::SmallUnsupported
+        );
+        assert_eq!(
+            decide(Some(false), &plenty, Wanted::Largest, quick),
+            Choice::SmallAsked
+        );
     }
 
     #[test]
@@ -411,18 +514,18 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
         let slow = || Some(std::time::Duration::from_micros(3400));
         assert_eq!(
-            decide(None, &plenty, slow),
+            decide(None, &plenty, Wanted::Largest, slow),
             Choice::SmallSlow { took: 3400 }
         );
         // Only the free memory's choice is timed: asking skips it, and so does a shortage.
         let never_called = || -> Option<std::time::Duration> { panic!("timed a page") };
         assert_eq!(
-            decide(Some(true), &plenty, never_called),
+            decide(Some(true), &plenty, Wanted::Largest, never_called),
             Choice::LargeAsked
         );
         let short = system(MADVISE, MEMINFO, LITTLE);
         assert!(matches!(
-            decide(None, &short, never_called),
+            decide(None, &short, Wanted::Largest, never_called),
             Choice::Small { .. }
         ));
     }
@@ -477,8 +580,11 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let mut tight = system(MADVISE, MEMINFO, BUDDYINFO);
         tight.group_room = Some(1 << 30);
         assert_eq!(
-            decide(None, &tight, || None),
-            Choice::Small { free: 1 << 30 }
+            decide(None, &tight, Wanted::Largest, || None),
+            Choice::Small {
+                free: 1 << 30,
+                wanted: Wanted::Largest
+            }
         );
 
         let pooled = system(
@@ -486,6 +592,76 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
             "MemTotal:       24730624 kB\nHugePages_Total:      64\n",
             BUDDYINFO,
         );
-        assert_eq!(decide(None, &pooled, || None), Choice::SmallReserved);
+        assert_eq!(
+            decide(None, &pooled, Wanted::Largest, || None),
+            Choice::SmallReserved
+        );
+    }
+
+    #[test]
+    fn what_must_be_free_is_twice_the_previous_builds_peak() {
+        // LITTLE: 206 blocks of 2 MiB and 100 of 4 MiB free, 812 MiB in all.
+        let short = system(MADVISE, MEMINFO, LITTLE);
+        let quick = || Some(std::time::Duration::from_micros(250));
+        let free = 812u64 << 20;
+        // Too little for a build with no peak known, plenty for one whose previous build held 300 MB.
+        assert_eq!(
+            decide(None, &short, Wanted::after(None), quick),
+            Choice::Small {
+                free,
+                wanted: Wanted::Largest
+            }
+        );
+        let small_build = Wanted::after(Some(300 << 20));
+        assert_eq!(small_build.bytes(), 600 << 20);
+        assert_eq!(
+            decide(None, &short, small_build, quick),
+            Choice::Large {
+                free,
+                wanted: small_build,
+                took: 250
+            }
+        );
+        // A build whose previous one held 500 MB wants 1,000 MB: more than is free.
+        let larger = Wanted::after(Some(500 << 20));
+        assert_eq!(
+            decide(None, &short, larger, quick),
+            Choice::Small {
+                free,
+                wanted: larger
+            }
+        );
+        // Twice a large build's peak may be more than the figure used when none is known: BUDDYINFO's 10.2 GiB
+        // free is plenty for that figure, not for a build that held 6 GiB.
+        let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
+        assert!(decide(None, &plenty, Wanted::Largest, quick).is_large());
+        let huge = Wanted::after(Some(6 << 30));
+        assert!(matches!(
+            decide(None, &plenty, huge, quick),
+            Choice::Small { wanted, .. } if wanted.bytes() == 12 << 30
+        ));
+        // However small the previous build, a floor is kept.
+        assert_eq!(Wanted::after(Some(0)).bytes(), LEAST_WANTED);
+        assert_eq!(Wanted::after(Some(u64::MAX)).bytes(), u64::MAX);
+        // The words say what was wanted and why.
+        let said = Choice::Large {
+            free,
+            wanted: small_build,
+            took: 250,
+        }
+        .describe();
+        assert!(
+            said.contains("0.6 GiB wanted, twice the 300 MB the previous build held at its peak"),
+            "{said}"
+        );
+        let said = Choice::Small {
+            free,
+            wanted: Wanted::Largest,
+        }
+        .describe();
+        assert!(
+            said.contains("4.0 GiB wanted, as no previous build's peak is known"),
+            "{said}"
+        );
     }
 }

@@ -65,8 +65,10 @@ pub const STAMPS: &str = ".ludotheca-stamps";
 const MARKER_TEXT: &str =
     "This folder was written by `ludotheca build`. The next build replaces it entirely.\n";
 
-/// The manifest's first line: its format, and what else the inputs' hashes depend on.
-const MANIFEST_HEADER: &str = "ludotheca-manifest 3";
+/// The start of the manifest's first line: its format, and what else the inputs' hashes depend on. The line
+/// goes on with a space and the most memory the build held, in bytes, when it wrote the manifest (`-` where the
+/// system does not say): the next build into the folder chooses its pages by it (see [`recorded_peak`]).
+const MANIFEST_HEADER: &str = "ludotheca-manifest 4";
 
 use super::sink::{FileSink, Sink};
 pub use crate::fingerprint::Hash;
@@ -1094,11 +1096,11 @@ impl Staging {
                 lines
             })
             .collect();
+        let peak = crate::resident::resident().map(|held| held.peak);
         let mut manifest = String::with_capacity(
-            MANIFEST_HEADER.len() + 1 + blocks.iter().map(String::len).sum::<usize>(),
+            MANIFEST_HEADER.len() + 22 + blocks.iter().map(String::len).sum::<usize>(),
         );
-        manifest.push_str(MANIFEST_HEADER);
-        manifest.push('\n');
+        push_manifest_header(&mut manifest, peak);
         for block in &blocks {
             manifest.push_str(block);
         }
@@ -1413,10 +1415,7 @@ pub fn read_manifest(out: &Path) -> Listed {
 pub type Listed = foldhash::HashMap<String, Recorded>;
 
 fn parse_manifest(text: &str) -> Listed {
-    let Some(body) = text
-        .strip_prefix(MANIFEST_HEADER)
-        .and_then(|rest| rest.strip_prefix('\n'))
-    else {
+    let Some((_, body)) = manifest_header(text) else {
         return Listed::default();
     };
     let mut listed = Listed::with_capacity_and_hasher(
@@ -1425,6 +1424,45 @@ fn parse_manifest(text: &str) -> Listed {
     );
     listed.extend(body.lines().filter_map(manifest_line));
     listed
+}
+
+/// Write the manifest's first line, with the build's peak of memory (see [`MANIFEST_HEADER`]).
+fn push_manifest_header(manifest: &mut String, peak: Option<u64>) {
+    use std::fmt::Write as _;
+    manifest.push_str(MANIFEST_HEADER);
+    match peak {
+        Some(bytes) => {
+            let _ = writeln!(manifest, " {bytes}");
+        }
+        None => manifest.push_str(" -\n"),
+    }
+}
+
+/// What [`push_manifest_header`] wrote at the start of `text` (the peak it recorded, if any), and the lines
+/// after it; none for another format.
+fn manifest_header(text: &str) -> Option<(Option<u64>, &str)> {
+    let rest = text.strip_prefix(MANIFEST_HEADER)?.strip_prefix(' ')?;
+    let (peak, body) = cut(rest, b'\n')?;
+    let peak = match peak {
+        "-" => None,
+        bytes => Some(bytes.parse().ok()?),
+    };
+    Some((peak, body))
+}
+
+/// The most memory the build that wrote the site in `out` held, as its manifest records it: what the next build
+/// into `out` may expect to hold. Only the manifest's first line is read, before anything else of a build.
+pub fn recorded_peak(out: &Path) -> Option<u64> {
+    use std::io::Read as _;
+    // The line is the header, a space, at most 20 digits and its end.
+    let mut start = Vec::with_capacity(64);
+    fs::File::open(out.join(MANIFEST))
+        .ok()?
+        .take((MANIFEST_HEADER.len() + 22) as u64)
+        .read_to_end(&mut start)
+        .ok()?;
+    let start = std::str::from_utf8(&start).ok()?;
+    manifest_header(start)?.0
 }
 
 /// Write the manifest's line for the file at `path`, as [`manifest_line`] reads it.
@@ -1648,6 +1686,43 @@ mod tests {
             assert_eq!(Seen::parse(unreadable), None, "{unreadable}");
         }
         assert_eq!(manifest_line("not a manifest line"), None);
+    }
+
+    #[test]
+    fn a_manifest_records_the_peak_of_the_build_that_wrote_it() {
+        for peak in [Some(0), Some(289_406_976), Some(u64::MAX), None] {
+            let mut text = String::new();
+            push_manifest_header(&mut text, peak);
+            text.push_str("rest\n");
+            assert_eq!(manifest_header(&text), Some((peak, "rest\n")), "{text}");
+        }
+        // Another format, or a peak that is no number, is no manifest of this one.
+        for other in [
+            "ludotheca-manifest 3\nrest\n",
+            "ludotheca-manifest 4\nrest\n",
+            "ludotheca-manifest 4 many\nrest\n",
+            "ludotheca-manifest 4 12",
+            "ludotheca-manifest 40 12\nrest\n",
+        ] {
+            assert_eq!(manifest_header(other), None, "{other}");
+            assert!(parse_manifest(other).is_empty(), "{other}");
+        }
+
+        // A committed site's manifest records this process's peak, which the next build reads back.
+        let (root, out) = scratch("peak");
+        assert_eq!(recorded_peak(&out), None);
+        build_files(&root, &out, &[("index.html", "home")]);
+        let held = crate::resident::resident().map(|held| held.peak);
+        let recorded = recorded_peak(&out);
+        match (held, recorded) {
+            (Some(now), Some(then)) => assert!(then > 0 && then <= now, "{then} then, {now} now"),
+            (None, None) => {}
+            other => panic!("the peak recorded differs from the system's word: {other:?}"),
+        }
+        assert_eq!(read_manifest(&out).len(), 1);
+        fs::write(out.join(MANIFEST), "ludotheca-manifest 3\nrest\n").unwrap();
+        assert_eq!(recorded_peak(&out), None);
+        fs::remove_dir_all(&root).unwrap();
     }
 
     /// A new scratch folder holding an empty catalog; the site goes in `site` beside it.

@@ -91,13 +91,29 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
                     .unwrap()
                     .to_string_lossy()
                     .replace('\\', "/");
-                out.insert(rel, fs::read(&path).unwrap());
+                let mut bytes = fs::read(&path).unwrap();
+                if rel.ends_with(".ludotheca-manifest") {
+                    bytes = without_peak(bytes);
+                }
+                out.insert(rel, bytes);
             }
         }
     }
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
     out
+}
+
+/// A site's manifest with the peak of memory its first line records (`ludotheca-manifest 4 289406976`) read as
+/// unknown (`-`): the figure differs from one build to the next as the process's memory does, like a timing,
+/// while the rest of the manifest must stay as it was when nothing changed.
+fn without_peak(manifest: Vec<u8>) -> Vec<u8> {
+    const HEADER: &[u8] = b"ludotheca-manifest 4 ";
+    let Some(rest) = manifest.strip_prefix(HEADER) else {
+        return manifest;
+    };
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    [HEADER, b"-", &rest[end..]].concat()
 }
 
 /// [`snapshot`] of a site, without its manifest: besides the files' hashes, the manifest records each file's
