@@ -506,7 +506,14 @@ fn build(args: BuildArgs) -> ExitCode {
                     );
                 }
                 let (taken, games) = built.games_taken;
-                println!("   games {taken} of {games} taken as the previous build checked them");
+                let (read, from_file) = built.games_read;
+                let read = match from_file {
+                    0 => String::new(),
+                    _ => format!("; {read} of the {from_file} from its file read in full"),
+                };
+                println!(
+                    "   games {taken} of {games} taken as the previous build checked them{read}"
+                );
                 let (taken, records) = built.records_taken;
                 println!(" records {taken} of {records} taken as the previous build checked them");
                 let (taken, pictures) = built.pictures_taken;

@@ -531,6 +531,25 @@ fn taken_in(said: &str, what: &str) -> (usize, usize) {
     (words[0].parse().unwrap(), words[2].parse().unwrap())
 }
 
+/// Of the line `games ...` in what `build --timings` said: how many games were read in full from the file the
+/// previous build wrote, and how many were taken from it; (0, 0) when none were.
+fn read_in_full(said: &str) -> (usize, usize) {
+    let line = said
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("games "))
+        .unwrap_or_else(|| panic!("no games line in {said}"));
+    let Some((_, read)) = line.split_once("; ") else {
+        return (0, 0);
+    };
+    let words: Vec<&str> = read.split_whitespace().collect();
+    assert_eq!(
+        words[4..],
+        ["from", "its", "file", "read", "in", "full"],
+        "{line}"
+    );
+    (words[0].parse().unwrap(), words[3].parse().unwrap())
+}
+
 fn parts_taken(catalog: &Path, out: &Path) -> (usize, usize) {
     taken(catalog, out, "data ")
 }
@@ -799,7 +818,10 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
     let (taken, games) = games_taken(&catalog, &out);
     assert_eq!(taken, 0, "a first build has no previous site");
     assert_eq!(games, fs::read_dir(catalog.join("games")).unwrap().count());
-    assert_eq!(games_taken(&catalog, &out), (games, games));
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(taken_in(&said, "games "), (games, games));
+    // Nothing changed, so no page is made again and no game is read in full from the file.
+    assert_eq!(read_in_full(&said), (0, games), "{said}");
 
     // One game's record edited: its check reads nothing of the record, so every game is taken.
     let record = catalog.join("games/terhuchu/record.xml");
@@ -813,7 +835,13 @@ fn a_rebuild_takes_the_unchanged_games_as_the_previous_build_checked_them() {
         ),
     )
     .unwrap();
-    assert_eq!(games_taken(&catalog, &out), (games, games));
+    let said = run(&catalog, &out, &["--timings"], &[]);
+    assert_eq!(taken_in(&said, "games "), (games, games));
+    // Only the games of pages made again are read in full (the edited game's own page, and the pages that
+    // show it: its variants, the board played with it), not every game the build took.
+    let (read, from_file) = read_in_full(&said);
+    assert_eq!(from_file, games);
+    assert!(read >= 1 && read < games, "{said}");
 
     // One game's rules edited (a comment added): that game is checked again, the others are taken.
     let rules = catalog.join("games/terhuchu/rules.txt");

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::catalog::bibtex::BibEntry;
 use crate::catalog::{Catalog, Item, Kind, Value};
-use crate::check::{Checked, CheckedGame};
+use crate::check::{Checked, CheckedGame, HeldGame};
 use crate::scheme::{Scheme, date, place};
 use crate::source::FileId;
 
@@ -57,9 +57,8 @@ pub struct Entry<'c> {
     pub tags: Vec<usize>,
     pub places: Vec<usize>,
     pub people: Vec<usize>,
-    pub rules: Option<&'c Rules>,
-    /// Games: the rules and records as `check` compiled, parsed and replayed them.
-    pub game: Option<&'c CheckedGame>,
+    /// Games: the rules and records as `check` compiled, parsed and replayed them (see [`Entry::game`]).
+    held: Option<&'c HeldGame>,
     /// Games: the boards played with these rules, and which ruleset.
     pub boards: Vec<(usize, Option<String>)>,
     /// Games: the evidence attesting it.
@@ -83,6 +82,28 @@ pub struct Entry<'c> {
 }
 
 impl<'c> Entry<'c> {
+    /// Games: the rules and records as `check` compiled, parsed and replayed them. A game taken from an
+    /// earlier build is read in full here, the first time it is asked for: what every build reads of every
+    /// game is in [`Entry::sums`] instead.
+    pub fn game(&self) -> Option<&'c CheckedGame> {
+        self.held.map(HeldGame::get)
+    }
+
+    /// Games: the rules as the site shows them (see [`Entry::game`]).
+    pub fn rules(&self) -> Option<&'c Rules> {
+        self.game().map(|g| &g.rules)
+    }
+
+    /// Whether the item is a game with rules, without reading them.
+    pub fn has_rules(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Games: what every build reads of every game, without reading the game in full.
+    pub fn sums(&self) -> Option<&'c crate::check::GameSums> {
+        self.held.map(|g| &g.sums)
+    }
+
     /// `games/*.game` beside the record, with the tags their listings show. Listed when asked for, each time:
     /// a build of the items' pages after an edit shows the records of the edited items only, and listing all
     /// of them with every entry (66,000 at 10,000 items) was a third of its resolve step.
@@ -112,14 +133,16 @@ impl<'c> Entry<'c> {
 
     /// The `n`th game record as `check` parsed it, if it parsed.
     fn parsed_record(&self, n: usize) -> Option<&'c crate::check::RecordSummary> {
-        self.game
+        self.game()
             .and_then(|g| g.records.get(n))
             .and_then(Option::as_ref)
     }
 
     /// A game's rules file as written, from the catalog as loaded.
     pub fn rules_text(&self, archive: &Archive) -> Option<crate::source::Text> {
-        self.rules?;
+        if !self.has_rules() {
+            return None;
+        }
         let file = self.item.rules_file?;
         Some(archive.catalog.files.get(file).text())
     }
@@ -317,7 +340,7 @@ impl<'c> Archive<'c> {
                 let names = known
                     .and_then(|k| k.0.get(&item.files_hash))
                     .map_or_else(|| Arc::new(ItemNames::of(item)), Arc::clone);
-                let mut entry = new_entry(catalog, item, kind, checked.game(i), &names);
+                let mut entry = new_entry(catalog, item, kind, checked.held_game(i), &names);
                 entry.images = checked.images(i);
                 (entry, names)
             })
@@ -424,13 +447,12 @@ fn new_entry<'c>(
     catalog: &'c Catalog,
     item: &'c Item,
     kind: Kind,
-    game: Option<&'c CheckedGame>,
+    game: Option<&'c HeldGame>,
     names: &ItemNames,
 ) -> Entry<'c> {
     let title = names.title.clone().unwrap_or_else(|| item.id.clone());
     let dir = format!("{}/{}/", kind_folder(kind), item.id);
-    let game = game.filter(|_| kind == Kind::Game);
-    let rules = game.map(|g| &g.rules);
+    let held = game.filter(|_| kind == Kind::Game);
     let (year, added) = (names.year, names.added);
     Entry {
         item,
@@ -443,8 +465,7 @@ fn new_entry<'c>(
         tags: Vec::new(),
         places: Vec::new(),
         people: Vec::new(),
-        rules,
-        game,
+        held,
         files_hash: item.files_hash,
         images: &[],
         boards: Vec::new(),
@@ -821,10 +842,10 @@ fn collect_sources<'c>(catalog: &'c Catalog, entries: &[Entry<'c>]) -> Vec<Sourc
                     found.push((s, citation));
                 }
             }
-            for ruleset in entry.rules.iter().flat_map(|r| &r.rulesets) {
-                if let Some(key) = &ruleset.source
-                    && let Some(s) = find(key)
-                {
+            // From the game's sums: the citations of every game are listed at every build, and only a page
+            // made again reads its game in full.
+            for ruleset in entry.sums().iter().flat_map(|s| &s.citations) {
+                if let Some(s) = find(&ruleset.source) {
                     let citation = Citation {
                         item: i,
                         term: "ruleset",

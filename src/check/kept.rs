@@ -10,6 +10,13 @@
 //! (variants share facts, and a large catalog's games draw a few boards many times over), and last a hash of
 //! everything before it (a damaged file is not read). It is written as it is made, never held whole: at 10,000
 //! items it is megabytes.
+//!
+//! Each game's rules and records are written as bytes of their own ([`Body`]), beside the little that every
+//! build reads of every game (its key, the works it cites, its rulesets' names and its [`GameSums`]). A
+//! rebuild reads the file whole but decodes a game's rules and records only when a page or a check asks for
+//! them: after the edit of one record, a game or two of the catalog's thousands.
+//!
+//! [`GameSums`]: super::GameSums
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -23,7 +30,7 @@ use crate::archive::Diagram;
 use crate::fingerprint::{self, Hash};
 
 /// The file's first line.
-const FORMAT: &[u8] = b"ludotheca checked games 2\n";
+const FORMAT: &[u8] = b"ludotheca checked games 3\n";
 
 /// Each shared value's number in the file being written, by its address.
 #[derive(Default)]
@@ -32,33 +39,38 @@ pub(crate) struct Numbers {
     pub facts: HashMap<*const Facts, u32>,
 }
 
+/// The shared values of a file as read: what its games name by number.
+#[derive(Default)]
+pub(crate) struct Tables {
+    diagrams: Vec<Arc<Diagram>>,
+    facts: Vec<Arc<Facts>>,
+}
+
 /// The shared values of the file being written or read. Held by the thread doing it, for the serde functions
 /// below, which have no other way to reach it.
 pub(crate) enum Table {
     Writing(Numbers),
-    Reading {
-        diagrams: Vec<Arc<Diagram>>,
-        facts: Vec<Arc<Facts>>,
-    },
+    Reading(Arc<Tables>),
 }
 
 thread_local! {
     static TABLE: RefCell<Option<Table>> = const { RefCell::new(None) };
 }
 
-/// Sets the thread's table for as long as it lives, and takes it back when dropped (on an error too).
-struct Using;
+/// Sets the thread's table for as long as it lives, and puts back the one it replaced when dropped (on an
+/// error too): a game's body may be read while another table is in use on the same thread.
+struct Using(Option<Table>);
 
 impl Using {
     fn table(table: Table) -> Using {
-        TABLE.with(|t| *t.borrow_mut() = Some(table));
-        Using
+        Using(TABLE.with(|t| t.borrow_mut().replace(table)))
     }
 }
 
 impl Drop for Using {
     fn drop(&mut self) {
-        TABLE.with(|t| t.borrow_mut().take());
+        let before = self.0.take();
+        TABLE.with(|t| *t.borrow_mut() = before);
     }
 }
 
@@ -77,7 +89,7 @@ impl Tabled for Diagram {
     }
     fn numbered(table: &Table, number: usize) -> Option<Arc<Self>> {
         match table {
-            Table::Reading { diagrams, .. } => diagrams.get(number).cloned(),
+            Table::Reading(tables) => tables.diagrams.get(number).cloned(),
             Table::Writing(_) => None,
         }
     }
@@ -90,7 +102,7 @@ impl Tabled for Facts {
     }
     fn numbered(table: &Table, number: usize) -> Option<Arc<Self>> {
         match table {
-            Table::Reading { facts, .. } => facts.get(number).cloned(),
+            Table::Reading(tables) => tables.facts.get(number).cloned(),
             Table::Writing(_) => None,
         }
     }
@@ -116,13 +128,31 @@ pub(crate) mod shared {
     pub fn deserialize<'de, T: Tabled, D: Deserializer<'de>>(d: D) -> Result<Arc<T>, D::Error> {
         let number = u32::deserialize(d)? as usize;
         TABLE.with(|t| match t.borrow().as_ref() {
-            Some(table @ Table::Reading { .. }) => T::numbered(table, number)
+            Some(table @ Table::Reading(_)) => T::numbered(table, number)
                 .ok_or_else(|| serde::de::Error::custom(format!("no {} of that number", T::NAME))),
             _ => Err(serde::de::Error::custom(format!(
                 "a {} is read only from the file of checked games",
                 T::NAME
             ))),
         })
+    }
+}
+
+/// A shared value written as its number ([`shared`]), for the containers below.
+struct Number<'a, T: Tabled>(&'a Arc<T>);
+
+impl<T: Tabled> Serialize for Number<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        shared::serialize(self.0, s)
+    }
+}
+
+/// [`Number`] as read back.
+struct Numbered<T: Tabled>(Arc<T>);
+
+impl<'de, T: Tabled> Deserialize<'de> for Numbered<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shared::deserialize(d).map(Numbered)
     }
 }
 
@@ -134,25 +164,60 @@ pub(crate) mod maybe_shared {
         value: &Option<Arc<T>>,
         s: S,
     ) -> Result<S::Ok, S::Error> {
-        struct Number<'a, T: Tabled>(&'a Arc<T>);
-        impl<T: Tabled> Serialize for Number<'_, T> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                shared::serialize(self.0, s)
-            }
-        }
         value.as_ref().map(Number).serialize(s)
     }
 
     pub fn deserialize<'de, T: Tabled, D: Deserializer<'de>>(
         d: D,
     ) -> Result<Option<Arc<T>>, D::Error> {
-        struct Number<T: Tabled>(Arc<T>);
-        impl<'de, T: Tabled> Deserialize<'de> for Number<T> {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                shared::deserialize(d).map(Number)
-            }
-        }
-        Ok(Option::<Number<T>>::deserialize(d)?.map(|n| n.0))
+        Ok(Option::<Numbered<T>>::deserialize(d)?.map(|n| n.0))
+    }
+}
+
+/// [`shared`], for a list.
+pub(crate) mod shared_list {
+    use super::*;
+
+    pub fn serialize<T: Tabled, S: Serializer>(values: &[Arc<T>], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(values.iter().map(Number))
+    }
+
+    pub fn deserialize<'de, T: Tabled, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<Arc<T>>, D::Error> {
+        Ok(Vec::<Numbered<T>>::deserialize(d)?
+            .into_iter()
+            .map(|n| n.0)
+            .collect())
+    }
+}
+
+/// A value written as bytes of its own, within the file's table: read back only when asked for
+/// ([`Body::read`]).
+pub(crate) struct BodyRef<'a, T>(pub &'a T);
+
+impl<T: Serialize> Serialize for BodyRef<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Made on this thread, whose table numbers the shared values it holds.
+        let bytes = postcard::to_stdvec(self.0).map_err(serde::ser::Error::custom)?;
+        s.serialize_bytes(&bytes)
+    }
+}
+
+/// Where [`BodyRef`] wrote a value in a file read back, and what reading it needs: the file's bytes and its
+/// table.
+pub(crate) struct Body {
+    file: Arc<Vec<u8>>,
+    at: std::ops::Range<usize>,
+    tables: Arc<Tables>,
+}
+
+impl Body {
+    /// The value written there. The file was sealed by this very program, so it reads back unless the
+    /// program is wrong: none then.
+    pub fn read<T: for<'de> Deserialize<'de>>(&self) -> Option<T> {
+        let _using = Using::table(Table::Reading(Arc::clone(&self.tables)));
+        postcard::from_bytes(self.file.get(self.at.clone())?).ok()
     }
 }
 
@@ -177,22 +242,48 @@ pub(crate) fn write<T: Serialize>(
     })
 }
 
-/// The games `bytes` holds; none when they were written by another program or are damaged.
-pub fn read<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Vec<T> {
-    let Some(rest) = fingerprint::unseal(FORMAT, bytes) else {
-        return Vec::new();
-    };
-    let Ok((diagrams, rest)) = postcard::take_from_bytes::<Vec<Diagram>>(rest) else {
-        return Vec::new();
-    };
-    let Ok((facts, games)) = postcard::take_from_bytes::<Vec<Facts>>(rest) else {
-        return Vec::new();
-    };
-    let _using = Using::table(Table::Reading {
-        diagrams: diagrams.into_iter().map(Arc::new).collect(),
-        facts: facts.into_iter().map(Arc::new).collect(),
-    });
-    postcard::from_bytes(games).unwrap_or_default()
+/// A file of games as read back, sealed by this program: its table, and its games to decode ([`File::games`]).
+pub(crate) struct File {
+    bytes: Arc<Vec<u8>>,
+    /// Where the games lie in `bytes`.
+    games: std::ops::Range<usize>,
+    tables: Arc<Tables>,
+}
+
+impl File {
+    /// The file `bytes`; none when it was written by another program or is damaged.
+    pub fn open(bytes: Vec<u8>) -> Option<File> {
+        let rest = fingerprint::unseal(FORMAT, &bytes)?;
+        let (diagrams, rest) = postcard::take_from_bytes::<Vec<Diagram>>(rest).ok()?;
+        let (facts, games) = postcard::take_from_bytes::<Vec<Facts>>(rest).ok()?;
+        let from = games.as_ptr() as usize - bytes.as_ptr() as usize;
+        let games = from..from + games.len();
+        Some(File {
+            tables: Arc::new(Tables {
+                diagrams: diagrams.into_iter().map(Arc::new).collect(),
+                facts: facts.into_iter().map(Arc::new).collect(),
+            }),
+            bytes: Arc::new(bytes),
+            games,
+        })
+    }
+
+    /// The games, each borrowing its body from the file (see [`File::body`]); none when they do not read.
+    pub fn games<'a, T: Deserialize<'a>>(&'a self) -> Option<Vec<T>> {
+        let _using = Using::table(Table::Reading(Arc::clone(&self.tables)));
+        postcard::from_bytes(&self.bytes[self.games.clone()]).ok()
+    }
+
+    /// The body `bytes`, borrowed from this file by a game [`File::games`] read, to be read when asked for.
+    pub fn body(&self, bytes: &[u8]) -> Body {
+        let from = (bytes.as_ptr() as usize).wrapping_sub(self.bytes.as_ptr() as usize);
+        Body {
+            file: Arc::clone(&self.bytes),
+            // Out of the file's bounds for bytes from elsewhere, which then read back as nothing.
+            at: from..from.saturating_add(bytes.len()),
+            tables: Arc::clone(&self.tables),
+        }
+    }
 }
 
 /// A hash of which games a file would hold: the same hash, the same file.
@@ -241,8 +332,15 @@ mod tests {
     /// Everything a page takes from a game, in words, to compare games checked and games read back.
     fn described(checked: &crate::check::Checked) -> Vec<String> {
         (0..checked.catalog.items.len())
-            .filter_map(|i| checked.game(i))
-            .map(|game| {
+            .filter_map(|i| checked.held_game(i))
+            .map(|held| {
+                let sums = &held.sums;
+                let citations: Vec<String> = sums
+                    .citations
+                    .iter()
+                    .map(|c| format!("{} {:?} {}", c.source, c.pages, c.title))
+                    .collect();
+                let game = held.get();
                 let rulesets: Vec<String> = game
                     .rules
                     .rulesets
@@ -259,7 +357,10 @@ mod tests {
                         format!("{tags:?} {} {start:?}", r.move_count)
                     })
                     .collect();
-                format!("{rulesets:?} {records:?} {:?} {}", game.key, game.clean)
+                format!(
+                    "{rulesets:?} {records:?} {:?} {} {:?} {citations:?} {:?}",
+                    held.key, held.clean, sums.family, sums.diagrams
+                )
             })
             .collect()
     }
@@ -273,7 +374,7 @@ mod tests {
         assert!(all >= 8, "every shipped game is checked: {all}");
         let bytes = written(&games);
 
-        let mut read = GameCache::from_bytes(&bytes);
+        let mut read = GameCache::from_bytes(bytes.clone());
         assert_eq!(read.taken().1, all, "every game checked cleanly is kept");
         let second = check(&mut read);
         assert_eq!(
@@ -281,7 +382,11 @@ mod tests {
             (all, all),
             "every game is taken as it was checked"
         );
+        // Taken, not read: a game's rules and records are read when first asked for, and read back as they
+        // were checked.
+        assert_eq!(second.games_read(), (0, all));
         assert_eq!(described(&second), described(&first));
+        assert_eq!(second.games_read(), (all, all));
         // Written again, the games read back give the same bytes, their shared diagrams written once.
         assert!(written(&read) == bytes);
         assert_eq!(read.digest(), games.digest());
@@ -317,7 +422,7 @@ mod tests {
         assert_eq!(checked.len(), 2);
         assert_eq!(checked[0], checked[1]);
         let bytes = written(&games);
-        let mut read = GameCache::from_bytes(&bytes);
+        let mut read = GameCache::from_bytes(bytes.clone());
         let second = check_at(&root, &mut read);
         let read_back = facts_of(&second);
         assert_eq!(read_back, checked);
@@ -343,24 +448,43 @@ mod tests {
         let mut games = GameCache::default();
         check(&mut games);
         let bytes = written(&games);
-        assert!(!GameCache::from_bytes(&bytes).is_empty());
+        assert!(!GameCache::from_bytes(bytes.clone()).is_empty());
         // Any byte changed, and the file is not read.
         for at in [0, super::FORMAT.len() + 3, bytes.len() / 2, bytes.len() - 1] {
             let mut damaged = bytes.clone();
             damaged[at] ^= 1;
-            assert!(GameCache::from_bytes(&damaged).is_empty(), "byte {at}");
+            assert!(GameCache::from_bytes(damaged).is_empty(), "byte {at}");
         }
         // Cut short, or not such a file at all.
-        assert!(GameCache::from_bytes(&bytes[..bytes.len() / 2]).is_empty());
-        assert!(GameCache::from_bytes(&[]).is_empty());
-        assert!(GameCache::from_bytes(b"ludotheca-manifest 1\n").is_empty());
+        assert!(GameCache::from_bytes(bytes[..bytes.len() / 2].to_vec()).is_empty());
+        assert!(GameCache::from_bytes(Vec::new()).is_empty());
+        assert!(GameCache::from_bytes(b"ludotheca-manifest 1\n".to_vec()).is_empty());
         // Written by another program: its hash differs, so its games are not read even though the rest is
         // whole (the checksum at the end is made right again).
         let mut foreign = bytes[..bytes.len() - 16].to_vec();
         foreign[super::FORMAT.len()] ^= 1;
         let sum = crate::fingerprint::digest(&foreign);
         foreign.extend_from_slice(&sum);
-        assert!(GameCache::from_bytes(&foreign).is_empty());
+        assert!(GameCache::from_bytes(foreign).is_empty());
+    }
+
+    #[test]
+    fn a_game_read_while_a_file_is_written_leaves_the_writers_table_in_place() {
+        let mut games = GameCache::default();
+        check(&mut games);
+        let mut read = GameCache::from_bytes(written(&games));
+        let checked = check(&mut read);
+        let held = (0..checked.catalog.items.len())
+            .find_map(|i| checked.held_game(i))
+            .unwrap();
+        assert!(!held.is_read());
+        let writing = super::Using::table(super::Table::Writing(super::Numbers::default()));
+        assert!(!held.get().rules.rulesets.is_empty());
+        let in_use =
+            super::TABLE.with(|t| matches!(t.borrow().as_ref(), Some(super::Table::Writing(_))));
+        assert!(in_use, "the writer's table was replaced");
+        drop(writing);
+        assert!(super::TABLE.with(|t| t.borrow().is_none()));
     }
 
     #[test]

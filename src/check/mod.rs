@@ -36,7 +36,7 @@ pub use rules::GameCache;
 pub struct Checked {
     pub catalog: Catalog,
     /// One slot per item of `catalog.items` (same index): a game's rules and records as checked.
-    games: Vec<Option<Arc<CheckedGame>>>,
+    games: Vec<Option<Arc<HeldGame>>>,
     /// One list per item of `catalog.items` (same index): the pictures its record shows, as checked.
     images: Vec<Vec<CheckedImage>>,
     /// The theme (the default templates with the catalog's laid over them), compiled; `None` when it does not
@@ -79,11 +79,113 @@ pub struct CheckedGame {
     pub rules: Rules,
     /// Each of the item's `game_records`, in the same order: `None` where the record does not parse.
     pub records: Vec<Option<RecordSummary>>,
+}
+
+/// A game as checked: made by this check, or taken as an earlier build wrote it and read in full only when
+/// first asked for ([`HeldGame::get`]). A rebuild after one edit takes thousands of games and shows one or two
+/// of them on pages made again; what every build reads of every game is in its [`GameSums`].
+pub struct HeldGame {
     /// A hash of the program, the rules and the records: a later run that finds it among the games known to
     /// replay cleanly need not replay them again.
     pub key: Hash,
     /// The rules compiled and every record replayed without a diagnostic.
     pub clean: bool,
+    pub sums: GameSums,
+    game: std::sync::OnceLock<CheckedGame>,
+    /// Where the game lies in the file it was taken from, for a game not read yet.
+    written: Option<kept::Body>,
+}
+
+/// What the site reads of every game at every build, beside the game itself: the sources' pages, the home
+/// page's families and the board diagrams list every game.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+pub struct GameSums {
+    pub family: Option<ludotheca_engine::ruleset::Family>,
+    /// The rulesets that cite a work, in order.
+    pub citations: Vec<RulesetCitation>,
+    /// Every diagram the game's pages draw, in order: its rulesets' boards, then its puzzles' starting
+    /// positions.
+    #[serde(with = "kept::shared_list")]
+    pub diagrams: Vec<Arc<crate::archive::Diagram>>,
+}
+
+/// A ruleset that cites a work: the work's key, the pages, and the ruleset's title.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct RulesetCitation {
+    pub source: Box<str>,
+    pub pages: Option<Box<str>>,
+    pub title: Box<str>,
+}
+
+impl GameSums {
+    fn of(game: &CheckedGame) -> GameSums {
+        let rulesets = &game.rules.rulesets;
+        let starts = game
+            .records
+            .iter()
+            .flatten()
+            .filter_map(|r| r.start.as_ref())
+            .map(|s| &s.diagram);
+        GameSums {
+            family: game.rules.family,
+            citations: rulesets
+                .iter()
+                .filter_map(|r| {
+                    Some(RulesetCitation {
+                        source: r.source.clone()?,
+                        pages: r.pages.clone(),
+                        title: r.title.clone(),
+                    })
+                })
+                .collect(),
+            diagrams: rulesets
+                .iter()
+                .filter_map(|r| r.diagram.as_ref())
+                .chain(starts)
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+impl HeldGame {
+    /// A game this check made.
+    pub fn made(game: CheckedGame, key: Hash, clean: bool) -> HeldGame {
+        HeldGame {
+            key,
+            clean,
+            sums: GameSums::of(&game),
+            game: std::sync::OnceLock::from(game),
+            written: None,
+        }
+    }
+
+    /// A game an earlier build checked cleanly and wrote at `written`.
+    pub(crate) fn written(key: Hash, sums: GameSums, written: kept::Body) -> HeldGame {
+        HeldGame {
+            key,
+            clean: true,
+            sums,
+            game: std::sync::OnceLock::new(),
+            written: Some(written),
+        }
+    }
+
+    /// The game's rules and records, read from where an earlier build wrote them if this is the first time
+    /// they are asked for.
+    pub fn get(&self) -> &CheckedGame {
+        self.game.get_or_init(|| {
+            self.written
+                .as_ref()
+                .and_then(kept::Body::read)
+                .expect("a game in a file this very program wrote and sealed reads back")
+        })
+    }
+
+    /// Whether the game's rules and records have been read (or were made by this check).
+    pub fn is_read(&self) -> bool {
+        self.game.get().is_some()
+    }
 }
 
 /// What the site shows of a parsed game record besides its text: its tags and how many moves it has. Kept
@@ -144,7 +246,21 @@ impl RecordSummary {
 impl Checked {
     /// The checked rules and records of the item at `index` of `catalog.items`, if it is a game with rules.
     pub fn game(&self, index: usize) -> Option<&CheckedGame> {
+        self.held_game(index).map(HeldGame::get)
+    }
+
+    /// [`Checked::game`], not read yet if it was taken from an earlier build and nothing has asked for it.
+    pub fn held_game(&self, index: usize) -> Option<&HeldGame> {
         self.games.get(index).and_then(Option::as_deref)
+    }
+
+    /// How many games were read from where an earlier build wrote them, and how many were taken from there:
+    /// the rest of those were never asked for.
+    pub fn games_read(&self) -> (usize, usize) {
+        let taken = self.games.iter().flatten().filter(|g| g.written.is_some());
+        taken.fold((0, 0), |(read, all), g| {
+            (read + usize::from(g.is_read()), all + 1)
+        })
     }
 
     /// The pictures of the item at `index` of `catalog.items` that passed the check, in record order.
@@ -400,7 +516,7 @@ pub fn check_with(
         diagnostics.push(diagnostic);
     }
     diagnostics.sort();
-    let mut games: Vec<Option<Arc<CheckedGame>>> = catalog.items.iter().map(|_| None).collect();
+    let mut games: Vec<Option<Arc<HeldGame>>> = catalog.items.iter().map(|_| None).collect();
     for (i, game) in rules.games {
         games[i] = Some(game);
     }

@@ -13,7 +13,7 @@ use ludotheca_engine::rules::ErrorKind;
 use ludotheca_engine::ruleset::{Facts, RulesInfo};
 use ludotheca_engine::{Compiled, RulesError, RulesFile};
 
-use super::{CheckedGame, PuzzleStart, RecordSummary, kept};
+use super::{CheckedGame, GameSums, HeldGame, PuzzleStart, RecordSummary, kept};
 use crate::archive::Diagram;
 use crate::archive::rules::{Shared, diagram_at, from_compiled};
 use crate::catalog::bibtex::Bibliography;
@@ -34,7 +34,7 @@ struct GameOutcome {
     diagnostics: Diagnostics,
     cited: FastSet<String>,
     info: Option<RulesInfo>,
-    game: Arc<CheckedGame>,
+    game: Arc<HeldGame>,
 }
 
 /// Every game as checked by the previous run, by what its check depends on: the program, its rules and
@@ -50,22 +50,26 @@ pub struct GameCache {
 }
 
 /// A game as written for the next build. Only games without a diagnostic are written, so none has diagnostics
-/// to keep.
+/// to keep, and every one is clean. The game's rules and records are bytes of their own, read back only when
+/// asked for (see [`kept`]).
 #[derive(serde::Serialize)]
 struct KeptRef<'a> {
     key: &'a Hash,
     cited: Vec<&'a str>,
     info: &'a Option<RulesInfo>,
-    game: &'a CheckedGame,
+    sums: &'a GameSums,
+    game: kept::BodyRef<'a, CheckedGame>,
 }
 
-/// [`KeptRef`] as read back.
+/// [`KeptRef`] as read back, its game's bytes borrowed from the file.
 #[derive(serde::Deserialize)]
-struct KeptGame {
+struct KeptGame<'a> {
     key: Hash,
     cited: Vec<String>,
     info: Option<RulesInfo>,
-    game: CheckedGame,
+    sums: GameSums,
+    #[serde(borrow)]
+    game: &'a [u8],
 }
 
 impl GameCache {
@@ -99,6 +103,8 @@ impl GameCache {
     /// ([`GameCache::from_bytes`]).
     pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let keepable = self.keepable();
+        // Every game read in full before the table below is in use: reading one uses a table of its own.
+        let games: Vec<&CheckedGame> = keepable.iter().map(|(_, o)| o.game.get()).collect();
         // Every diagram and every ruleset's facts once, numbered in the order the games first hold them. Equal
         // values may be two copies (one read from the previous build, one made by this check): both get the
         // number of the first, so that the file is the same whichever way its games came.
@@ -106,8 +112,7 @@ impl GameCache {
         let mut numbers = kept::Numbers::default();
         let mut diagrams: Vec<&Diagram> = Vec::new();
         let mut facts: Vec<&Facts> = Vec::new();
-        for (_, outcome) in &keepable {
-            let game = &outcome.game;
+        for game in &games {
             let drawn = game
                 .rules
                 .rulesets
@@ -131,14 +136,16 @@ impl GameCache {
         }
         let games: Vec<KeptRef<'_>> = keepable
             .into_iter()
-            .map(|(key, outcome)| {
+            .zip(games)
+            .map(|((key, outcome), game)| {
                 let mut cited: Vec<&str> = outcome.cited.iter().map(String::as_str).collect();
                 cited.sort_unstable();
                 KeptRef {
                     key,
                     cited,
                     info: &outcome.info,
-                    game: &outcome.game,
+                    sums: &outcome.game.sums,
+                    game: kept::BodyRef(game),
                 }
             })
             .collect();
@@ -146,17 +153,22 @@ impl GameCache {
     }
 
     /// The games an earlier build wrote with [`GameCache::write`]; none when another program wrote them or
-    /// they are damaged.
-    pub fn from_bytes(bytes: &[u8]) -> GameCache {
-        let games = kept::read::<KeptGame>(bytes)
+    /// they are damaged. Each game's rules and records are read when first asked for.
+    pub fn from_bytes(bytes: Vec<u8>) -> GameCache {
+        let Some(file) = kept::File::open(bytes) else {
+            return GameCache::default();
+        };
+        let games = file
+            .games::<KeptGame>()
+            .unwrap_or_default()
             .into_iter()
-            .filter(|kept| kept.game.clean)
             .map(|kept| {
+                let game = HeldGame::written(kept.key, kept.sums, file.body(kept.game));
                 let outcome = GameOutcome {
                     diagnostics: Diagnostics::new(),
                     cited: kept.cited.into_iter().collect(),
                     info: kept.info,
-                    game: Arc::new(kept.game),
+                    game: Arc::new(game),
                 };
                 (kept.key, Arc::new(outcome))
             })
@@ -190,7 +202,7 @@ fn number_once<'a, T>(
 /// so the bibliography check does not call them uncited, and each game as checked, by item index.
 pub struct RulesChecked {
     pub cited: FastSet<String>,
-    pub games: Vec<(usize, Arc<CheckedGame>)>,
+    pub games: Vec<(usize, Arc<HeldGame>)>,
 }
 
 /// Check the rules and game records of every game, and the rulesets boards name. Games `cache` holds are
@@ -317,12 +329,7 @@ fn check_game(
                 diagnostics,
                 cited,
                 info: None,
-                game: Arc::new(CheckedGame {
-                    rules,
-                    records,
-                    key,
-                    clean: false,
-                }),
+                game: Arc::new(HeldGame::made(CheckedGame { rules, records }, key, false)),
             };
         }
     };
@@ -355,12 +362,7 @@ fn check_game(
         diagnostics,
         cited,
         info: Some(info),
-        game: Arc::new(CheckedGame {
-            rules,
-            records,
-            key,
-            clean,
-        }),
+        game: Arc::new(HeldGame::made(CheckedGame { rules, records }, key, clean)),
     }
 }
 

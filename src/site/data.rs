@@ -111,7 +111,7 @@ fn item_json(archive: &Archive, entry: &Entry) -> String {
         if let Some(c) = entry.item.confidence_value() {
             o["confidence"] = json!(c);
         }
-        if let Some(rules) = &entry.rules {
+        if let Some(rules) = entry.rules() {
             o["rulesets"] = rules
                 .rulesets
                 .iter()

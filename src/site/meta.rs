@@ -399,7 +399,7 @@ pub fn json_ld(archive: &Archive, entry: &Entry, base_url: Option<&str>) -> Json
     }
     if entry.kind == Kind::Game
         && let Some(players) = entry
-            .rules
+            .rules()
             .iter()
             .flat_map(|r| &r.rulesets)
             .filter_map(|r| r.facts.as_ref())

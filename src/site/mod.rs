@@ -134,6 +134,9 @@ pub struct Built {
     pub lists_taken: Option<usize>,
     /// The games taken as the previous build checked them (neither compiled nor read again), and the games.
     pub games_taken: (usize, usize),
+    /// Of the games taken from the file an earlier build wrote, how many have been read in full (a page made
+    /// again, or a file written, asked for their rules or records), and how many were taken from there.
+    pub games_read: (usize, usize),
     /// The records whose checks were taken as the previous build made them (not checked again), and the
     /// records.
     pub records_taken: (usize, usize),
@@ -556,6 +559,7 @@ fn build_once(
         staging.carry_rest().map_err(BuildError::Output)?;
     }
     step("render", started);
+    let games_read = checked.games_read();
     let items = archive.entries.len();
     let base_url = options.base_url.clone();
     // A file taken unread and found changed when a page asked for it: the site may mix its old and new texts.
@@ -607,6 +611,7 @@ fn build_once(
         data_kept_whole: rendered.data_kept_whole,
         lists_taken: rendered.lists_taken,
         games_taken,
+        games_read,
         records_taken,
         pictures_taken,
         text_held,

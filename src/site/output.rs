@@ -343,7 +343,7 @@ impl Target {
     /// The games the previous site's build checked without a diagnostic ([`GAMES`]): none when there is no
     /// previous site of ours, or its file was written by another program or is damaged.
     pub fn checked_games(&self) -> crate::check::GameCache {
-        self.read_own(GAMES, |bytes| crate::check::GameCache::from_bytes(&bytes))
+        self.read_own(GAMES, crate::check::GameCache::from_bytes)
     }
 
     /// The pictures the previous site's build examined and found good ([`IMAGES`]): none when there is no

@@ -1033,15 +1033,10 @@ fn diagram_files(
         .entries
         .par_iter()
         .fold(Found::default, |mut found, entry| {
-            if let Some(rules) = &entry.rules {
-                for diagram in rules.rulesets.iter().filter_map(|r| r.diagram.as_ref()) {
-                    add(&mut found, diagram);
-                }
-                // The puzzles page draws each puzzle's own starting position.
-                let starts = entry.game.iter().flat_map(|g| g.records.iter().flatten());
-                for start in starts.filter_map(|r| r.start.as_ref()) {
-                    add(&mut found, &start.diagram);
-                }
+            // Its rulesets' boards, then its puzzles' starting positions (the puzzles page draws those), from
+            // the game's sums: only a page made again reads its game in full.
+            for diagram in entry.sums().iter().flat_map(|s| &s.diagrams) {
+                add(&mut found, diagram);
             }
             found
         })
@@ -1297,7 +1292,7 @@ fn home(site: &Site) -> Job {
         archive
             .entries
             .iter()
-            .filter_map(|e| e.rules.as_ref()?.family)
+            .filter_map(|e| e.sums()?.family)
             .map(family_name),
     )
     .into_iter()
@@ -1371,7 +1366,7 @@ fn listed_facets(entry: &Entry) -> [(&'static str, Vec<String>); LISTED_FACETS.l
     let mut points: Vec<usize> = Vec::new();
     let mut family = Vec::new();
     let mut word = "";
-    if let Some(rules) = &entry.rules {
+    if let Some(rules) = entry.rules() {
         if let Some(f) = rules.family {
             family.push(family_name(f).to_string());
         }
@@ -2016,15 +2011,14 @@ fn rules_page(site: &Site, out: &Out) -> Result<(), String> {
     let archive = site.archive;
     let sizes = Sizes::current();
     let games = entries_by_title(archive, |_, e| {
-        e.rules
-            .as_ref()
+        e.rules()
             .is_some_and(|r| r.rulesets.iter().any(|r| r.facts.is_some()))
     });
     // (entry, ruleset) pairs, grouped by game.
     let groups: Vec<Vec<(usize, usize)>> = games
         .iter()
         .map(|&i| {
-            let rules = archive.entries[i].rules.as_ref().expect("filtered above");
+            let rules = archive.entries[i].rules().expect("filtered above");
             (0..rules.rulesets.len())
                 .filter(|&r| rules.rulesets[r].facts.is_some())
                 .map(|r| (i, r))
@@ -2212,10 +2206,10 @@ fn puzzle_row(site: &Site, root: &str, puzzle: &PuzzleRef) -> serde_json::Value 
         .game_record(puzzle.record)
         .expect("a puzzle is found among its game's records");
     let summary = entry
-        .game
+        .game()
         .and_then(|g| g.records.get(puzzle.record))
         .and_then(Option::as_ref);
-    let rules = entry.rules;
+    let rules = entry.rules();
     let sides: &[String] = rules.map_or(&[], |r| r.sides.as_slice());
     // A record without a `Ruleset` tag is played under the first ruleset, as the board plays it.
     let ruleset = rules.and_then(|r| match &record.ruleset {
@@ -2267,7 +2261,7 @@ fn facts_rows(
     let mut facets = Vec::new();
     for &(i, k) in rulesets {
         let entry = &archive.entries[i];
-        let Some(rules) = &entry.rules else { continue };
+        let Some(rules) = entry.rules() else { continue };
         let r = &rules.rulesets[k];
         let Some(f) = &r.facts else { continue };
         let size = format!("{} {}", f.points, point_word(rules.family));
@@ -2766,7 +2760,7 @@ fn one_source_pages(
         let e = &archive.entries[c.item];
         let citing = if c.term == "ruleset" {
             let name = e
-                .rules
+                .rules()
                 .iter()
                 .flat_map(|r| &r.rulesets)
                 .find(|r| Some(&*r.title) == c.ruleset)
@@ -3167,7 +3161,7 @@ fn item_page<'a>(
     let mut first_image: Option<(Json, String)> = None;
     let mut rules_error = None;
     let mut rules_text = None;
-    if let Some(rules) = &entry.rules {
+    if let Some(rules) = entry.rules() {
         rules_error = rules.error.clone();
         rules_text = entry.rules_text(site.archive);
         // A ruleset that starts exactly like an earlier one refers to its diagram instead of repeating it.
@@ -3240,7 +3234,7 @@ fn item_page<'a>(
     let mut board_ruleset = None;
     for (g, rs) in &entry.played_with {
         let game = &archive.entries[*g];
-        let ruleset = game.rules.as_ref().and_then(|rules| {
+        let ruleset = game.rules().and_then(|rules| {
             rules
                 .rulesets
                 .iter()
@@ -3372,7 +3366,7 @@ fn item_page<'a>(
         "confidence": item.confidence_value(),
         "rules_error": rules_error,
         "rules_text": rules_text.as_deref(),
-        "family": entry.rules.as_ref().and_then(|r| r.family).map(family_name),
+        "family": entry.sums().and_then(|s| s.family).map(family_name),
         "widget_ruleset": first_image.as_ref().map(|(_, n)| n.clone()).or(board_ruleset),
         "version_of": version_of,
         "versions": versions,

@@ -15,17 +15,17 @@ use crate::archive::{Archive, Entry};
 /// `json` is the widget's input (escaped for a script element); `records` lists each record's title and text,
 /// which the page shows as written for readers without JavaScript (a puzzle's question instead).
 pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
-    let (game, ruleset) = match &entry.rules {
-        Some(_) => (entry, None),
-        None => {
+    let (game, ruleset) = match entry.has_rules() {
+        true => (entry, None),
+        false => {
             let (g, rs) = entry
                 .played_with
                 .iter()
-                .find(|(g, _)| archive.entries[*g].rules.is_some())?;
+                .find(|(g, _)| archive.entries[*g].has_rules())?;
             (&archive.entries[*g], rs.clone())
         }
     };
-    let rules = game.rules.as_ref()?;
+    let rules = game.rules()?;
     let playable: Vec<&str> = rules
         .rulesets
         .iter()
@@ -39,7 +39,7 @@ pub fn data(archive: &Archive, entry: &Entry) -> Option<serde_json::Value> {
     };
     let mut records = Vec::new();
     let mut lists = Vec::new();
-    let parsed = game.game.map_or(&[][..], |g| g.records.as_slice());
+    let parsed = game.game().map_or(&[][..], |g| g.records.as_slice());
     for (&file, record) in game.item.game_records.iter().zip(parsed) {
         let source = archive.catalog.files.get(file);
         let Some(record) = record else { continue };
