@@ -9,9 +9,9 @@
 //! than the build will hold at its peak: twice what the previous build into the same folder held at its peak,
 //! which its manifest records ([`crate::site::output::recorded_peak`]), or, where none is recorded (a first
 //! build, a catalog checked without a site), twice the peak of the largest build measured ([`WANTED_FREE`]).
-//! Memory free in large blocks comes and goes with what else the machine runs: one morning it held 3.1 GiB of
-//! its 20 GiB free in such blocks, and rebuilds at 10,000 items (a peak of 290 MB) ran 9% faster in large
-//! pages than in the small ones the fixed 4 GiB would have chosen.
+//! Memory free in large blocks comes and goes with what else the machine runs: one evening it held 3.1 GiB of
+//! its 20 GiB free in such blocks, and rebuilds at 10,000 items (a peak of 290 MB) ran faster in large
+//! pages than in the small ones the fixed 4 GiB would have chosen (5-9%).
 //!
 //! On a virtual machine whose host takes back the guest's free memory (a balloon that reports free pages, as
 //! these machines have), a free block of 2 MiB is the very kind the host takes back, and a large page made of

@@ -12,9 +12,10 @@
 //! items it is megabytes.
 //!
 //! Each game's rules and records are written as bytes of their own ([`Body`]), beside the little that every
-//! build reads of every game (its key, the works it cites, its rulesets' names and its [`GameSums`]). A
-//! rebuild reads the file whole but decodes a game's rules and records only when a page or a check asks for
-//! them: after the edit of one record, a game or two of the catalog's thousands.
+//! build reads of every game (its key, the works it cites, what its rules declare, for the boards' check, and
+//! its [`GameSums`]). A rebuild reads the file whole but decodes a game's rules and records only when a page,
+//! a data file's part or the writer of a new file asks for them: after the edit of one record, a game or two
+//! of the catalog's thousands.
 //!
 //! [`GameSums`]: super::GameSums
 
