@@ -41,7 +41,6 @@ pub(crate) struct Numbers {
 }
 
 /// The shared values of a file as read: what its games name by number.
-#[derive(Default)]
 pub(crate) struct Tables {
     diagrams: Vec<Arc<Diagram>>,
     facts: Vec<Arc<Facts>>,
@@ -407,7 +406,7 @@ mod tests {
         let facts_of = |checked: &crate::check::Checked| {
             let mut facts = Vec::new();
             for i in 0..checked.catalog.items.len() {
-                let Some(game) = checked.game(i) else {
+                let Some(game) = checked.held_game(i).map(crate::check::HeldGame::get) else {
                     continue;
                 };
                 let id = &checked.catalog.items[i].id;
@@ -493,7 +492,7 @@ mod tests {
         let mut games = GameCache::default();
         let checked = check(&mut games);
         let game = (0..checked.catalog.items.len())
-            .find_map(|i| checked.game(i))
+            .find_map(|i| checked.held_game(i).map(crate::check::HeldGame::get))
             .unwrap();
         // Outside the file there is no table to number diagrams by: an error, not a wrong number.
         assert!(postcard::to_stdvec(&game.rules).is_err());

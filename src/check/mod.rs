@@ -244,12 +244,8 @@ impl RecordSummary {
 }
 
 impl Checked {
-    /// The checked rules and records of the item at `index` of `catalog.items`, if it is a game with rules.
-    pub fn game(&self, index: usize) -> Option<&CheckedGame> {
-        self.held_game(index).map(HeldGame::get)
-    }
-
-    /// [`Checked::game`], not read yet if it was taken from an earlier build and nothing has asked for it.
+    /// The checked rules and records of the item at `index` of `catalog.items`, if it is a game with rules:
+    /// not read yet if it was taken from an earlier build and nothing has asked for it ([`HeldGame::get`]).
     pub fn held_game(&self, index: usize) -> Option<&HeldGame> {
         self.games.get(index).and_then(Option::as_deref)
     }

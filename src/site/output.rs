@@ -70,6 +70,9 @@ const MARKER_TEXT: &str =
 /// system does not say): the next build into the folder chooses its pages by it (see [`recorded_peak`]).
 const MANIFEST_HEADER: &str = "ludotheca-manifest 4";
 
+/// The longest the manifest's first line can be: the header, a space, a peak of at most 20 digits, its end.
+const MANIFEST_FIRST_LINE: usize = MANIFEST_HEADER.len() + 22;
+
 use super::sink::{FileSink, Sink};
 pub use crate::fingerprint::Hash;
 use crate::fingerprint::from_hex as unhex;
@@ -1098,7 +1101,7 @@ impl Staging {
             .collect();
         let peak = crate::resident::resident().map(|held| held.peak);
         let mut manifest = String::with_capacity(
-            MANIFEST_HEADER.len() + 22 + blocks.iter().map(String::len).sum::<usize>(),
+            MANIFEST_FIRST_LINE + blocks.iter().map(String::len).sum::<usize>(),
         );
         push_manifest_header(&mut manifest, peak);
         for block in &blocks {
@@ -1454,11 +1457,10 @@ fn manifest_header(text: &str) -> Option<(Option<u64>, &str)> {
 /// into `out` may expect to hold. Only the manifest's first line is read, before anything else of a build.
 pub fn recorded_peak(out: &Path) -> Option<u64> {
     use std::io::Read as _;
-    // The line is the header, a space, at most 20 digits and its end.
-    let mut start = Vec::with_capacity(64);
+    let mut start = Vec::with_capacity(MANIFEST_FIRST_LINE);
     fs::File::open(out.join(MANIFEST))
         .ok()?
-        .take((MANIFEST_HEADER.len() + 22) as u64)
+        .take(MANIFEST_FIRST_LINE as u64)
         .read_to_end(&mut start)
         .ok()?;
     let start = std::str::from_utf8(&start).ok()?;
