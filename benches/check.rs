@@ -14,7 +14,7 @@ use ludotheca::diagnostic::Diagnostics;
 // The program's allocator: with the system's, the steps measured here spent their time differently from the
 // same steps in `ludotheca` (a rebuild's load step was half page clearing).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: ludotheca::allocator::Mimalloc = ludotheca::allocator::Mimalloc;
 
 const RUNS: usize = 11;
 

@@ -19,7 +19,7 @@ use ludotheca::site::{self, BuildOptions, Built, Kept, Scope};
 // The program's allocator: with the system's, the steps measured here spent their time differently from the
 // same steps in `ludotheca` (a rebuild's load step was half page clearing).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: ludotheca::allocator::Mimalloc = ludotheca::allocator::Mimalloc;
 
 fn main() {
     let args: Vec<String> = std::env::args()

@@ -3,6 +3,7 @@
 //! The library reads a catalog folder ([`catalog::load`]), validates it ([`check::check`]) into the checked
 //! model every later step takes, with [`diagnostic::Diagnostics`], and renders those for people or machines ([`report`]).
 
+pub mod allocator;
 pub mod archive;
 pub mod catalog;
 pub mod check;

@@ -12,7 +12,7 @@ use ludotheca::report::{self, Format};
 // A build allocates and frees many small strings and values on every core; the system allocator spent about
 // a fifth of a 10,000-item build's CPU in its own bookkeeping.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: ludotheca::allocator::Mimalloc = ludotheca::allocator::Mimalloc;
 
 #[derive(Parser)]
 #[command(
