@@ -3,9 +3,9 @@
 //! The `mimalloc` crate's allocator passes every request on as an aligned one (`mi_malloc_aligned`), with the
 //! alignment of the type, most often 8. When mimalloc cannot tell from the size alone that a block of its
 //! class is aligned (a class whose size is not a power of two), and the free list at hand is empty, it asks
-//! for `size + alignment - 1` bytes and aligns within them. A request of exactly a class's size (48, 80, 96,
-//! 160 bytes: many of the build's structures) then lands one class up, in a block a sixth to a third larger,
-//! and every wasted page is one more that the kernel zeroes for a new process.
+//! for `size + alignment - 1` bytes and aligns within them. A request of exactly a class's size (such as 48,
+//! 80, 96 or 160 bytes) then lands one class up, in a block up to a third larger, and every wasted page is one
+//! more that the kernel zeroes for a new process.
 //!
 //! Every block mimalloc hands out is aligned to at least a word (8 bytes on 64-bit systems), so a request for
 //! that alignment or less is the plain `mi_malloc` of its size; only larger alignments go the aligned way.
@@ -69,7 +69,8 @@ mod tests {
     use super::*;
 
     /// Blocks of many sizes at every alignment up to a page: each aligned as asked, writable to its end, kept
-    /// through a growth and a shrink, and zeroed when asked zeroed.
+    /// through a growth and a shrink, zeroed when asked zeroed, and, up to a word's alignment, in the size class
+    /// mimalloc itself gives its size.
     #[test]
     fn every_block_has_the_alignment_and_contents_asked() {
         let allocator = Mimalloc;
