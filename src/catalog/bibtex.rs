@@ -987,15 +987,14 @@ fn accent_argument(rest: &[char]) -> (Option<char>, usize) {
     };
     // A control word is taken whole: its first letter alone would leave the rest of its name as text, and the
     // writer spells an escaped closing brace as `\textbraceright{}`, so `\~\}` is written `\~\textbraceright{}`.
-    let word = rest[1.min(rest.len())..]
-        .iter()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .count();
-    if rest.first() == Some(&'\\') && word > 1 {
-        let name: String = rest[1..=word].iter().collect();
-        let mut one = symbol(&name).into_iter().flat_map(str::chars);
-        if let (Some(only), None) = (one.next(), one.next()) {
-            return (Some(only), 1 + word);
+    if let ['\\', after @ ..] = rest {
+        let word = after.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        if word > 1 {
+            let name: String = after[..word].iter().collect();
+            let mut one = symbol(&name).into_iter().flat_map(str::chars);
+            if let (Some(only), None) = (one.next(), one.next()) {
+                return (Some(only), 1 + word);
+            }
         }
     }
     match rest {
