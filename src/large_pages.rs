@@ -20,6 +20,15 @@
 //! large pages the process times one: supplied as fast as memory the host holds (a quarter of a millisecond
 //! here), it keeps them; slower than [`SLOW_LARGE_PAGE`], it keeps small pages.
 //!
+//! One page is not enough to go by. The kernel hands out the blocks freed last first, and the balloon reports
+//! a free block only once it has lain free for a while (two seconds), so the first few blocks a process takes
+//! are often ones the host still holds, fast, and the rest ones it took back: one evening the first large page
+//! came in 0.17 ms while most of the next 139 took about 7 ms each, 0.6-1.0 s for 280 MB against 0.15-0.2 s in
+//! small pages. So where large pages are kept, a thread watches them for as long as the process runs
+//! ([`watch`]): each time its memory has grown by [`WATCH_GROWTH`], it times one more large page, and at the
+//! first slow one it turns large pages off for the rest of the process, which costs the few pages taken in
+//! the meantime rather than every page.
+//!
 //! The allocator asks for large pages on all the memory it reserves (`MADV_HUGEPAGE`, which a system set to
 //! give them only when asked honours); for small pages the process turns them off for itself (`prctl`), which
 //! holds for every page touched after it. The choice is made first thing in `main`: only what the runtime
@@ -91,6 +100,19 @@ fn gib(bytes: u64) -> f64 {
 /// took to supply on these machines (0.65 ms), four times what a large page took when it was held by the host
 /// (0.22-0.35 ms), and a third of what each cost when the host had to supply them again (3.4 ms).
 const SLOW_LARGE_PAGE: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// How much the process's memory grows between two large pages timed by [`watch`]: eight large pages, so
+/// that a rebuild at 10,000 items (about 280 MB) times some 17, about 0.2 ms of CPU each when the pages come
+/// quickly.
+const WATCH_GROWTH: u64 = 16 << 20;
+
+/// How often [`watch`] looks at the process's memory: often enough that a build taking slow pages on two
+/// threads takes only a handful before the next look, and seldom enough to cost nothing measurable (one
+/// read of a small `/proc` file).
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(4);
+
+/// After how many looks without growth [`watch`] looks 25 times less often (after about a second).
+const WATCH_STILL: u32 = 250;
 
 /// The size of a large page where the kernel does not say (x86-64's).
 const LARGE_PAGE: u64 = 2 << 20;
@@ -166,6 +188,142 @@ pub fn chosen() -> Option<Choice> {
     CHOSEN.get().copied()
 }
 
+static TURNED_SMALL: OnceLock<Turned> = OnceLock::new();
+
+/// Large pages turned off by [`watch`]: `after` the choice, a large page took `took`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turned {
+    pub after: std::time::Duration,
+    pub took: std::time::Duration,
+}
+
+/// When [`watch`] turned large pages off, if it did.
+pub fn turned_small() -> Option<Turned> {
+    TURNED_SMALL.get().copied()
+}
+
+/// The choice [`choose`] made and, where the pages were turned small later, when and why: in words, for
+/// `--timings`.
+pub fn described() -> Option<String> {
+    let mut said = chosen()?.describe();
+    if let Some(turned) = turned_small() {
+        said.push_str(&format!(
+            ", then small from {} ms on (a large page took {:.2} ms to supply, over {} ms)",
+            turned.after.as_millis(),
+            turned.took.as_secs_f64() * 1000.0,
+            SLOW_LARGE_PAGE.as_millis()
+        ));
+    }
+    Some(said)
+}
+
+/// What one large page timed by [`watch`] showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Timed {
+    /// Supplied within [`SLOW_LARGE_PAGE`].
+    Quick,
+    /// Slower than that.
+    Slow(std::time::Duration),
+    /// Nothing to go by: no mapping could be made, or the clock could not be read.
+    Unknown,
+}
+
+impl Timed {
+    fn of(took: Option<std::time::Duration>) -> Timed {
+        match took {
+            None => Timed::Unknown,
+            Some(took) if took > SLOW_LARGE_PAGE => Timed::Slow(took),
+            Some(_) => Timed::Quick,
+        }
+    }
+}
+
+/// Watch large pages for the rest of the process, on a thread of its own (see the module's notes): small
+/// pages from the first large page found slow.
+fn watch() {
+    #[cfg(target_os = "linux")]
+    {
+        let began = std::time::Instant::now();
+        let large_page =
+            std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+                .ok()
+                .and_then(|size| size.trim().parse().ok())
+                .unwrap_or(LARGE_PAGE);
+        let Ok(statm) = std::fs::File::open("/proc/self/statm") else {
+            return;
+        };
+        // SAFETY: `sysconf` reads a constant of the system; it takes no pointer.
+        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+            n if n > 0 => n as u64,
+            _ => 4096,
+        };
+        let resident = move || {
+            use std::os::unix::fs::FileExt;
+            let mut text = [0u8; 128];
+            let read = statm.read_at(&mut text, 0).ok()?;
+            // "size resident shared ...", in pages.
+            let pages: u64 = std::str::from_utf8(&text[..read])
+                .ok()?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            pages.checked_mul(page)
+        };
+        // Named, so that a profile shows it as what it is.
+        let _ = std::thread::Builder::new()
+            .name("large-pages".into())
+            .stack_size(64 << 10)
+            .spawn(move || {
+                let slow = watch_with(
+                    resident,
+                    || Timed::of(time_a_large_page(large_page)),
+                    std::thread::sleep,
+                );
+                if let Some(took) = slow {
+                    keep_small_pages();
+                    let _ = TURNED_SMALL.set(Turned {
+                        after: began.elapsed(),
+                        took,
+                    });
+                }
+            });
+    }
+}
+
+/// The watch's loop, by what it is given: `resident` the process's memory now, `time` one large page timed,
+/// `wait` a pause. Returns how long the first slow page took, or nothing once the memory can no longer be read.
+fn watch_with(
+    mut resident: impl FnMut() -> Option<u64>,
+    mut time: impl FnMut() -> Timed,
+    mut wait: impl FnMut(std::time::Duration),
+) -> Option<std::time::Duration> {
+    let mut timed_at = resident()?;
+    let mut still = 0u32;
+    loop {
+        // A process whose memory has not grown for a while (the preview server between edits) is looked at
+        // less often.
+        wait(if still < WATCH_STILL {
+            WATCH_EVERY
+        } else {
+            WATCH_EVERY * 25
+        });
+        let now = resident()?;
+        // Memory given back lowers the mark, so that growth into it again is timed too.
+        timed_at = timed_at.min(now);
+        if now < timed_at.saturating_add(WATCH_GROWTH) {
+            still = still.saturating_add(1);
+            continue;
+        }
+        still = 0;
+        match time() {
+            Timed::Slow(took) => return Some(took),
+            // A page that told nothing is timed again after as much growth as a quick one.
+            Timed::Quick | Timed::Unknown => timed_at = now,
+        }
+    }
+}
+
 /// Choose the process's pages and tell the kernel, for a build whose previous build into the same folder held
 /// `previous_peak` bytes at its peak: to be called as early in `main` as that is known. A second call changes
 /// nothing.
@@ -181,6 +339,10 @@ pub fn choose(previous_peak: Option<u64>) -> Choice {
             allow_large_pages();
         } else {
             keep_small_pages();
+        }
+        // Asked for, large pages are kept whatever they cost.
+        if matches!(choice, Choice::Large { .. }) {
+            watch();
         }
         choice
     })
@@ -328,6 +490,11 @@ fn decide(
 
 /// How long the kernel takes to supply one large page of `size` bytes to this process: a fresh mapping, asked
 /// for in large pages and touched once, then given back. None when no mapping can be made.
+///
+/// The time is the thread's own CPU time, not the clock's: a thread that loses its core to another while the
+/// page is supplied (as [`watch`]'s does, beside a build on every core) is not charged for the wait, while the
+/// time a host takes to supply the page again is charged, as the thread's (measured: 5.5-7.8 ms a page by
+/// both clocks alike).
 #[cfg(target_os = "linux")]
 fn time_a_large_page(size: u64) -> Option<std::time::Duration> {
     let size = usize::try_from(size).ok()?;
@@ -350,12 +517,26 @@ fn time_a_large_page(size: u64) -> Option<std::time::Duration> {
         }
         let aligned = (map as usize).next_multiple_of(size) as *mut u8;
         libc::madvise(aligned.cast(), size, libc::MADV_HUGEPAGE);
-        let began = std::time::Instant::now();
+        let began = thread_cpu_time();
         std::ptr::write_volatile(aligned, 1);
-        let took = began.elapsed();
+        let took = thread_cpu_time()
+            .zip(began)
+            .map(|(end, began)| end.saturating_sub(began));
         libc::munmap(map, len);
-        Some(took)
+        took
     }
+}
+
+/// The CPU time this thread has taken so far; none where the clock cannot be read.
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Option<std::time::Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` it is given, which lives on this stack.
+    let read = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
+    read.then(|| std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
 }
 
 /// The bytes free in blocks of at least `large_page` bytes, by a `/proc/buddyinfo` text whose counts are of
@@ -507,6 +688,86 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
             decide(Some(false), &plenty, Wanted::Largest, quick),
             Choice::SmallAsked
         );
+    }
+
+    /// [`watch_with`] run on memory figures in MB and scripted timings: which looks timed a page, the pauses,
+    /// and what it returned.
+    fn watched(
+        memory: &[u64],
+        timings: &[Timed],
+    ) -> (
+        Vec<usize>,
+        Vec<std::time::Duration>,
+        Option<std::time::Duration>,
+    ) {
+        let mut looks = memory.iter().map(|mb| mb << 20);
+        let looked = std::cell::Cell::new(0);
+        let mut timed = Vec::new();
+        let mut script = timings.iter().copied();
+        let mut pauses = Vec::new();
+        let slow = watch_with(
+            || {
+                looked.set(looked.get() + 1);
+                looks.next()
+            },
+            || {
+                timed.push(looked.get() - 1);
+                script.next().expect("timed more pages than scripted")
+            },
+            |pause| pauses.push(pause),
+        );
+        (timed, pauses, slow)
+    }
+
+    #[test]
+    fn the_watch_times_a_page_at_each_growth_and_stops_at_the_first_slow_one() {
+        let slow = std::time::Duration::from_micros(7000);
+        // The first figure is the mark. Growth under 16 MB times nothing; at 16 MB over the mark a page is
+        // timed and, quick, moves the mark; a slow one ends the watch.
+        let (timed, _, found) = watched(
+            &[100, 110, 116, 120, 131, 132, 200],
+            &[Timed::Quick, Timed::Slow(slow)],
+        );
+        assert_eq!(timed, [2, 5]);
+        assert_eq!(found, Some(slow));
+
+        // Memory given back lowers the mark; a page that told nothing is timed again only after as much
+        // growth as a quick one; the memory no longer read ends the watch with nothing found.
+        let (timed, _, found) = watched(
+            &[100, 60, 70, 76, 80, 91, 92],
+            &[Timed::Unknown, Timed::Quick],
+        );
+        assert_eq!(timed, [3, 6]);
+        assert_eq!(found, None);
+        let (timed, _, found) = watched(&[], &[]);
+        assert!(timed.is_empty() && found.is_none());
+    }
+
+    #[test]
+    fn a_page_is_slow_only_over_the_limit() {
+        let ms = |micros| Some(std::time::Duration::from_micros(micros));
+        assert_eq!(Timed::of(ms(170)), Timed::Quick);
+        assert_eq!(Timed::of(ms(1000)), Timed::Quick);
+        assert_eq!(
+            Timed::of(ms(1001)),
+            Timed::Slow(std::time::Duration::from_micros(1001))
+        );
+        assert_eq!(Timed::of(None), Timed::Unknown);
+    }
+
+    #[test]
+    fn the_watch_looks_less_often_at_memory_that_stays_still() {
+        let mut still = vec![100; WATCH_STILL as usize + 3];
+        still.push(200);
+        still.push(200);
+        let (timed, pauses, _) = watched(&still, &[Timed::Quick]);
+        assert_eq!(timed, [WATCH_STILL as usize + 3]);
+        let at = |n: usize| pauses[n - 1];
+        assert_eq!(at(1), WATCH_EVERY);
+        assert_eq!(at(WATCH_STILL as usize), WATCH_EVERY);
+        assert_eq!(at(WATCH_STILL as usize + 1), WATCH_EVERY * 25);
+        // Growth brings the looks back to their pace.
+        assert_eq!(*pauses.last().unwrap(), WATCH_EVERY);
     }
 
     #[test]

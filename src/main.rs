@@ -541,11 +541,11 @@ fn build(args: BuildArgs) -> ExitCode {
                         held.held >> 10
                     );
                 }
-                if let Some(pages) = ludotheca::large_pages::chosen() {
+                if let Some(pages) = ludotheca::large_pages::described() {
                     let held = ludotheca::resident::in_large_pages()
                         .map(|bytes| format!(", {} MB held in large pages", bytes >> 20))
                         .unwrap_or_default();
-                    println!("   pages {}{held}", pages.describe());
+                    println!("   pages {pages}{held}");
                 }
                 let images = built.images;
                 println!("  images {} scaled, {} kept", images.scaled, images.kept);

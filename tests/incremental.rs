@@ -2232,12 +2232,13 @@ fn large_pages_are_taken_as_asked_or_when_the_kernel_has_plenty_free() {
         &["--timings"],
         &[],
     ));
-    if choice.starts_with("large (") {
+    // Unless a large page found slow later turned them off.
+    if choice.starts_with("large (") && !choice.contains(", then small from ") {
         assert!(
             held > 8,
             "large pages chosen, yet {held} MB held in them: {choice}"
         );
-    } else {
+    } else if !choice.starts_with("large (") {
         assert!(choice.starts_with("small ("), "{choice}");
     }
     // Chosen by the free memory (not by a page slow to supply), a first build wants the figure for any
