@@ -244,18 +244,9 @@ fn watch() {
     #[cfg(target_os = "linux")]
     {
         let began = std::time::Instant::now();
-        let large_page =
-            std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
-                .ok()
-                .and_then(|size| size.trim().parse().ok())
-                .unwrap_or(LARGE_PAGE);
+        let (large_page, page) = (large_page_size(), page_size());
         let Ok(statm) = std::fs::File::open("/proc/self/statm") else {
             return;
-        };
-        // SAFETY: `sysconf` reads a constant of the system; it takes no pointer.
-        let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
-            n if n > 0 => n as u64,
-            _ => 4096,
         };
         let resident = move || {
             use std::os::unix::fs::FileExt;
@@ -348,17 +339,29 @@ pub fn choose(previous_peak: Option<u64>) -> Choice {
     })
 }
 
+/// The size of a large page, as the kernel gives it.
+#[cfg(target_os = "linux")]
+fn large_page_size() -> u64 {
+    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+        .ok()
+        .and_then(|size| size.trim().parse().ok())
+        .unwrap_or(LARGE_PAGE)
+}
+
+/// The size of a small page.
+#[cfg(target_os = "linux")]
+fn page_size() -> u64 {
+    // SAFETY: `sysconf` reads a constant of the system; it takes no pointer.
+    match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        n if n > 0 => n as u64,
+        _ => 4096,
+    }
+}
+
 #[cfg(target_os = "linux")]
 fn choose_on_this_system(asked: Option<bool>, wanted: Wanted) -> Choice {
     let read = |path: &str| std::fs::read_to_string(path).ok();
-    let large_page = read("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
-        .and_then(|size| size.trim().parse().ok())
-        .unwrap_or(LARGE_PAGE);
-    // SAFETY: `sysconf` reads a constant of the system; it takes no pointer.
-    let page = match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
-        n if n > 0 => n as u64,
-        _ => 4096,
-    };
+    let (large_page, page) = (large_page_size(), page_size());
     let (thp, meminfo, buddyinfo) = (
         read("/sys/kernel/mm/transparent_hugepage/enabled"),
         read("/proc/meminfo"),
