@@ -23,7 +23,7 @@
 //! One page is not enough to go by. The kernel hands out the blocks freed last first, and the balloon reports
 //! a free block only once it has lain free for a while (two seconds), so the first few blocks a process takes
 //! are often ones the host still holds, fast, and the rest ones it took back: one evening the first large page
-//! came in 0.17 ms while most of the next 139 took about 7 ms each, 0.6-1.0 s for 280 MB against 0.15-0.2 s in
+//! came in 0.17 ms while most of the next 139 took about 7 ms each, up to 1.2 s for 280 MB against 0.15-0.2 s in
 //! small pages. So where large pages are kept, a thread watches them for as long as the process runs
 //! ([`watch`]): each time its memory has grown by [`WATCH_GROWTH`], it times one more large page, and at the
 //! first slow one it turns large pages off for the rest of the process, which costs the few pages taken in
