@@ -191,22 +191,16 @@ pub fn chosen() -> Option<Choice> {
 static TURNED_SMALL: OnceLock<Turned> = OnceLock::new();
 
 /// Large pages turned off by [`watch`]: `after` the choice, a large page took `took`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Turned {
-    pub after: std::time::Duration,
-    pub took: std::time::Duration,
-}
-
-/// When [`watch`] turned large pages off, if it did.
-pub fn turned_small() -> Option<Turned> {
-    TURNED_SMALL.get().copied()
+struct Turned {
+    after: std::time::Duration,
+    took: std::time::Duration,
 }
 
 /// The choice [`choose`] made and, where the pages were turned small later, when and why: in words, for
 /// `--timings`.
 pub fn described() -> Option<String> {
     let mut said = chosen()?.describe();
-    if let Some(turned) = turned_small() {
+    if let Some(turned) = TURNED_SMALL.get() {
         said.push_str(&format!(
             ", then small from {} ms on (a large page took {:.2} ms to supply, over {} ms)",
             turned.after.as_millis(),
