@@ -732,6 +732,8 @@ pub fn normalise(raw: &str, verbatim: bool) -> String {
     let mut depth = 0usize;
     let mut escaped = false;
     let mut trailing_backslash = false;
+    // The previous word ended in a control space whose own space was followed by more white space.
+    let mut spaced_control = false;
     let mut word_out = String::new();
     for word in raw.split_whitespace() {
         for c in word.chars() {
@@ -782,10 +784,18 @@ pub fn normalise(raw: &str, verbatim: bool) -> String {
         if !word_out.is_empty() {
             if !out.is_empty() {
                 out.push(' ');
+                // Collapsed, the separating space would become the control space's own (an accent's
+                // argument, `\~\ `), and the words would run together: an empty group keeps them apart.
+                if spaced_control {
+                    out.push_str("{} ");
+                }
             }
             out.push_str(&word_out);
             word_out.clear();
         }
+        let end = word.as_ptr() as usize - raw.as_ptr() as usize + word.len();
+        spaced_control =
+            trailing_backslash && raw[end..].chars().nth(1).is_some_and(char::is_whitespace);
     }
     if trailing_backslash && raw.ends_with(char::is_whitespace) {
         out.push(' ');
@@ -1278,6 +1288,22 @@ mod tests {
         assert_eq!(names_of(a, "editor"), names_of(b, "editor"));
         assert_eq!(names_of(a, "author").len(), 5);
         assert_eq!(b.fields.len(), a.fields.len() - 1);
+    }
+
+    #[test]
+    fn an_accent_on_a_control_space_before_a_space_reads_back_the_same() {
+        // Found by the property test: `\~\  and` (an accent on a control space, then a space) was written
+        // `\~\ and`, whose one space became the accent's argument and ran the words together.
+        let text = "@misc{k, author = {}, title = {}, url = {}, note = {\\~\\  and }}";
+        let (entries, errors) = parse_str(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        let written = write_entry(&entries[0]);
+        let (again, errors) = parse_str(&written);
+        assert!(errors.is_empty(), "{errors:?}\n{written}");
+        assert_eq!(entries[0].get("note"), again[0].get("note"), "{written}");
+        // A control space followed by one space only is written as it was.
+        assert_eq!(normalise("a\\ b", false), "a\\ b");
+        assert_eq!(normalise("\\~\\  and", false), "\\~\\ {} and");
     }
 
     #[test]
