@@ -566,16 +566,16 @@ fn build(args: BuildArgs) -> ExitCode {
                 }
             }
             if !args.quiet {
+                use ludotheca::report::counted;
                 let w = built.written;
                 println!(
-                    "built {} pages ({} files) for {} items into {}: {} pages rendered, {} files written, \
-                     {} unchanged, {} removed",
-                    built.pages,
-                    w.files,
-                    built.items,
+                    "built {} ({}) for {} into {}: {} rendered, {} written, {} unchanged, {} removed",
+                    counted(built.pages, "page", "pages"),
+                    counted(w.files, "file", "files"),
+                    counted(built.items, "item", "items"),
                     options.out.display(),
-                    built.rendered,
-                    w.written,
+                    counted(built.rendered, "page", "pages"),
+                    counted(w.written, "file", "files"),
                     w.unchanged,
                     w.removed
                 );

@@ -12,6 +12,11 @@ const COUNTED_ABOVE: usize = 20;
 /// How many codes the count names, the commonest first.
 const CODES_COUNTED: usize = 10;
 
+/// `n` and the noun that goes with it: "1 file", "0 files", "2 files".
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Human,
@@ -153,5 +158,12 @@ mod tests {
         let text = String::from_utf8(out).expect("the report is text");
         assert_eq!(text.lines().count(), 30);
         assert!(text.lines().all(|l| l.starts_with('{')));
+    }
+
+    #[test]
+    fn a_count_takes_the_noun_its_number_needs() {
+        assert_eq!(counted(0, "file", "files"), "0 files");
+        assert_eq!(counted(1, "file", "files"), "1 file");
+        assert_eq!(counted(2, "page", "pages"), "2 pages");
     }
 }

@@ -25,6 +25,7 @@ use notify::event::EventKindMask;
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::diagnostic::Diagnostics;
+use crate::report::counted;
 use crate::report::{self, Format};
 use crate::site::{self, BuildError, BuildOptions, Built, Kept, Scope};
 use live::Live;
@@ -438,8 +439,10 @@ fn report_build(
                     Scope::Items => "items' pages built",
                 };
                 eprintln!(
-                    "{what} in {took:.0} ms{steps}: {} pages rendered, {} files written, {} removed",
-                    built.rendered, w.written, w.removed
+                    "{what} in {took:.0} ms{steps}: {} rendered, {} written, {} removed",
+                    counted(built.rendered, "page", "pages"),
+                    counted(w.written, "file", "files"),
+                    w.removed
                 );
             }
             live.built(pages_changed(&built.written.changed));

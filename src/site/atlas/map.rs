@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use crate::report::counted;
 use crate::site::theme::escape_html;
 
 /// The picture's width in its own units; the height follows from the view.
@@ -227,10 +228,6 @@ fn attr(values: &[String]) -> String {
     format!("|{}|", cleaned.join("|"))
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// The outlines within `view` as a picture of their own (an SVG file beside the page), so that the page holds
 /// only what the catalog adds: its size then grows with the places, not with the world's coastlines. The
 /// picture takes its colours from the reader's light or dark setting, as the page does.
@@ -331,7 +328,7 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
         let (href, label) = if members.len() == 1 {
             (
                 first.href.clone(),
-                format!("{}: {}", first.name, plural(items, "item", "items")),
+                format!("{}: {}", first.name, counted(items, "item", "items")),
             )
         } else {
             // The first few names, so that a marker's name stays short however many places it stands for.
@@ -349,8 +346,8 @@ pub fn svg(view: &View, places: &[Place], id: &str, title: &str, outlines_href: 
                 first.anchor.clone(),
                 format!(
                     "{} close together, {}: {}",
-                    plural(members.len(), "place", "places"),
-                    plural(items, "item", "items"),
+                    counted(members.len(), "place", "places"),
+                    counted(items, "item", "items"),
                     names.join("; ")
                 ),
             )
