@@ -324,9 +324,9 @@ pub fn summary(diagnostics: &Diagnostics) -> String {
     let errors = diagnostics.error_count();
     let warnings = diagnostics.warning_count();
     format!(
-        "{errors} error{}, {warnings} warning{}",
-        if errors == 1 { "" } else { "s" },
-        if warnings == 1 { "" } else { "s" }
+        "{}, {}",
+        crate::report::counted(errors, "error", "errors"),
+        crate::report::counted(warnings, "warning", "warnings")
     )
 }
 

@@ -1,4 +1,5 @@
-//! Writing diagnostics out: the human report (rustc-like, then a summary line) or JSON Lines.
+//! Writing out for people: diagnostics as the human report (rustc-like, then a summary line) or JSON Lines,
+//! and counts in words.
 
 use std::collections::HashMap;
 use std::io::{self, Write};

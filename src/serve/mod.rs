@@ -25,8 +25,7 @@ use notify::event::EventKindMask;
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::diagnostic::Diagnostics;
-use crate::report::counted;
-use crate::report::{self, Format};
+use crate::report::{self, Format, counted};
 use crate::site::{self, BuildError, BuildOptions, Built, Kept, Scope};
 use live::Live;
 
