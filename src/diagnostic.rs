@@ -319,17 +319,6 @@ impl Diagnostic {
     }
 }
 
-/// The closing line of a human report: `2 errors, 1 warning`.
-pub fn summary(diagnostics: &Diagnostics) -> String {
-    let errors = diagnostics.error_count();
-    let warnings = diagnostics.warning_count();
-    format!(
-        "{}, {}",
-        crate::report::counted(errors, "error", "errors"),
-        crate::report::counted(warnings, "warning", "warnings")
-    )
-}
-
 const RED: &str = "\x1b[1;31m";
 const YELLOW: &str = "\x1b[1;33m";
 const BLUE: &str = "\x1b[1;34m";
@@ -379,14 +368,5 @@ mod tests {
         assert_eq!(v["line"], 2);
         assert_eq!(v["column"], 2);
         assert_eq!(v["severity"], "warning");
-    }
-
-    #[test]
-    fn summary_uses_plurals() {
-        let mut d = Diagnostics::new();
-        assert_eq!(summary(&d), "0 errors, 0 warnings");
-        d.push(Diagnostic::error("E001", "x"));
-        d.push(Diagnostic::warning("W001", "y"));
-        assert_eq!(summary(&d), "1 error, 1 warning");
     }
 }

@@ -325,7 +325,8 @@ pub fn choose(previous_peak: Option<u64>) -> Choice {
         } else {
             keep_small_pages();
         }
-        // Asked for, large pages are kept whatever they cost.
+        // Chosen, large pages are watched; asked for (`LUDOTHECA_LARGE_PAGES=1`), they are kept whatever they
+        // cost.
         if matches!(choice, Choice::Large { .. }) {
             watch();
         }

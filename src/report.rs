@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use crate::diagnostic::{Diagnostic, Diagnostics, summary};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 
 /// Above this many diagnostics, too many to read one by one (an import of thousands of items citing works the
 /// bibliography lacks gives tens of thousands), the human report ends with them counted by code.
@@ -16,6 +16,15 @@ const CODES_COUNTED: usize = 10;
 /// `n` and the noun that goes with it: "1 file", "0 files", "2 files".
 pub fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The closing line of a human report: `2 errors, 1 warning`.
+pub fn summary(diagnostics: &Diagnostics) -> String {
+    format!(
+        "{}, {}",
+        counted(diagnostics.error_count(), "error", "errors"),
+        counted(diagnostics.warning_count(), "warning", "warnings")
+    )
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,5 +175,14 @@ mod tests {
         assert_eq!(counted(0, "file", "files"), "0 files");
         assert_eq!(counted(1, "file", "files"), "1 file");
         assert_eq!(counted(2, "page", "pages"), "2 pages");
+    }
+
+    #[test]
+    fn summary_uses_plurals() {
+        let mut d = Diagnostics::new();
+        assert_eq!(summary(&d), "0 errors, 0 warnings");
+        d.push(Diagnostic::error("E001", "x"));
+        d.push(Diagnostic::warning("W001", "y"));
+        assert_eq!(summary(&d), "1 error, 1 warning");
     }
 }
