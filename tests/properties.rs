@@ -300,9 +300,22 @@ proptest! {
                 let read = game.parse_move(&pos, &text);
                 prop_assert!(read.is_ok(), "`{}` does not read back: {:?}", text, read.err());
                 // Two moves may read the same (the first is given); what is written must not change.
-                let again = game.format_move(&pos, &read.unwrap());
+                let read = read.unwrap();
+                let again = game.format_move(&pos, &read);
                 prop_assert_eq!(&again, &text);
+                // Read and played at once, or played with nothing kept to undo it: the same as played.
+                let mut at_once = pos.clone();
+                let taken = game.parse_and_advance(&mut at_once, &text);
+                prop_assert_eq!(taken.as_ref().ok(), Some(&read));
+                let mut advanced = pos.clone();
+                game.advance(&mut advanced, mv);
                 game.play(&mut pos, mv);
+                prop_assert_eq!(&at_once, &pos);
+                prop_assert_eq!(&advanced, &pos);
+                // A move refused leaves the position as it was.
+                let mut refused = pos.clone();
+                prop_assert!(game.parse_and_advance(&mut refused, "99(x9)").is_err());
+                prop_assert_eq!(&refused, &pos);
             }
         }
     }

@@ -438,17 +438,18 @@ impl Game for Compiled {
     }
 
     fn play(&self, pos: &mut AnyPosition, mv: &AnyMove) -> AnyPosition {
+        // The whole position is the undo, so the family's own undo is not made.
         let before = pos.clone();
+        self.advance(pos, mv);
+        before
+    }
+
+    fn advance(&self, pos: &mut AnyPosition, mv: &AnyMove) {
         match (self, pos, mv) {
-            (Compiled::Lines(g), AnyPosition::Lines(p), AnyMove::Lines(m)) => {
-                g.play(p, m);
-            }
-            (Compiled::Sowing(g), AnyPosition::Sowing(p), AnyMove::Sowing(m)) => {
-                g.play(p, m);
-            }
+            (Compiled::Lines(g), AnyPosition::Lines(p), AnyMove::Lines(m)) => g.advance(p, m),
+            (Compiled::Sowing(g), AnyPosition::Sowing(p), AnyMove::Sowing(m)) => g.advance(p, m),
             _ => {}
         }
-        before
     }
 
     fn undo(&self, pos: &mut AnyPosition, _mv: &AnyMove, undo: AnyPosition) {
@@ -480,6 +481,20 @@ impl Game for Compiled {
             }
             (Compiled::Sowing(g), AnyPosition::Sowing(p)) => {
                 g.parse_move(p, text).map(AnyMove::Sowing)
+            }
+            _ => Err(MoveError::Illegal(
+                "the position belongs to another game".into(),
+            )),
+        }
+    }
+
+    fn parse_and_advance(&self, pos: &mut AnyPosition, text: &str) -> Result<AnyMove, MoveError> {
+        match (self, pos) {
+            (Compiled::Lines(g), AnyPosition::Lines(p)) => {
+                g.parse_and_advance(p, text).map(AnyMove::Lines)
+            }
+            (Compiled::Sowing(g), AnyPosition::Sowing(p)) => {
+                g.parse_and_advance(p, text).map(AnyMove::Sowing)
             }
             _ => Err(MoveError::Illegal(
                 "the position belongs to another game".into(),

@@ -74,6 +74,12 @@ pub trait Game {
         Ok((!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone()))
     }
     fn play(&self, pos: &mut Self::Position, mv: &Self::Move) -> Self::Undo;
+    /// Plays `mv` in `pos` for good, as `play` does but making nothing to take it back with: a replay, a
+    /// playout or a search's path forward never undoes, and a whole position copied at every ply (its history
+    /// of earlier positions with it, for a game that forbids repeating one) was a tenth of checking a record.
+    fn advance(&self, pos: &mut Self::Position, mv: &Self::Move) {
+        let _ = self.play(pos, mv);
+    }
     fn undo(&self, pos: &mut Self::Position, mv: &Self::Move, undo: Self::Undo);
     /// `Some` once the game is over in this position, which is exactly when `legal_moves` lists none. Cheap:
     /// it asks whether any move exists without listing them, so replays use it to tell a finished game from a
@@ -84,6 +90,18 @@ pub trait Game {
     /// landings, the hole) rather than listing every legal move: it accepts exactly the moves `legal_moves`
     /// lists, and when two listed moves read the same, it gives the first.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// Reads a move as `parse_move` does and plays it (as `advance`), leaving `pos` as it was when the move is
+    /// refused: a replay's step, which a family may take more cheaply than reading and playing apart.
+    fn parse_and_advance(
+        &self,
+        pos: &mut Self::Position,
+        text: &str,
+    ) -> Result<Self::Move, MoveError> {
+        let mv = self.parse_move(pos, text)?;
+        self.advance(pos, &mv);
+        Ok(mv)
+    }
 
     /// A static score of the position from the side to move's point of view (positive: good for it), for the
     /// computer player. Zero by default: the player then relies on mobility and game ends alone.

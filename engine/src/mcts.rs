@@ -84,7 +84,7 @@ fn playout<G: Game>(
             };
         }
         let mv = &moves[rng.below(moves.len())];
-        game.play(pos, mv);
+        game.advance(pos, mv);
     }
     let e = game.evaluate(pos);
     let e = if game.side_to_move(pos) == base.side {
@@ -172,7 +172,7 @@ pub fn choose_capped<G: Game>(
             }
             at = select(&mut tree, at);
             if let Some(mv) = &tree[at].mv {
-                game.play(&mut work, mv);
+                game.advance(&mut work, mv);
             }
             path.push(at);
         }
@@ -287,7 +287,7 @@ mod tests {
                 .iter()
                 .filter(|m| {
                     let mut p = pos.clone();
-                    game.play(&mut p, m);
+                    game.advance(&mut p, m);
                     game.outcome(&p) == Some(Outcome::Win(me))
                 })
                 .cloned()
@@ -300,7 +300,7 @@ mod tests {
                 return;
             }
             let mv = moves[rng.below(moves.len())].clone();
-            game.play(&mut pos, &mv);
+            game.advance(&mut pos, &mv);
         }
         panic!("no position with a winning move was reached");
     }
@@ -315,7 +315,7 @@ mod tests {
             moves.clear();
             game.legal_moves(&pos, &mut moves).unwrap();
             let mv = moves[rng.below(moves.len())].clone();
-            game.play(&mut pos, &mv);
+            game.advance(&mut pos, &mv);
         }
         assert_eq!(choose(&game, &pos, &Limits::nodes(100), 1).unwrap(), None);
     }

@@ -257,7 +257,7 @@ pub(crate) mod tests {
         let mut moves = Vec::new();
         game.legal_moves(&start, &mut moves).unwrap();
         let mut later = start.clone();
-        game.play(&mut later, &moves[0]);
+        game.advance(&mut later, &moves[0]);
         let AnyPosition::Lines(mut counted) = start.clone() else {
             panic!("Bagh-Chal is a points-and-lines game");
         };

@@ -48,7 +48,7 @@ pub fn random_playout<G: Game>(
                 };
             }
             Ok(Some(mv)) => {
-                game.play(&mut pos, &mv);
+                game.advance(&mut pos, &mv);
                 plies += 1;
             }
         }

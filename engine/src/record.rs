@@ -701,8 +701,8 @@ pub fn check<G: Game>(game: &G, record: &Record) -> Result<Checked<G>, RecordErr
 }
 
 /// Plays a record through, showing `visit` the start position, then each move with the position after it.
-/// Each written move is checked by `parse_move`, which follows what is written: the legal moves are listed
-/// only to explain a move that is refused.
+/// Each written move is checked and played by `parse_and_advance`, which follows what is written: the legal
+/// moves are listed only to explain a move that is refused.
 fn play_through<G: Game>(
     game: &G,
     record: &Record,
@@ -720,7 +720,7 @@ fn play_through<G: Game>(
     };
     visit(&pos, None);
     for m in &record.moves {
-        let mv = match game.parse_move(&pos, record.text_of(m)) {
+        let mv = match game.parse_and_advance(&mut pos, record.text_of(m)) {
             Ok(mv) => mv,
             Err(e) => {
                 // The game is over exactly when no move is legal, so a move read as legal settles that it is
@@ -757,7 +757,6 @@ fn play_through<G: Game>(
                 return Err(e);
             }
         };
-        game.play(&mut pos, &mv);
         visit(&pos, Some(mv));
     }
     let outcome = game.outcome(&pos);
@@ -804,7 +803,7 @@ pub fn write_moves<G: Game>(game: &G, start: &G::Position, moves: &[G::Move]) ->
             out.push(' ');
         }
         out.push_str(&game.format_move(&pos, mv));
-        game.play(&mut pos, mv);
+        game.advance(&mut pos, mv);
     }
     out
 }

@@ -1440,6 +1440,16 @@ fn a_side_may_be_forbidden_to_bring_back_a_position() {
     // Rules without a repetition statement keep no history; these keep one key per ply.
     assert!(after(&free, &round_trip).history.is_empty());
     assert_eq!(pos.history.len(), 4);
+    // Played for good (nothing kept to undo it), or read and played at once, as a replay plays: the same
+    // position, its history included.
+    let (mut advanced, mut at_once) = (g.start(), g.start());
+    for text in &round_trip {
+        let mv = g.parse_move(&advanced, text).unwrap();
+        g.advance(&mut advanced, &mv);
+        g.parse_and_advance(&mut at_once, text).unwrap();
+    }
+    assert_eq!(advanced, pos);
+    assert_eq!(at_once, pos);
     assert_eq!(sorted_moves(&g, &pos), ["a1-b1"]);
     assert_eq!(
         sorted_moves(&free, &after(&free, &round_trip)),

@@ -456,7 +456,7 @@ pub(super) mod tests {
                         break;
                     }
                     let mv = legal[rng.below(legal.len())];
-                    game.play(&mut pos, &mv);
+                    game.advance(&mut pos, &mv);
                 }
             }
         }

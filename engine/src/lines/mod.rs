@@ -1184,6 +1184,14 @@ impl Game for LinesGame {
     }
 
     #[inline]
+    fn advance(&self, pos: &mut LinesPosition, mv: &LinesMove) {
+        if self.tracks {
+            pos.history.push(pos.key());
+        }
+        self.apply(pos, mv);
+    }
+
+    #[inline]
     fn undo(&self, pos: &mut LinesPosition, _mv: &LinesMove, mut undo: LinesPosition) {
         std::mem::swap(&mut undo.history, &mut pos.history);
         if self.tracks {

@@ -658,7 +658,7 @@ mod tests {
                     match drawn {
                         Ok(Some(mv)) if pos.ply < 400 => {
                             rng = a;
-                            game.play(&mut pos, &mv);
+                            game.advance(&mut pos, &mv);
                         }
                         _ => break,
                     }
@@ -696,7 +696,7 @@ mod tests {
                         plies,
                     };
                 }
-                game.play(&mut pos, &moves[rng.below(moves.len())]);
+                game.advance(&mut pos, &moves[rng.below(moves.len())]);
                 plies += 1;
             };
             stats.count(p.plies as u64, p.outcome);

@@ -171,7 +171,7 @@ impl Ctx<'_> {
     }
 }
 
-pub fn compile(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<Compiled> {
+pub fn compile(game: &str, items: &[(String, &Item)], cx: &mut Ctx) -> Option<Compiled> {
     if items.iter().any(|(k, _)| k.starts_with("sowing")) {
         if let Some((_, item)) = items.iter().find(|(k, _)| k == "board") {
             cx.errors.push(RulesError::new(
@@ -938,7 +938,7 @@ fn piece_stmt(b: &Board, line: &Line) -> Result<KindDef, RulesError> {
     })
 }
 
-fn lines(game: &str, items: &[(String, Item)], cx: &mut Ctx) -> Option<LinesRules> {
+fn lines(game: &str, items: &[(String, &Item)], cx: &mut Ctx) -> Option<LinesRules> {
     let header = cx.header;
     let Some((_, board_item)) = items.iter().find(|(k, _)| k == "board") else {
         cx.missing(
@@ -1445,7 +1445,7 @@ fn outcome(rules: &mut LinesRules, line: &Line, sides: &[&str]) -> Result<(), Ru
 const SOWING_HELP: &str = "a sowing block holds `rows`, `holes`, `seeds`, `start`, `singletons`, `relay`, `capture`, `move-cap`, `lap-cap` and `outcome` (see docs/rules-format.md)";
 
 /// A `sowing` block, read straight into the sowing module's own rules (defaults are Tchouba's).
-fn sowing(items: &[(String, Item)], cx: &mut Ctx) -> Option<SowingRules> {
+fn sowing(items: &[(String, &Item)], cx: &mut Ctx) -> Option<SowingRules> {
     let mut spec = SowingRules {
         rows: 4,
         holes_per_row: 0,

@@ -37,9 +37,10 @@ pub struct RulesFile {
 
 /// A statement together with the key a ruleset uses to replace it.
 #[derive(Clone, Debug)]
-struct Entry {
+struct Entry<'a> {
     key: String,
-    item: Item,
+    /// Borrowed from the parsed file, but for a sowing block's head, made anew without its statements.
+    item: std::borrow::Cow<'a, Item>,
 }
 
 /// The word at token `i` of a line, or "" where there is none.
@@ -112,29 +113,29 @@ fn said_twice(items: &[Item], errors: &mut Vec<RulesError>) {
 
 /// Flattens items into keyed entries; a sowing block's statements are keyed one by one so a ruleset can
 /// change one setting of it. The block itself comes first, keyed `sowing`, for where it ends.
-fn entries(items: &[Item]) -> Vec<Entry> {
+fn entries(items: &[Item]) -> Vec<Entry<'_>> {
     let mut out = Vec::new();
     for item in items {
         match item {
             Item::Block { head, items, close } if head.keyword() == "sowing" => {
                 out.push(Entry {
                     key: "sowing".into(),
-                    item: Item::Block {
+                    item: std::borrow::Cow::Owned(Item::Block {
                         head: head.clone(),
                         items: Vec::new(),
                         close: *close,
-                    },
+                    }),
                 });
                 for inner in items {
                     out.push(Entry {
                         key: format!("sowing.{}", key_of(inner)),
-                        item: inner.clone(),
+                        item: std::borrow::Cow::Borrowed(inner),
                     });
                 }
             }
             _ => out.push(Entry {
                 key: key_of(item),
-                item: item.clone(),
+                item: std::borrow::Cow::Borrowed(item),
             }),
         }
     }
@@ -355,7 +356,7 @@ impl RulesFile {
 
     /// The statements in force for a ruleset: the base, with each of the ruleset's statements replacing the base
     /// statement with the same key in place (or added at the end).
-    fn effective(&self, ruleset: Option<&str>) -> Result<Vec<Entry>, RulesError> {
+    fn effective(&self, ruleset: Option<&str>) -> Result<Vec<Entry<'_>>, RulesError> {
         let mut all = entries(&self.base);
         let chosen = match ruleset {
             Some(name) => Some(
@@ -395,7 +396,7 @@ impl RulesFile {
         playout_tables: bool,
     ) -> Result<crate::Compiled, Vec<RulesError>> {
         let all = self.effective(ruleset).map_err(|e| vec![e])?;
-        let items: Vec<(String, Item)> = all.into_iter().map(|e| (e.key, e.item)).collect();
+        let items: Vec<(String, &Item)> = all.iter().map(|e| (e.key.clone(), &*e.item)).collect();
         let mut errors = Vec::new();
         let mut cx = compile::Ctx {
             header: self.header,

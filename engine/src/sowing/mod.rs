@@ -394,8 +394,7 @@ impl SowingGame {
     /// How many holes of the file the move from `hole` would capture (0 when it does not capture), for notation.
     fn file_holes_taken(&self, pos: &SowingPosition, hole: usize) -> Option<(FileCapture, usize)> {
         let me = usize::from(pos.side);
-        let mut scratch = pos.board[me];
-        let ending = self.sow(&mut scratch[..self.len], hole);
+        let (_, ending) = self.sown(pos, hole);
         let fc = self.file_capture(&ending, &pos.board[1 - me][..self.len])?;
         let count = 1 + usize::from(fc.outer.is_some());
         Some((fc, count))
@@ -497,20 +496,41 @@ impl SowingGame {
 
     /// Plays `mv`, trusting it to be legal (as `Game::play` does); a stray move cannot panic, it only produces
     /// a position the rules would not reach.
+    /// The mover's track after sowing from `hole` in `pos`, and how the sowing ended, the position untouched.
+    fn sown(&self, pos: &SowingPosition, hole: usize) -> ([u16; MAX_TRACK], SowingEnding) {
+        let mut track = pos.board[usize::from(pos.side & 1)];
+        let ending = self.sow(&mut track[..self.len], hole);
+        (track, ending)
+    }
+
     fn play_move(&self, pos: &mut SowingPosition, mv: &SowingMove) {
         let me = usize::from(pos.side & 1);
         let hole = usize::from(mv.hole) % self.len;
-        let (mine, theirs) = if me == 0 {
-            let (a, b) = pos.board.split_at_mut(1);
-            (&mut a[0], &mut b[0])
-        } else {
-            let (a, b) = pos.board.split_at_mut(1);
-            (&mut b[0], &mut a[0])
-        };
-        let ending = self.sow(&mut mine[..self.len], hole);
+        let ending = self.sow(&mut pos.board[me][..self.len], hole);
+        self.settle(pos, mv, &ending);
+    }
+
+    /// Plays `mv`, whose sowing `sown` (see [`SowingGame::sown`]) already made: what a replay that read the move
+    /// by sowing it does, rather than sowing again.
+    fn play_sown(
+        &self,
+        pos: &mut SowingPosition,
+        mv: &SowingMove,
+        sown: ([u16; MAX_TRACK], SowingEnding),
+    ) {
+        let (track, ending) = sown;
+        pos.board[usize::from(pos.side & 1)] = track;
+        self.settle(pos, mv, &ending);
+    }
+
+    /// The rest of a turn once the mover's track is sown, the sowing having ended at `ending`: the capture it
+    /// makes, and the turn passed.
+    fn settle(&self, pos: &mut SowingPosition, mv: &SowingMove, ending: &SowingEnding) {
+        let me = usize::from(pos.side & 1);
+        let theirs = &mut pos.board[1 - me];
         if ending.capped {
             pos.lap_capped = true;
-        } else if let Some(fc) = self.file_capture(&ending, &theirs[..self.len]) {
+        } else if let Some(fc) = self.file_capture(ending, &theirs[..self.len]) {
             let mut taken = u32::from(theirs[fc.inner]);
             theirs[fc.inner] = 0;
             if let Some(o) = fc.outer {
@@ -617,6 +637,10 @@ impl Game for SowingGame {
         before
     }
 
+    fn advance(&self, pos: &mut SowingPosition, mv: &SowingMove) {
+        self.play_move(pos, mv);
+    }
+
     fn undo(&self, pos: &mut SowingPosition, _mv: &SowingMove, undo: SowingPosition) {
         *pos = undo;
     }
@@ -630,7 +654,18 @@ impl Game for SowingGame {
     }
 
     fn parse_move(&self, pos: &SowingPosition, text: &str) -> Result<SowingMove, MoveError> {
-        notation::parse_move(self, pos, text)
+        notation::parse_move(self, pos, text).map(|(mv, _)| mv)
+    }
+
+    fn parse_and_advance(
+        &self,
+        pos: &mut SowingPosition,
+        text: &str,
+    ) -> Result<SowingMove, MoveError> {
+        // Reading a move sows it once, to see what it captures: that sowing is the move's.
+        let (mv, sown) = notation::parse_move(self, pos, text)?;
+        self.play_sown(pos, &mv, sown);
+        Ok(mv)
     }
 
     /// Seeds on the mover's side minus seeds on the opponent's: a side's seeds are its material and its

@@ -7,7 +7,7 @@
 //! The parser reads `c` but does not insist on it (see `docs/sowing.md`); a bare hole number is accepted for a
 //! capturing move only when there is nothing to choose.
 
-use super::{MAX_EXTRA_HOLES, SowingGame, SowingMove, SowingPosition};
+use super::{MAX_EXTRA_HOLES, MAX_TRACK, SowingEnding, SowingGame, SowingMove, SowingPosition};
 use crate::game::{Game, MoveError};
 
 /// The canonical text of `mv` in `pos`: the hole, then the capture annotation when the move captures.
@@ -121,14 +121,18 @@ fn read(text: &str) -> Result<Written, MoveError> {
     Ok(Written { hole, capture })
 }
 
+/// The mover's track after a move's sowing, and how the sowing ended (see `SowingGame::sown`).
+type Sown = ([u16; MAX_TRACK], SowingEnding);
+
 /// Parses one move and checks it in `pos` without listing the legal moves: the hole must be one that may start
 /// a turn, the sowing from it is played out once to see whether it captures, and the extra holes named must be
-/// a choice the capture offers. The errors are those of finding the move in the list, example included.
+/// a choice the capture offers. The errors are those of finding the move in the list, example included. With
+/// the move comes its sowing, which playing it need not make again.
 pub(super) fn parse_move(
     game: &SowingGame,
     pos: &SowingPosition,
     text: &str,
-) -> Result<SowingMove, MoveError> {
+) -> Result<(SowingMove, Sown), MoveError> {
     let written = read(text)?;
     let per_side = game.len as u32;
     let hole = written.hole;
@@ -138,25 +142,30 @@ pub(super) fn parse_move(
         )));
     }
     let me = usize::from(pos.side & 1);
-    let starts = game.start_mask(&pos.board[me]);
-    if pos.lap_capped || pos.ply >= game.rules.move_cap || starts == 0 {
-        return Err(MoveError::Illegal(format!(
-            "{text}: the game is over ({:?})",
-            game.outcome(pos)
-        )));
-    }
     let index = (hole - 1) as usize;
-    if starts & (1u128 << index) == 0 {
-        return Err(MoveError::Illegal(why_hole_cannot_start(game, pos, hole)));
+    if pos.lap_capped || pos.ply >= game.rules.move_cap {
+        return Err(game_over(game, pos, text));
+    }
+    // A hole holding enough seeds to start a turn always may (the singleton rule only ever adds holes, when
+    // none holds that many), so nearly every recorded move is settled by its own hole, without the mask.
+    if pos.board[me][index] < game.rules.min_seeds_to_start {
+        let starts = game.start_mask(&pos.board[me]);
+        if starts == 0 {
+            return Err(game_over(game, pos, text));
+        }
+        if starts & (1u128 << index) == 0 {
+            return Err(MoveError::Illegal(why_hole_cannot_start(game, pos, hole)));
+        }
     }
     let bare = SowingMove {
         hole: index as u8,
         extras: [0; MAX_EXTRA_HOLES as usize],
         extra_count: 0,
     };
-    let Some((fc, _)) = game.file_holes_taken(pos, index) else {
+    let sown = game.sown(pos, index);
+    let Some(fc) = game.file_capture(&sown.1, &pos.board[1 - me][..game.len]) else {
         return match written.capture {
-            None => Ok(bare),
+            None => Ok((bare, sown)),
             Some(_) => Err(MoveError::Illegal(format!(
                 "{hole} captures nothing here: write it as {hole}"
             ))),
@@ -165,12 +174,16 @@ pub(super) fn parse_move(
     // The holes the mover may choose from: the opponent's non-empty holes outside the captured file, in track
     // order, and how many to choose, as the move list orders its choices (the first lists the first holes).
     let outer = fc.outer.unwrap_or(usize::MAX);
-    let candidates: Vec<u8> = pos.board[1 - me][..game.len]
-        .iter()
-        .enumerate()
-        .filter(|&(h, &seeds)| seeds > 0 && h != fc.inner && h != outer)
-        .map(|(h, _)| h as u8)
-        .collect();
+    // At most a side's holes: held on the stack, as every capture of a record reads them.
+    let mut held = [0u8; MAX_TRACK];
+    let mut count = 0;
+    for (h, &seeds) in pos.board[1 - me][..game.len].iter().enumerate() {
+        if seeds > 0 && h != fc.inner && h != outer {
+            held[count] = h as u8;
+            count += 1;
+        }
+    }
+    let candidates = &held[..count];
     let k = usize::from(fc.extras).min(candidates.len());
     let mut first = bare;
     first.extra_count = k as u8;
@@ -179,7 +192,7 @@ pub(super) fn parse_move(
         None => {
             if k == 0 || k == candidates.len() {
                 // Nothing to choose, so the bare hole names the move without doubt.
-                Ok(first)
+                Ok((first, sown))
             } else {
                 Err(MoveError::Illegal(format!(
                     "{hole} captures and the extra holes are the mover's choice: name them, e.g. {}",
@@ -207,7 +220,7 @@ pub(super) fn parse_move(
                 for (slot, &w) in mv.extras.iter_mut().zip(&wanted) {
                     *slot = (w - 1) as u8;
                 }
-                Ok(mv)
+                Ok((mv, sown))
             } else {
                 Err(MoveError::Illegal(format!(
                     "{text}: the capture takes {k} extra hole(s) of the opponent's, chosen among \
@@ -218,6 +231,14 @@ pub(super) fn parse_move(
             }
         }
     }
+}
+
+/// The error for a move written after the game has ended.
+fn game_over(game: &SowingGame, pos: &SowingPosition, text: &str) -> MoveError {
+    MoveError::Illegal(format!(
+        "{text}: the game is over ({:?})",
+        game.outcome(pos)
+    ))
 }
 
 /// Explains why `hole` cannot start a turn, for the error message.
@@ -273,6 +294,21 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::{Compiled, RulesFile};
+
+    /// The move `parse_move` reads; when it reads one, its sowing, played, gives the position that playing
+    /// the move from the start gives.
+    fn parsed(
+        game: &SowingGame,
+        pos: &SowingPosition,
+        text: &str,
+    ) -> Result<SowingMove, MoveError> {
+        let (mv, sown) = parse_move(game, pos, text)?;
+        let (mut taken, mut played) = (pos.clone(), pos.clone());
+        game.play_sown(&mut taken, &mv, sown);
+        game.play_move(&mut played, &mv);
+        assert_eq!(taken, played, "{text}: its sowing played as read");
+        Ok(mv)
+    }
 
     /// The old way: find the move among the legal moves of `pos`. Checking the hole and the chosen holes
     /// directly must accept the same texts, give the same moves and say the same when it refuses.
@@ -416,10 +452,10 @@ mod tests {
                         let text = format_move(&game, &pos, mv);
                         let listed = by_listing(&game, &pos, &text);
                         assert!(listed.is_ok(), "{name}: {text} is listed");
-                        assert_eq!(parse_move(&game, &pos, &text), listed, "{name}: {text}");
+                        assert_eq!(parsed(&game, &pos, &text), listed, "{name}: {text}");
                         for other in mutations(&game, mv, &text, &mut rng) {
                             assert_eq!(
-                                parse_move(&game, &pos, &other),
+                                parsed(&game, &pos, &other),
                                 by_listing(&game, &pos, &other),
                                 "{name}: {other} in {}",
                                 game.setup_to_string(&pos)
@@ -430,7 +466,7 @@ mod tests {
                     if legal.is_empty() {
                         for text in ["1", "2(x1)", "0", "999"] {
                             assert_eq!(
-                                parse_move(&game, &pos, text),
+                                parsed(&game, &pos, text),
                                 by_listing(&game, &pos, text),
                                 "{name}: {text} after the end"
                             );

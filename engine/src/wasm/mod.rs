@@ -242,7 +242,7 @@ impl Session {
             return Ok(());
         }
         let mut next = pos;
-        self.game.play(&mut next, &mv);
+        self.game.advance(&mut next, &mv);
         self.moves.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
         self.moves.push(mv);
