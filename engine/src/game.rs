@@ -75,8 +75,8 @@ pub trait Game {
     }
     fn play(&self, pos: &mut Self::Position, mv: &Self::Move) -> Self::Undo;
     /// Plays `mv` in `pos` for good, as `play` does but making nothing to take it back with: a replay, a
-    /// playout or a search's path forward never undoes, and a whole position copied at every ply (its history
-    /// of earlier positions with it, for a game that forbids repeating one) was a tenth of checking a record.
+    /// playout or a search's path forward never undoes, and would otherwise copy the whole position at every
+    /// ply only to drop the copy (with the history of earlier positions, for a game that forbids repeating one).
     fn advance(&self, pos: &mut Self::Position, mv: &Self::Move) {
         let _ = self.play(pos, mv);
     }

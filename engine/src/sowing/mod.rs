@@ -494,8 +494,6 @@ impl SowingGame {
         None
     }
 
-    /// Plays `mv`, trusting it to be legal (as `Game::play` does); a stray move cannot panic, it only produces
-    /// a position the rules would not reach.
     /// The mover's track after sowing from `hole` in `pos`, and how the sowing ended, the position untouched.
     fn sown(&self, pos: &SowingPosition, hole: usize) -> ([u16; MAX_TRACK], SowingEnding) {
         let mut track = pos.board[usize::from(pos.side & 1)];
@@ -503,6 +501,8 @@ impl SowingGame {
         (track, ending)
     }
 
+    /// Plays `mv`, trusting it to be legal (as `Game::play` does); a stray move cannot panic, it only produces
+    /// a position the rules would not reach.
     fn play_move(&self, pos: &mut SowingPosition, mv: &SowingMove) {
         let me = usize::from(pos.side & 1);
         let hole = usize::from(mv.hole) % self.len;
