@@ -146,10 +146,18 @@ pub(super) fn parse_move(
     if pos.lap_capped || pos.ply >= game.rules.move_cap {
         return Err(game_over(game, pos, text));
     }
-    // A hole holding enough seeds to start a turn always may (the singleton rule only ever adds holes, when
-    // none holds that many), so nearly every recorded move is settled by its own hole, without the mask.
-    if pos.board[me][index] < game.rules.min_seeds_to_start {
-        let starts = game.start_mask(&pos.board[me]);
+    // A hole holding enough seeds to start a turn always may; a lone seed may when the singleton rule lets it
+    // (the next hole empty, and no hole holding enough to start). So a recorded move is settled by its own
+    // hole and, for a lone seed, one look over the track; the whole mask is worked out only to say why not.
+    let track = &pos.board[me];
+    let min = game.rules.min_seeds_to_start;
+    let may_start = track[index] >= min
+        || (game.rules.singleton_rule
+            && track[index] == 1
+            && track[(index + 1) % game.len] == 0
+            && game.hole_set(track, |s| s >= min) == 0);
+    if !may_start {
+        let starts = game.start_mask(track);
         if starts == 0 {
             return Err(game_over(game, pos, text));
         }
