@@ -291,28 +291,44 @@ fn ascii_space(b: u8) -> bool {
 
 /// A text's words, one space between each: how a comment is kept, and how the site puts a value on one line.
 pub fn words_of(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
     if text.is_ascii() {
-        // Byte by byte, without decoding: comments and descriptions are mostly ASCII prose.
+        // Byte by byte, without decoding: comments and descriptions are mostly ASCII prose, whose words are
+        // already one space apart but where a line ends. So the text is copied in runs, each up to spacing
+        // that is not a single space, rather than word by word.
         let bytes = text.as_bytes();
+        let Some(first) = bytes.iter().position(|&b| !ascii_space(b)) else {
+            return String::new();
+        };
+        let last = bytes
+            .iter()
+            .rposition(|&b| !ascii_space(b))
+            .unwrap_or(first);
+        let body = &text[first..=last];
+        let b = body.as_bytes();
+        let mut out = String::with_capacity(body.len());
+        let mut run = 0;
         let mut i = 0;
-        while i < bytes.len() {
-            while i < bytes.len() && ascii_space(bytes[i]) {
+        while i < b.len() {
+            if !ascii_space(b[i]) {
+                i += 1;
+                continue;
+            }
+            // The body ends in a word, so spacing is always followed by one.
+            if b[i] == b' ' && !ascii_space(b[i + 1]) {
+                i += 1;
+                continue;
+            }
+            out.push_str(&body[run..i]);
+            out.push(' ');
+            while ascii_space(b[i]) {
                 i += 1;
             }
-            let start = i;
-            while i < bytes.len() && !ascii_space(bytes[i]) {
-                i += 1;
-            }
-            if start < i {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(&text[start..i]);
-            }
+            run = i;
         }
+        out.push_str(&body[run..]);
         return out;
     }
+    let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
@@ -811,6 +827,23 @@ pub fn write_moves<G: Game>(game: &G, start: &G::Position, moves: &[G::Move]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text's words one space apart, whatever spacing came between, before and after them: for random texts
+    /// of words and every kind of ASCII spacing (and a few that are not ASCII, which take the other way).
+    #[test]
+    fn words_are_joined_by_single_spaces() {
+        let pieces = [
+            "a", "bc", "d.", " ", "  ", "\t", "\n", "\r\n", "\u{0b}", "\u{0c}", "é", "\u{a0}",
+        ];
+        let mut rng = crate::rng::Rng::new(7);
+        for _ in 0..5000 {
+            let text: String = (0..rng.below(12))
+                .map(|_| pieces[rng.below(pieces.len())])
+                .collect();
+            let want = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(words_of(&text), want, "{text:?}");
+        }
+    }
 
     #[test]
     fn an_error_in_a_tag_covers_the_word_it_names_or_the_whole_value() {
