@@ -169,15 +169,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 
 /// Collapse runs of white space into single spaces, for values written over several lines in a record.
 pub fn one_line(text: &str) -> String {
-    // Most values are one line already: copied as they are, without splitting them into words.
-    let bytes = text.as_bytes();
-    let tidy = bytes.first() != Some(&b' ')
-        && bytes.last() != Some(&b' ')
-        && bytes.iter().all(|&b| b.is_ascii_graphic() || b == b' ')
-        && !bytes.windows(2).any(|w| w == b"  ");
-    if tidy {
-        return text.to_string();
-    }
+    // A value already on one line is copied whole by `words_of` itself, which copies in runs.
     ludotheca_engine::record::words_of(text)
 }
 
