@@ -157,10 +157,52 @@ pub fn write_images(
     })
 }
 
-/// The picture scaled to `copy`'s size, in `format`. Area averaging (`thumbnail_exact`) is what shrinking by
-/// large factors needs: every source pixel counts once, so fine lines neither vanish nor alias.
-fn encode(picture: &DynamicImage, copy: &Variant, format: Format) -> image::ImageResult<Vec<u8>> {
-    let small = picture.thumbnail_exact(copy.width, copy.height);
+/// The picture scaled to `copy`'s size, in `format`. Area averaging (a box filter as wide as the step between
+/// output pixels) is what shrinking by large factors needs: every source pixel counts once, so fine lines neither
+/// vanish nor alias; transparent pixels are weighted by their opacity, so no dark fringe shows along an edge.
+/// Each copy is made from the picture itself, never from another copy, so that a copy's bytes do not depend on
+/// which of its siblings the previous site already had.
+fn encode(picture: &DynamicImage, copy: &Variant, format: Format) -> Result<Vec<u8>, String> {
+    let small = shrink(picture, copy.width, copy.height)?;
+    write(&small, format).map_err(|e| e.to_string())
+}
+
+/// `picture` at `width` x `height`, in its own pixel layout where the scaler has one (every layout the three
+/// formats decode to), else in 8-bit RGBA, which is what its copy is written in anyway.
+fn shrink(picture: &DynamicImage, width: u32, height: u32) -> Result<DynamicImage, String> {
+    shrink_with(
+        &mut fast_image_resize::Resizer::new(),
+        picture,
+        width,
+        height,
+    )
+}
+
+/// [`shrink`] by `resizer` (which a test sets to each of the CPU's instruction sets in turn).
+fn shrink_with(
+    resizer: &mut fast_image_resize::Resizer,
+    picture: &DynamicImage,
+    width: u32,
+    height: u32,
+) -> Result<DynamicImage, String> {
+    use fast_image_resize::{FilterType, IntoImageView, ResizeAlg, ResizeOptions};
+    let converted;
+    let source = if picture.pixel_type().is_some() {
+        picture
+    } else {
+        converted = DynamicImage::ImageRgba8(picture.to_rgba8());
+        &converted
+    };
+    let mut small = DynamicImage::new(width, height, source.color());
+    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::Box));
+    resizer
+        .resize(source, &mut small, &options)
+        .map_err(|e| e.to_string())?;
+    Ok(small)
+}
+
+/// A scaled copy's bytes in `format`.
+fn write(small: &DynamicImage, format: Format) -> image::ImageResult<Vec<u8>> {
     let mut bytes = Vec::new();
     match format {
         Format::Jpeg => {
@@ -341,6 +383,81 @@ mod tests {
         );
         let thin = image("thin.png", Format::Png, 12000, 1, false);
         assert_eq!(scaled("a/", &thin, THUMBNAIL).height, 1);
+    }
+
+    /// A picture of `width` x `height` whose every pixel is `pixel(x, y)`.
+    fn picture(width: u32, height: u32, pixel: impl Fn(u32, u32) -> [u8; 4]) -> DynamicImage {
+        DynamicImage::ImageRgba8(image::RgbaImage::from_fn(width, height, |x, y| {
+            image::Rgba(pixel(x, y))
+        }))
+    }
+
+    #[test]
+    fn shrinking_averages_areas_and_weighs_colour_by_opacity() {
+        // Fine lines, one pixel black and one white: halved, every pixel is their average, not one of them.
+        let lines = picture(64, 64, |x, _| {
+            let v = if x % 2 == 0 { 0 } else { 255 };
+            [v, v, v, 255]
+        });
+        let half = shrink(&lines, 32, 32).unwrap().to_rgba8();
+        assert!(
+            half.pixels()
+                .all(|p| (126..=129).contains(&p[0]) && p[3] == 255),
+            "{:?}",
+            half.get_pixel(5, 5)
+        );
+        // White beside nothing at all (transparent black): the edge fades out still white, not grey.
+        let edge = picture(64, 64, |x, _| {
+            if x < 31 {
+                [255, 255, 255, 255]
+            } else {
+                [0, 0, 0, 0]
+            }
+        });
+        let small = shrink(&edge, 16, 16).unwrap().to_rgba8();
+        let fading = small.get_pixel(7, 8);
+        assert!(fading[3] > 0 && fading[3] < 255, "{fading:?}");
+        assert!(
+            fading[0] >= 250,
+            "a fringe darkened by the transparent pixels: {fading:?}"
+        );
+    }
+
+    #[test]
+    fn a_copy_is_the_same_on_every_instruction_set_the_cpu_has() {
+        use fast_image_resize::{CpuExtensions, Resizer};
+        // Noise, with transparency: nothing a shortcut could treat as flat.
+        let mut state = 0x9e37_79b9_u32;
+        let mut noise = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state.to_le_bytes()
+        };
+        let rgba = image::RgbaImage::from_fn(1001, 667, |_, _| image::Rgba(noise()));
+        let photo = DynamicImage::ImageRgb8(DynamicImage::ImageRgba8(rgba.clone()).to_rgb8());
+        let clear = DynamicImage::ImageRgba8(rgba);
+        let mut sets = vec![CpuExtensions::None];
+        #[cfg(target_arch = "x86_64")]
+        sets.extend([CpuExtensions::Sse4_1, CpuExtensions::Avx2]);
+        #[cfg(target_arch = "aarch64")]
+        sets.push(CpuExtensions::Neon);
+        for source in [&photo, &clear] {
+            let plain = shrink(source, 320, 213).unwrap();
+            let mut compared = 0;
+            for set in &sets {
+                if !set.is_supported() {
+                    continue;
+                }
+                let mut resizer = Resizer::new();
+                // Safe: only a set the CPU has is chosen.
+                unsafe { resizer.set_cpu_extensions(*set) };
+                let copy = shrink_with(&mut resizer, source, 320, 213).unwrap();
+                assert_eq!(copy.as_bytes(), plain.as_bytes(), "{set:?}");
+                compared += 1;
+            }
+            assert!(compared >= 1);
+        }
     }
 
     #[test]
