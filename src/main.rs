@@ -548,7 +548,10 @@ fn build(args: BuildArgs) -> ExitCode {
                     println!("   pages {pages}{held}");
                 }
                 let images = built.images;
-                println!("  images {} scaled, {} kept", images.scaled, images.kept);
+                println!(
+                    "  images {} scaled ({} while checked), {} kept",
+                    images.scaled, images.while_checked, images.kept
+                );
                 // Each item has a part in each of the three data files and in the search index's parts.
                 println!(
                     "    data {} of {} items' parts taken from the previous site; {} of 3 data files kept whole",

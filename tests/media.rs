@@ -81,7 +81,10 @@ fn pictures_are_published_scaled_and_described() {
     let site = scratch.0.join("site");
     let out = build(&catalog, &site);
     // The JPEG needs two copies; the small PNG none.
-    assert_eq!(images_line(&out), "images 1 scaled, 0 kept");
+    assert_eq!(
+        images_line(&out),
+        "images 1 scaled (1 while checked), 0 kept"
+    );
 
     let dir = site.join(BOARD).join("images");
     assert_eq!(
@@ -160,7 +163,7 @@ fn a_rebuild_does_not_scale_an_unchanged_picture_again() {
     let site = scratch.0.join("site");
     assert_eq!(
         images_line(&build(&catalog, &site)),
-        "images 1 scaled, 0 kept"
+        "images 1 scaled (1 while checked), 0 kept"
     );
     let thumbnail = site.join(BOARD).join("images/320/photo.jpg");
     let before = fs::read(&thumbnail).unwrap();
@@ -172,7 +175,7 @@ fn a_rebuild_does_not_scale_an_unchanged_picture_again() {
 
     assert_eq!(
         images_line(&build(&catalog, &site)),
-        "images 0 scaled, 1 kept"
+        "images 0 scaled (0 while checked), 1 kept"
     );
     // Kept means the previous site's file itself, linked into the new one.
     #[cfg(unix)]
@@ -190,7 +193,7 @@ fn a_rebuild_does_not_scale_an_unchanged_picture_again() {
         .unwrap();
     assert_eq!(
         images_line(&build(&catalog, &site)),
-        "images 1 scaled, 0 kept"
+        "images 1 scaled (1 while checked), 0 kept"
     );
     assert_ne!(fs::read(&thumbnail).unwrap(), before);
     assert_eq!(image::image_dimensions(&thumbnail).unwrap(), (320, 320));
@@ -272,7 +275,8 @@ fn the_preview_servers_builds_follow_edits_to_pictures() {
         .save_with_format(&photo_path, image::ImageFormat::Jpeg)
         .unwrap();
     kept.changed(&photo_path);
-    assert_eq!(step("a new picture", &mut kept).unwrap().images.scaled, 1);
+    let images = step("a new picture", &mut kept).unwrap().images;
+    assert_eq!((images.scaled, images.while_checked), (1, 1));
 
     let good = fs::read(&photo_path).unwrap();
     // Cut inside its headers (a JPEG cut inside its image data decodes, grey below the cut, as browsers show it).

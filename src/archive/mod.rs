@@ -36,6 +36,8 @@ pub struct Archive<'c> {
     pub sources: Vec<Source<'c>>,
     /// `about.md` of the catalog (empty when there is none), for the About page.
     pub about: String,
+    /// The copies of pictures the check made while it had them decoded, for the render to write.
+    pub made_copies: &'c crate::check::media::MadeCopies,
     by_id: foldhash::HashMap<&'c str, usize>,
     /// Lowercase bibliography key to its index in `sources`: pages look a source up for every citation.
     source_index: HashMap<String, usize>,
@@ -387,6 +389,7 @@ impl<'c> Archive<'c> {
             .unwrap_or_default();
         Archive {
             about,
+            made_copies: checked.made_copies(),
             source_index,
             catalog,
             entries,

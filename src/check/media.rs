@@ -129,7 +129,10 @@ pub fn decode(bytes: &[u8], format: Format) -> Result<image::DynamicImage, Strin
 }
 
 /// What a picture's examination found: its format, size and transparency, or why it is refused.
-type Examined = Result<(Format, u32, u32, bool), Box<Diagnostic>>;
+type Examined = Result<Facts, Box<Diagnostic>>;
+
+/// A picture's format, width, height and whether it has transparency.
+type Facts = (Format, u32, u32, bool);
 
 /// One item's pictures as checked, what was reported, and the examinations used.
 type ItemImages = (
@@ -147,7 +150,45 @@ pub struct ImageCache {
     examined: HashMap<(Hash, String), Examined>,
     /// The last check's pictures taken as examined before, and all its pictures.
     taken: (usize, usize),
+    /// What a build asks of a picture the check decodes (see [`ImageCache::scale_while_decoding`]).
+    scaler: Option<Scaler>,
 }
+
+/// A copy of a picture made from it while the check had it decoded: its size and its bytes as the site writes
+/// them.
+#[derive(Clone)]
+pub struct Made {
+    pub width: u32,
+    pub height: u32,
+    pub bytes: Vec<u8>,
+}
+
+/// Makes the copies the site needs of a decoded picture of the given format.
+pub type Scaler = Arc<dyn Fn(&image::DynamicImage, Format) -> Vec<Made> + Send + Sync>;
+
+/// The copies made while pictures were decoded for their check, by the hash of each picture's bytes, until the
+/// render takes them.
+#[derive(Default)]
+pub struct MadeCopies(std::sync::Mutex<HashMap<Hash, Vec<Made>>>);
+
+impl MadeCopies {
+    /// The copies made of the picture whose bytes have `hash`: copied out rather than handed over, since two
+    /// items may show the same picture (the copies are held until the build ends, at most [`MADE_HELD`]).
+    pub fn of(&self, hash: &Hash) -> Vec<Made> {
+        let made = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        made.get(hash).cloned().unwrap_or_default()
+    }
+
+    fn add(&self, hash: Hash, copies: Vec<Made>) {
+        let mut made = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        made.insert(hash, copies);
+    }
+}
+
+/// The most bytes of copies made during the check that wait for the render at once: a photograph's two copies
+/// are about 150 KB, so some four hundred photographs new to a build are decoded once; any further ones are
+/// decoded again by the render rather than held.
+const MADE_HELD: usize = 64 << 20;
 
 /// What an [`ImageCache`] as a file starts with (see `fingerprint::seal`).
 const CACHE_FORMAT: &[u8] = b"ludotheca pictures 1\n";
@@ -155,6 +196,13 @@ const CACHE_FORMAT: &[u8] = b"ludotheca pictures 1\n";
 impl ImageCache {
     pub fn is_empty(&self) -> bool {
         self.examined.is_empty()
+    }
+
+    /// Have `scaler` make the site's copies of each picture the check decodes, while it is decoded: a build
+    /// would otherwise decode it again to scale it, and decoding a photograph costs about as much as all the
+    /// rest of its check and copies together.
+    pub fn scale_while_decoding(&mut self, scaler: Scaler) {
+        self.scaler = Some(scaler);
     }
 
     /// How many of the last check's pictures were taken as examined before, and how many it had.
@@ -214,6 +262,7 @@ impl ImageCache {
         Some(ImageCache {
             examined,
             taken: (0, 0),
+            scaler: None,
         })
     }
 }
@@ -225,8 +274,13 @@ pub fn check_images(
     catalog: &Catalog,
     diagnostics: &mut Diagnostics,
     cache: &mut ImageCache,
-) -> Vec<Vec<CheckedImage>> {
+) -> (Vec<Vec<CheckedImage>>, MadeCopies) {
     let known = &cache.examined;
+    let made = Making {
+        scaler: cache.scaler.as_ref(),
+        copies: MadeCopies::default(),
+        held: AtomicUsize::new(0),
+    };
     // Pictures taken as examined before, and pictures looked at (one shown twice counts twice).
     let counts = [AtomicUsize::new(0), AtomicUsize::new(0)];
     let each: Vec<ItemImages> = catalog
@@ -238,7 +292,7 @@ pub fn check_images(
             let images = if item.images.is_empty() {
                 Vec::new()
             } else {
-                check_item(catalog, item, &mut own, known, &mut used, &counts)
+                check_item(catalog, item, &mut own, (known, &made), &mut used, &counts)
             };
             (images, own, used)
         })
@@ -257,7 +311,14 @@ pub fn check_images(
     let [taken, all] = counts;
     cache.taken = (taken.into_inner(), all.into_inner());
     cache.examined = kept;
-    images
+    (images, made.copies)
+}
+
+/// The copies a check makes while it decodes, and how many bytes of them it holds.
+struct Making<'a> {
+    scaler: Option<&'a Scaler>,
+    copies: MadeCopies,
+    held: AtomicUsize,
 }
 
 /// A picture a record names and the catalog holds: the record's `<image>`, the file's name and its bytes.
@@ -267,7 +328,7 @@ fn check_item(
     catalog: &Catalog,
     item: &Item,
     diagnostics: &mut Diagnostics,
-    known: &HashMap<(Hash, String), Examined>,
+    (known, made): (&HashMap<(Hash, String), Examined>, &Making),
     used: &mut Vec<((Hash, String), Examined)>,
     counts: &[AtomicUsize; 2],
 ) -> Vec<CheckedImage> {
@@ -296,7 +357,20 @@ fn check_item(
                     counts[0].fetch_add(1, Ordering::Relaxed);
                     examined.clone()
                 }
-                None => examine(name, bytes),
+                None => match examine(name, bytes) {
+                    Ok((facts, picture)) => {
+                        if let Some(scaler) = made.scaler
+                            && made.held.load(Ordering::Relaxed) < MADE_HELD
+                        {
+                            let copies = scaler(&picture, facts.0);
+                            let size: usize = copies.iter().map(|c| c.bytes.len()).sum();
+                            made.held.fetch_add(size, Ordering::Relaxed);
+                            made.copies.add(hash, copies);
+                        }
+                        Ok(facts)
+                    }
+                    Err(diagnostic) => Err(diagnostic),
+                },
             };
             Some((hash, examined))
         })
@@ -454,8 +528,8 @@ fn suggest_name(file: &str) -> String {
 }
 
 /// The format and size of a picture's bytes, after making sure it is a format the site takes, named by its
-/// extension, within the size limits, and decodes to the end.
-fn examine(name: &str, bytes: &[u8]) -> Examined {
+/// extension, within the size limits, and decodes to the end; with the picture as decoded.
+fn examine(name: &str, bytes: &[u8]) -> Result<(Facts, image::DynamicImage), Box<Diagnostic>> {
     let shown = format!("images/{name}");
     let guessed = image::guess_format(bytes).ok();
     let Some(format) = guessed.and_then(Format::of) else {
@@ -533,10 +607,13 @@ fn examine(name: &str, bytes: &[u8]) -> Examined {
     }
     let picture = decode(bytes, format).map_err(damaged)?;
     Ok((
-        format,
-        picture.width(),
-        picture.height(),
-        picture.color().has_alpha(),
+        (
+            format,
+            picture.width(),
+            picture.height(),
+            picture.color().has_alpha(),
+        ),
+        picture,
     ))
 }
 
@@ -565,6 +642,7 @@ mod tests {
         ImageCache {
             examined,
             taken: (0, 0),
+            scaler: None,
         }
     }
 
@@ -637,7 +715,9 @@ mod tests {
         png.extend(b"\0\0\0\x08IDAT\x78\x9c\x63\x00\x00\x00\x01\x00");
         let at = png.len() - 12;
         png.extend(crc(&png[at..]).to_be_bytes());
-        let err = examine("huge.png", &png).unwrap_err();
+        let Err(err) = examine("huge.png", &png) else {
+            panic!("a picture too large was decoded");
+        };
         assert_eq!(err.code, "E047");
         assert!(err.message.contains("100000 × 100000"), "{}", err.message);
     }

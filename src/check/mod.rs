@@ -39,6 +39,8 @@ pub struct Checked {
     games: Vec<Option<Arc<HeldGame>>>,
     /// One list per item of `catalog.items` (same index): the pictures its record shows, as checked.
     images: Vec<Vec<CheckedImage>>,
+    /// The copies of pictures made while the check had them decoded, for the render to write.
+    made: media::MadeCopies,
     /// The theme (the default templates with the catalog's laid over them), compiled; `None` when it does not
     /// compile, which the diagnostics report.
     pub theme: Option<Arc<Theme>>,
@@ -262,6 +264,11 @@ impl Checked {
     /// The pictures of the item at `index` of `catalog.items` that passed the check, in record order.
     pub fn images(&self, index: usize) -> &[CheckedImage] {
         self.images.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// The copies of pictures made while the check had them decoded (see [`media::ImageCache::scale_while_decoding`]).
+    pub fn made_copies(&self) -> &media::MadeCopies {
+        &self.made
     }
 
     /// The keys of the games that checked cleanly, for the next run's [`check_with`].
@@ -491,7 +498,7 @@ pub fn check_with(
     // Compiling the theme is one thread's work (tens of milliseconds of tera's parser in a new process), done
     // beside the rest of the check, which a rebuild mostly takes as the previous build made it.
     let mut theme_diagnostics = Diagnostics::new();
-    let (theme, (rules, images, (clean_records, records_taken))) = rayon::join(
+    let (theme, (rules, (images, made), (clean_records, records_taken))) = rayon::join(
         || compiled_theme(&catalog, theme_cache, &mut theme_diagnostics),
         || {
             // Gathering the keys the records cite looks at every value of the catalog: done beside the
@@ -520,6 +527,7 @@ pub fn check_with(
         catalog,
         games,
         images,
+        made,
         theme,
         clean_records,
         records_taken,

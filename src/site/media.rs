@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::output::{Hash, Staging};
 use crate::archive::{Archive, Entry};
 use crate::check::CheckedImage;
-use crate::check::media::{Format, decode};
+use crate::check::media::{Format, Made, decode};
 
 /// The width of a thumbnail, in pixels: a browse row shows it at 80 px, sharp on a screen of 4 pixels a point.
 pub const THUMBNAIL: u32 = 320;
@@ -37,21 +37,55 @@ pub struct Variant {
     pub height: u32,
 }
 
-/// How many pictures a build scaled, and how many it kept from the previous site.
+/// How many pictures a build scaled, how many of those it scaled while the check had them decoded, and how
+/// many it kept from the previous site.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub scaled: usize,
+    pub while_checked: usize,
     pub kept: usize,
 }
 
 /// The format of a picture's scaled copies: PNG for drawings and anything with transparency, which JPEG would
 /// blur or lose, JPEG for photographs.
-fn copy_format(image: &CheckedImage) -> Format {
-    match image.format {
+fn copy_format(format: Format, alpha: bool) -> Format {
+    match format {
         Format::Png => Format::Png,
-        _ if image.alpha => Format::Png,
+        _ if alpha => Format::Png,
         _ => Format::Jpeg,
     }
+}
+
+/// The size of a picture's copy at most `width` pixels wide: none when the picture is no wider, and is shown as
+/// it is.
+fn copy_size(picture: (u32, u32), width: u32) -> Option<(u32, u32)> {
+    if picture.0 <= width {
+        return None;
+    }
+    // Rounded to the nearest pixel, never to nothing: a picture 12,000 pixels wide and 1 high stays 1 high.
+    let height =
+        (u64::from(picture.1) * u64::from(width) + u64::from(picture.0) / 2) / u64::from(picture.0);
+    Some((width, u32::try_from(height.max(1)).unwrap_or(u32::MAX)))
+}
+
+/// The copies a build makes of a picture while the check has it decoded (see
+/// [`crate::check::media::ImageCache::scale_while_decoding`]): the same bytes [`write_images`] would make of it.
+pub fn copies_while_decoded(picture: &DynamicImage, format: Format) -> Vec<Made> {
+    let copy_format = copy_format(format, picture.color().has_alpha());
+    [DISPLAY, THUMBNAIL]
+        .into_iter()
+        .filter_map(|width| copy_size((picture.width(), picture.height()), width))
+        .filter_map(|(width, height)| {
+            // A copy that cannot be made here is left to the render, which says why.
+            let small = shrink(picture, width, height).ok()?;
+            let bytes = write(&small, copy_format).ok()?;
+            Some(Made {
+                width,
+                height,
+                bytes,
+            })
+        })
+        .collect()
 }
 
 /// The picture as published: `<dir>images/<name>`.
@@ -67,10 +101,10 @@ pub fn original(dir: &str, image: &CheckedImage) -> Variant {
 /// `<dir>images/<width>/<name>`, whose extension is that of its format (`board.webp` becomes `board.webp.jpg`,
 /// which no catalog name can be, since those have one dot).
 pub fn scaled(dir: &str, image: &CheckedImage, width: u32) -> Variant {
-    if image.width <= width {
+    let Some((width, height)) = copy_size((image.width, image.height), width) else {
         return original(dir, image);
-    }
-    let format = copy_format(image);
+    };
+    let format = copy_format(image.format, image.alpha);
     let (stem, ext) = image
         .name
         .rsplit_once('.')
@@ -80,13 +114,10 @@ pub fn scaled(dir: &str, image: &CheckedImage, width: u32) -> Variant {
     } else {
         format!("{stem}.{ext}.{}", format.extensions()[0])
     };
-    // Rounded to the nearest pixel, never to nothing: a picture 12,000 pixels wide and 1 high stays 1 high.
-    let height = (u64::from(image.height) * u64::from(width) + u64::from(image.width) / 2)
-        / u64::from(image.width);
     Variant {
         path: format!("{dir}images/{width}/{name}"),
         width,
-        height: u32::try_from(height.max(1)).unwrap_or(u32::MAX),
+        height,
     }
 }
 
@@ -111,6 +142,7 @@ pub fn write_images(
     program: &Hash,
 ) -> Result<Counts, String> {
     let scaled_count = AtomicUsize::new(0);
+    let while_checked = AtomicUsize::new(0);
     let kept = AtomicUsize::new(0);
     let all: Vec<(&Entry, &CheckedImage)> = archive
         .entries
@@ -140,19 +172,40 @@ pub fn write_images(
             kept.fetch_add(1, Ordering::Relaxed);
             return Ok(());
         }
-        // The check decoded it already, so this cannot fail on a catalog that passed; said plainly if it does.
-        let picture = decode(&image.bytes, image.format)
-            .map_err(|e| format!("{}{}: {e}", entry.dir, image.name))?;
+        // The copies the check made while it had the picture decoded, when it did; the picture is decoded
+        // again only for a copy it did not make.
+        let mut made = archive.made_copies.of(&image.hash);
+        let mut picture = None;
         for (copy, inputs) in to_make {
-            let bytes = encode(&picture, &copy, copy_format(image))
-                .map_err(|e| format!("cannot scale `{}`: {e}", copy.path))?;
+            let at = made
+                .iter()
+                .position(|m| (m.width, m.height) == (copy.width, copy.height));
+            let bytes = match at {
+                Some(at) => made.swap_remove(at).bytes,
+                None => {
+                    if picture.is_none() {
+                        // The check decoded it already, so this cannot fail on a catalog that passed; said
+                        // plainly if it does.
+                        let decoded = decode(&image.bytes, image.format)
+                            .map_err(|e| format!("{}{}: {e}", entry.dir, image.name))?;
+                        picture = Some(decoded);
+                    }
+                    let picture = picture.as_ref().expect("decoded just above");
+                    encode(picture, &copy, copy_format(image.format, image.alpha))
+                        .map_err(|e| format!("cannot scale `{}`: {e}", copy.path))?
+                }
+            };
             staging.put(&copy.path, &bytes, Some(inputs))?;
         }
         scaled_count.fetch_add(1, Ordering::Relaxed);
+        if picture.is_none() {
+            while_checked.fetch_add(1, Ordering::Relaxed);
+        }
         Ok::<(), String>(())
     })?;
     Ok(Counts {
         scaled: scaled_count.into_inner(),
+        while_checked: while_checked.into_inner(),
         kept: kept.into_inner(),
     })
 }
@@ -458,6 +511,39 @@ mod tests {
             }
             assert!(compared >= 1);
         }
+    }
+
+    #[test]
+    fn copies_made_while_checked_are_those_the_render_would_make() {
+        let drawing = picture(1500, 700, |x, y| {
+            let a = if (x / 50 + y / 50) % 2 == 0 { 255 } else { 90 };
+            [(x % 256) as u8, (y % 256) as u8, 40, a]
+        });
+        let photo = DynamicImage::ImageRgb8(drawing.to_rgb8());
+        for (source, format, alpha) in [
+            (&drawing, Format::Png, true),
+            (&photo, Format::Jpeg, false),
+            (&drawing, Format::WebP, true),
+        ] {
+            let mut checked = image("board.png", format, 1500, 700, alpha);
+            checked.name = format!("board.{}", format.extensions()[0]);
+            let made = copies_while_decoded(source, format);
+            let widths: Vec<u32> = made.iter().map(|m| m.width).collect();
+            assert_eq!(widths, [DISPLAY, THUMBNAIL]);
+            for copy in made {
+                let variant = scaled("a/", &checked, copy.width);
+                assert_eq!((copy.width, copy.height), (variant.width, variant.height));
+                let rendered = encode(source, &variant, copy_format(format, alpha)).unwrap();
+                assert!(rendered == copy.bytes, "{format:?} at {}", copy.width);
+            }
+        }
+        // A picture no wider than a copy is shown as it is: nothing is made for that width.
+        let small = picture(500, 300, |_, _| [1, 2, 3, 255]);
+        let widths: Vec<u32> = copies_while_decoded(&small, Format::Png)
+            .iter()
+            .map(|m| m.width)
+            .collect();
+        assert_eq!(widths, [THUMBNAIL]);
     }
 
     #[test]

@@ -360,6 +360,9 @@ fn build_once(
     }
     // The previous file may be kept as it is only if it was whole: read back here, or written by this process.
     let games_file_whole = !games.is_empty();
+    // A picture the check decodes is new to this build (or changed), and its copies are made then, so that the
+    // render does not decode it a second time.
+    images.scale_while_decoding(std::sync::Arc::new(media::copies_while_decoded));
     let checked = crate::check::check_with(
         catalog,
         &mut diagnostics,
