@@ -156,7 +156,6 @@ pub struct ImageCache {
 
 /// A copy of a picture made from it while the check had it decoded: its size and its bytes as the site writes
 /// them.
-#[derive(Clone)]
 pub struct Made {
     pub width: u32,
     pub height: u32,
@@ -166,22 +165,16 @@ pub struct Made {
 /// Makes the copies the site needs of a decoded picture of the given format.
 pub type Scaler = Arc<dyn Fn(&image::DynamicImage, Format) -> Vec<Made> + Send + Sync>;
 
-/// The copies made while pictures were decoded for their check, by the hash of each picture's bytes, until the
-/// render takes them.
+/// The copies made while pictures were decoded for their check, by the hash of each picture's bytes, for the
+/// render to write (two items may show the same picture, so they are lent, not handed over; they are held until
+/// the build ends, at most [`MADE_HELD`] of them).
 #[derive(Default)]
-pub struct MadeCopies(std::sync::Mutex<HashMap<Hash, Vec<Made>>>);
+pub struct MadeCopies(HashMap<Hash, Vec<Made>>);
 
 impl MadeCopies {
-    /// The copies made of the picture whose bytes have `hash`: copied out rather than handed over, since two
-    /// items may show the same picture (the copies are held until the build ends, at most [`MADE_HELD`]).
-    pub fn of(&self, hash: &Hash) -> Vec<Made> {
-        let made = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        made.get(hash).cloned().unwrap_or_default()
-    }
-
-    fn add(&self, hash: Hash, copies: Vec<Made>) {
-        let mut made = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        made.insert(hash, copies);
+    /// The copies made of the picture whose bytes have `hash`.
+    pub fn of(&self, hash: &Hash) -> &[Made] {
+        self.0.get(hash).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -278,7 +271,7 @@ pub fn check_images(
     let known = &cache.examined;
     let made = Making {
         scaler: cache.scaler.as_ref(),
-        copies: MadeCopies::default(),
+        copies: std::sync::Mutex::default(),
         held: AtomicUsize::new(0),
     };
     // Pictures taken as examined before, and pictures looked at (one shown twice counts twice).
@@ -311,13 +304,14 @@ pub fn check_images(
     let [taken, all] = counts;
     cache.taken = (taken.into_inner(), all.into_inner());
     cache.examined = kept;
-    (images, made.copies)
+    let copies = made.copies.into_inner().unwrap_or_else(|e| e.into_inner());
+    (images, MadeCopies(copies))
 }
 
 /// The copies a check makes while it decodes, and how many bytes of them it holds.
 struct Making<'a> {
     scaler: Option<&'a Scaler>,
-    copies: MadeCopies,
+    copies: std::sync::Mutex<HashMap<Hash, Vec<Made>>>,
     held: AtomicUsize,
 }
 
@@ -365,7 +359,8 @@ fn check_item(
                             let copies = scaler(&picture, facts.0);
                             let size: usize = copies.iter().map(|c| c.bytes.len()).sum();
                             made.held.fetch_add(size, Ordering::Relaxed);
-                            made.copies.add(hash, copies);
+                            let mut held = made.copies.lock().unwrap_or_else(|e| e.into_inner());
+                            held.insert(hash, copies);
                         }
                         Ok(facts)
                     }

@@ -174,14 +174,14 @@ pub fn write_images(
         }
         // The copies the check made while it had the picture decoded, when it did; the picture is decoded
         // again only for a copy it did not make.
-        let mut made = archive.made_copies.of(&image.hash);
+        let made = archive.made_copies.of(&image.hash);
         let mut picture = None;
         for (copy, inputs) in to_make {
-            let at = made
+            let ready = made
                 .iter()
-                .position(|m| (m.width, m.height) == (copy.width, copy.height));
-            let bytes = match at {
-                Some(at) => made.swap_remove(at).bytes,
+                .find(|m| (m.width, m.height) == (copy.width, copy.height));
+            let bytes = match ready {
+                Some(made) => std::borrow::Cow::Borrowed(&made.bytes[..]),
                 None => {
                     if picture.is_none() {
                         // The check decoded it already, so this cannot fail on a catalog that passed; said
@@ -191,8 +191,9 @@ pub fn write_images(
                         picture = Some(decoded);
                     }
                     let picture = picture.as_ref().expect("decoded just above");
-                    encode(picture, &copy, copy_format(image.format, image.alpha))
-                        .map_err(|e| format!("cannot scale `{}`: {e}", copy.path))?
+                    let bytes = encode(picture, &copy, copy_format(image.format, image.alpha))
+                        .map_err(|e| format!("cannot scale `{}`: {e}", copy.path))?;
+                    std::borrow::Cow::Owned(bytes)
                 }
             };
             staging.put(&copy.path, &bytes, Some(inputs))?;
