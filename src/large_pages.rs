@@ -7,7 +7,7 @@
 //! large page needs a free, aligned block of its size, and when none is free the kernel compacts memory while
 //! the process waits. So large pages are kept only where the kernel has far more memory free in such blocks
 //! than the build will hold at its peak: twice what the previous build into the same folder held at its peak,
-//! which its manifest records ([`crate::site::output::recorded_peak`]), or, where none is recorded (a first
+//! which its manifest records ([`crate::site::output::recorded`]), or, where none is recorded (a first
 //! build, a catalog checked without a site), twice the peak of the largest build measured ([`WANTED_FREE`]).
 //! Memory free in large blocks comes and goes with what else the machine runs: one evening it held 3.1 GiB of
 //! its 20 GiB free in such blocks, and rebuilds at 10,000 items (a peak of 290 MB) ran faster in large
@@ -33,6 +33,15 @@
 //! give them only when asked honours); for small pages the process turns them off for itself (`prctl`), which
 //! holds for every page touched after it. The choice is made first thing in `main`: only what the runtime
 //! allocated before `main`, a page or two, may lie in large pages whatever the choice.
+//!
+//! A machine whose host takes its free memory back does so all day, so a slow page is remembered: the manifest
+//! of each build records when a large page was last found slow to supply and how long it took ([`SlowPage`]),
+//! and for [`REMEMBER_SLOW`] after that the next builds into the same folder keep small pages without timing
+//! one. On such a machine (7 December) each large page took 6.3-6.9 ms, the page timed first cost a build
+//! about 7 ms before its work began, and a page found quick let the build take tens of megabytes of slow ones
+//! before the watch saw one: rebuilds at 10,000 items took 337 ms (314-360) choosing each time, 308 ms (303-321)
+//! in small pages. Once the time has passed, a page is timed again, so a machine whose pages have become quick
+//! gets large pages back.
 //!
 //! `LUDOTHECA_LARGE_PAGES=1` keeps large pages whatever is free, `=0` turns them off; any other value is
 //! ignored, as if unset.
@@ -117,6 +126,45 @@ const WATCH_STILL: u32 = 250;
 /// The size of a large page where the kernel does not say (x86-64's).
 const LARGE_PAGE: u64 = 2 << 20;
 
+/// For how long after a large page was found slow the builds into the same folder keep small pages without
+/// timing one: long enough to cover an archivist's round of edits and rebuilds, short enough that a machine
+/// whose memory is supplied quickly again soon gets large pages back, at the price of one page timed.
+pub const REMEMBER_SLOW: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// A large page found slow to supply: when, in seconds since the Unix epoch, and how long it took, in
+/// microseconds. A build's manifest records the last one its process knew of (see [`slow_page`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlowPage {
+    pub at: u64,
+    pub took: u32,
+}
+
+impl SlowPage {
+    /// How long before `now` (seconds since the Unix epoch) the page was found slow, while that is within
+    /// [`REMEMBER_SLOW`]; none once it is older, or when it lies in the future (a clock set back).
+    fn remembered_at(self, now: u64) -> Option<u64> {
+        let ago = now.checked_sub(self.at)?;
+        (ago < REMEMBER_SLOW.as_secs()).then_some(ago)
+    }
+}
+
+/// What the previous build into the same folder recorded that the choice goes by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Previous {
+    /// The most memory it held.
+    pub peak: Option<u64>,
+    /// The last large page found slow, by it or by a build before it.
+    pub slow: Option<SlowPage>,
+}
+
+/// Seconds since the Unix epoch by the system's clock; none before it.
+fn unix_now() -> Option<u64> {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|since| since.as_secs())
+}
+
 /// How the process's pages were chosen, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
@@ -135,6 +183,9 @@ pub enum Choice {
     Small { free: u64, wanted: Wanted },
     /// Small pages: one large page took `took` microseconds to supply, over [`SLOW_LARGE_PAGE`].
     SmallSlow { took: u32 },
+    /// Small pages, without timing a page: an earlier build into the same folder found one `slow`, `ago`
+    /// seconds before, within [`REMEMBER_SLOW`].
+    SmallRemembered { slow: SlowPage, ago: u64 },
     /// Small pages, asked for by `LUDOTHECA_LARGE_PAGES=0`.
     SmallAsked,
     /// Small pages: the system gives no transparent large pages (turned off, or not Linux), or no memory could
@@ -170,6 +221,12 @@ impl Choice {
                 f64::from(took) / 1000.0,
                 SLOW_LARGE_PAGE.as_millis()
             ),
+            Choice::SmallRemembered { slow, ago } => format!(
+                "small (a large page took {:.2} ms to supply {ago} s ago, in an earlier build into this folder; \
+                 timed again {} s after that)",
+                f64::from(slow.took) / 1000.0,
+                REMEMBER_SLOW.as_secs()
+            ),
             Choice::SmallAsked => "small (asked for by LUDOTHECA_LARGE_PAGES)".to_string(),
             Choice::SmallUnsupported => {
                 "small (the system gives no transparent large pages)".to_string()
@@ -189,6 +246,28 @@ pub fn chosen() -> Option<Choice> {
 }
 
 static TURNED_SMALL: OnceLock<Turned> = OnceLock::new();
+
+/// The slow page this process knows of: the one it timed, or the one an earlier build found and [`choose`]
+/// went by. Set once: a page the watch finds slow after the choice took a remembered one is not timed.
+static SLOW_SEEN: OnceLock<SlowPage> = OnceLock::new();
+
+/// The last large page this process knows was slow to supply, for the manifest of the build it makes to
+/// record: the page timed when choosing or by the watch, or, where no page was timed, the one an earlier build
+/// found, still remembered (kept with its own time, so that it is forgotten [`REMEMBER_SLOW`] after it was
+/// found, however many builds pass it on).
+pub fn slow_page() -> Option<SlowPage> {
+    SLOW_SEEN.get().copied()
+}
+
+/// A large page that took `took` was found slow now.
+fn found_slow(took: std::time::Duration) {
+    if let Some(at) = unix_now() {
+        let _ = SLOW_SEEN.set(SlowPage {
+            at,
+            took: u32::try_from(took.as_micros()).unwrap_or(u32::MAX),
+        });
+    }
+}
 
 /// Large pages turned off by [`watch`]: `after` the choice, a large page took `took`.
 struct Turned {
@@ -267,6 +346,7 @@ fn watch() {
                 );
                 if let Some(took) = slow {
                     keep_small_pages();
+                    found_slow(took);
                     let _ = TURNED_SMALL.set(Turned {
                         after: began.elapsed(),
                         took,
@@ -309,17 +389,35 @@ fn watch_with(
     }
 }
 
-/// Choose the process's pages and tell the kernel, for a build whose previous build into the same folder held
-/// `previous_peak` bytes at its peak: to be called as early in `main` as that is known. A second call changes
-/// nothing.
-pub fn choose(previous_peak: Option<u64>) -> Choice {
+/// Choose the process's pages and tell the kernel, for a build after the `previous` one into the same folder
+/// (its peak, and the last slow page it knew of): to be called as early in `main` as that is known. A second
+/// call changes nothing.
+pub fn choose(previous: Previous) -> Choice {
     *CHOSEN.get_or_init(|| {
         let asked = match std::env::var_os("LUDOTHECA_LARGE_PAGES") {
             Some(value) if value == "1" => Some(true),
             Some(value) if value == "0" => Some(false),
             _ => None,
         };
-        let choice = choose_on_this_system(asked, Wanted::after(previous_peak));
+        let remembered = previous
+            .slow
+            .and_then(|slow| Some((slow, slow.remembered_at(unix_now()?)?)));
+        let choice = choose_on_this_system(asked, Wanted::after(previous.peak), remembered);
+        match choice {
+            Choice::SmallSlow { took } => {
+                found_slow(std::time::Duration::from_micros(u64::from(took)));
+            }
+            // A page supplied quickly says the machine supplies them quickly now: what an earlier build found
+            // is forgotten.
+            Choice::Large { .. } => {}
+            // No page was timed (asked, too little free, or remembered): what an earlier build found still
+            // holds for as long as it is remembered, whatever this build chose.
+            _ => {
+                if let Some((slow, _)) = remembered {
+                    let _ = SLOW_SEEN.set(slow);
+                }
+            }
+        }
         if choice.is_large() {
             allow_large_pages();
         } else {
@@ -354,7 +452,11 @@ fn page_size() -> u64 {
 }
 
 #[cfg(target_os = "linux")]
-fn choose_on_this_system(asked: Option<bool>, wanted: Wanted) -> Choice {
+fn choose_on_this_system(
+    asked: Option<bool>,
+    wanted: Wanted,
+    remembered: Option<(SlowPage, u64)>,
+) -> Choice {
     let read = |path: &str| std::fs::read_to_string(path).ok();
     let (large_page, page) = (large_page_size(), page_size());
     let (thp, meminfo, buddyinfo) = (
@@ -373,6 +475,7 @@ fn choose_on_this_system(asked: Option<bool>, wanted: Wanted) -> Choice {
             group_room: group_room(),
         },
         wanted,
+        remembered,
         // Timed as the build would get them: with large pages allowed again (the choice then settles them).
         || {
             allow_large_pages();
@@ -382,7 +485,11 @@ fn choose_on_this_system(asked: Option<bool>, wanted: Wanted) -> Choice {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn choose_on_this_system(_asked: Option<bool>, _wanted: Wanted) -> Choice {
+fn choose_on_this_system(
+    _asked: Option<bool>,
+    _wanted: Wanted,
+    _remembered: Option<(SlowPage, u64)>,
+) -> Choice {
     Choice::SmallUnsupported
 }
 
@@ -437,12 +544,14 @@ struct System<'a> {
     group_room: Option<u64>,
 }
 
-/// The choice, by what is asked, what the system says and how much must be free in large blocks; `probe` times
-/// one large page (see [`time_a_large_page`]), only when everything else says large pages.
+/// The choice, by what is asked, what the system says, how much must be free in large blocks and the slow page
+/// an earlier build found, if it is `remembered` (with how many seconds ago); `probe` times one large page (see
+/// [`time_a_large_page`]), only when everything else says large pages.
 fn decide(
     asked: Option<bool>,
     system: &System,
     wanted: Wanted,
+    remembered: Option<(SlowPage, u64)>,
     probe: impl FnOnce() -> Option<std::time::Duration>,
 ) -> Choice {
     if asked == Some(false) {
@@ -470,6 +579,9 @@ fn decide(
     let free = free.min(system.group_room.unwrap_or(u64::MAX));
     if free < wanted.bytes() {
         return Choice::Small { free, wanted };
+    }
+    if let Some((slow, ago)) = remembered {
+        return Choice::SmallRemembered { slow, ago };
     }
     let Some(took) = probe() else {
         return Choice::SmallUnsupported;
@@ -658,32 +770,32 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
         let quick = || Some(std::time::Duration::from_micros(250));
         assert!(matches!(
-            decide(None, &plenty, Wanted::Largest, quick),
+            decide(None, &plenty, Wanted::Largest, None, quick),
             Choice::Large { free, took: 250, .. } if free > WANTED_FREE
         ));
         let always = system("[always] madvise never\n", MEMINFO, BUDDYINFO);
-        assert!(decide(None, &always, Wanted::Largest, quick).is_large());
+        assert!(decide(None, &always, Wanted::Largest, None, quick).is_large());
 
         let short = system(MADVISE, MEMINFO, LITTLE);
         assert!(
-            matches!(decide(None, &short, Wanted::Largest, quick), Choice::Small { free, .. } if free < WANTED_FREE)
+            matches!(decide(None, &short, Wanted::Largest, None, quick), Choice::Small { free, .. } if free < WANTED_FREE)
         );
         // Asking overrides a shortage, not a system that gives none.
         assert_eq!(
-            decide(Some(true), &short, Wanted::Largest, quick),
+            decide(Some(true), &short, Wanted::Largest, None, quick),
             Choice::LargeAsked
         );
         let never = system("always madvise [never]\n", MEMINFO, BUDDYINFO);
         assert_eq!(
-            decide(None, &never, Wanted::Largest, quick),
+            decide(None, &never, Wanted::Largest, None, quick),
             Choice::SmallUnsupported
         );
         assert_eq!(
-            decide(Some(true), &never, Wanted::Largest, quick),
+            decide(Some(true), &never, Wanted::Largest, None, quick),
             Choice::SmallUnsupported
         );
         assert_eq!(
-            decide(Some(false), &plenty, Wanted::Largest, quick),
+            decide(Some(false), &plenty, Wanted::Largest, None, quick),
             Choice::SmallAsked
         );
     }
@@ -773,20 +885,85 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
         let slow = || Some(std::time::Duration::from_micros(3400));
         assert_eq!(
-            decide(None, &plenty, Wanted::Largest, slow),
+            decide(None, &plenty, Wanted::Largest, None, slow),
             Choice::SmallSlow { took: 3400 }
         );
         // Only the free memory's choice is timed: asking skips it, and so does a shortage.
         let never_called = || -> Option<std::time::Duration> { panic!("timed a page") };
         assert_eq!(
-            decide(Some(true), &plenty, Wanted::Largest, never_called),
+            decide(Some(true), &plenty, Wanted::Largest, None, never_called),
             Choice::LargeAsked
         );
         let short = system(MADVISE, MEMINFO, LITTLE);
         assert!(matches!(
-            decide(None, &short, Wanted::Largest, never_called),
+            decide(None, &short, Wanted::Largest, None, never_called),
             Choice::Small { .. }
         ));
+    }
+
+    #[test]
+    fn a_slow_page_found_by_an_earlier_build_keeps_small_pages_for_a_while_without_timing_one() {
+        let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
+        let never_called = || -> Option<std::time::Duration> { panic!("timed a page") };
+        let slow = SlowPage {
+            at: 1_000_000,
+            took: 6930,
+        };
+        // Found a minute ago: small pages, and no page timed.
+        let ago = slow
+            .remembered_at(1_000_060)
+            .expect("remembered a minute later");
+        assert_eq!(ago, 60);
+        assert_eq!(
+            decide(
+                None,
+                &plenty,
+                Wanted::Largest,
+                Some((slow, ago)),
+                never_called
+            ),
+            Choice::SmallRemembered { slow, ago: 60 }
+        );
+        // Asked for, large pages are kept whatever an earlier build found; a shortage is said as before.
+        assert_eq!(
+            decide(
+                Some(true),
+                &plenty,
+                Wanted::Largest,
+                Some((slow, ago)),
+                never_called
+            ),
+            Choice::LargeAsked
+        );
+        let short = system(MADVISE, MEMINFO, LITTLE);
+        assert!(matches!(
+            decide(
+                None,
+                &short,
+                Wanted::Largest,
+                Some((slow, ago)),
+                never_called
+            ),
+            Choice::Small { .. }
+        ));
+        // Forgotten once the time has passed, and when it lies in the future (a clock set back): a page is
+        // timed again, and a quick one gives large pages back.
+        let later = 1_000_000 + REMEMBER_SLOW.as_secs();
+        assert_eq!(
+            slow.remembered_at(later - 1),
+            Some(REMEMBER_SLOW.as_secs() - 1)
+        );
+        assert_eq!(slow.remembered_at(later), None);
+        assert_eq!(slow.remembered_at(999_999), None);
+        let quick = || Some(std::time::Duration::from_micros(250));
+        assert!(decide(None, &plenty, Wanted::Largest, None, quick).is_large());
+        let said = Choice::SmallRemembered { slow, ago: 60 }.describe();
+        assert!(
+            said.starts_with(
+                "small (a large page took 6.93 ms to supply 60 s ago, in an earlier build"
+            ),
+            "{said}"
+        );
     }
 
     #[test]
@@ -839,7 +1016,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let mut tight = system(MADVISE, MEMINFO, BUDDYINFO);
         tight.group_room = Some(1 << 30);
         assert_eq!(
-            decide(None, &tight, Wanted::Largest, || None),
+            decide(None, &tight, Wanted::Largest, None, || None),
             Choice::Small {
                 free: 1 << 30,
                 wanted: Wanted::Largest
@@ -852,7 +1029,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
             BUDDYINFO,
         );
         assert_eq!(
-            decide(None, &pooled, Wanted::Largest, || None),
+            decide(None, &pooled, Wanted::Largest, None, || None),
             Choice::SmallReserved
         );
     }
@@ -865,7 +1042,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let free = 812u64 << 20;
         // Too little for a build with no peak known, plenty for one whose previous build held 300 MB.
         assert_eq!(
-            decide(None, &short, Wanted::after(None), quick),
+            decide(None, &short, Wanted::after(None), None, quick),
             Choice::Small {
                 free,
                 wanted: Wanted::Largest
@@ -874,7 +1051,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         let small_build = Wanted::after(Some(300 << 20));
         assert_eq!(small_build.bytes(), 600 << 20);
         assert_eq!(
-            decide(None, &short, small_build, quick),
+            decide(None, &short, small_build, None, quick),
             Choice::Large {
                 free,
                 wanted: small_build,
@@ -884,7 +1061,7 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         // A build whose previous one held 500 MB wants 1,000 MB: more than is free.
         let larger = Wanted::after(Some(500 << 20));
         assert_eq!(
-            decide(None, &short, larger, quick),
+            decide(None, &short, larger, None, quick),
             Choice::Small {
                 free,
                 wanted: larger
@@ -893,10 +1070,10 @@ Node 0, zone   Normal    248  17633  30366  46259  26434  11008   4367   2540   
         // Twice a large build's peak may be more than the figure used when none is known: BUDDYINFO's 10.2 GiB
         // free is plenty for that figure, not for a build that held 6 GiB.
         let plenty = system(MADVISE, MEMINFO, BUDDYINFO);
-        assert!(decide(None, &plenty, Wanted::Largest, quick).is_large());
+        assert!(decide(None, &plenty, Wanted::Largest, None, quick).is_large());
         let huge = Wanted::after(Some(6 << 30));
         assert!(matches!(
-            decide(None, &plenty, huge, quick),
+            decide(None, &plenty, huge, None, quick),
             Choice::Small { wanted, .. } if wanted.bytes() == 12 << 30
         ));
         // However small the previous build, a floor is kept.

@@ -14,6 +14,20 @@ use ludotheca::report::{self, Format};
 #[global_allocator]
 static ALLOCATOR: ludotheca::allocator::Mimalloc = ludotheca::allocator::Mimalloc;
 
+// Small pages from before the runtime's first allocation, which reserves the allocator's first arena and
+// touches its first pages (for the main thread's guard page record): made large, on a machine whose host
+// supplies each large page anew (6-9 ms each there), those two pages held up every command by 10-20 ms before
+// `main` began. A constructor runs before the runtime is set up; `main` then chooses (see `large_pages`).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SMALL_PAGES_FIRST: extern "C" fn() = small_pages_first;
+
+#[cfg(target_os = "linux")]
+extern "C" fn small_pages_first() {
+    ludotheca::large_pages::small_pages_until_chosen();
+}
+
 #[derive(Parser)]
 #[command(
     name = "ludotheca",
@@ -335,6 +349,7 @@ const EXIT_ERRORS: u8 = 1;
 const EXIT_FAILURE: u8 = 2;
 
 fn main() -> ExitCode {
+    // Again, for a system where the constructor above is not run.
     ludotheca::large_pages::small_pages_until_chosen();
     let cli = Cli::parse();
     // As soon as the folder a previous build of this catalog wrote is known, so that the pages every later
@@ -342,7 +357,8 @@ fn main() -> ExitCode {
     ludotheca::large_pages::choose(
         cli.command
             .previous_site()
-            .and_then(ludotheca::site::output::recorded_peak),
+            .and_then(ludotheca::site::output::recorded)
+            .unwrap_or_default(),
     );
     let code = run(cli.command);
     // The work is done and the process ends: what it freed need not go back to the system first, which the

@@ -2174,6 +2174,68 @@ fn an_items_file_named_wrong_stops_the_build_and_the_site_keeps_the_item() {
     assert!(out.join("games/bagh-chal/index.html").is_file());
 }
 
+/// The manifest's first line, as the build that wrote the site in `out` left it.
+fn manifest_first_line(out: &Path) -> String {
+    let manifest = fs::read_to_string(out.join(".ludotheca-manifest")).unwrap();
+    manifest.lines().next().unwrap().to_string()
+}
+
+/// The manifest's first line given another record of a slow large page (`seconds:microseconds`).
+fn record_slow_page(out: &Path, slow: &str) {
+    let path = out.join(".ludotheca-manifest");
+    let manifest = fs::read_to_string(&path).unwrap();
+    let (first, rest) = manifest.split_once('\n').unwrap();
+    let (kept, _) = first.rsplit_once(' ').unwrap();
+    fs::write(&path, format!("{kept} {slow}\n{rest}")).unwrap();
+}
+
+#[test]
+fn a_slow_large_page_is_remembered_by_the_next_builds_for_a_while() {
+    let scratch = Scratch::new("slow-page");
+    let catalog = Path::new(CATALOG);
+    let out = scratch.0.join("site");
+    run(catalog, &out, &[], &[]);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    // Where the system's memory decides first (no large pages given, a reserved pool, too little free), no
+    // page is timed either way, and what an earlier build found is passed on.
+    let by_memory =
+        |choice: &str| choice.starts_with("small (only") || choice.starts_with("small (the system");
+
+    // Found slow a minute ago: small pages, said so, and passed on with its own time.
+    let found = format!("{}:6930", now - 60);
+    record_slow_page(&out, &found);
+    let (choice, _) = pages_in(&run(catalog, &out, &["--timings"], &[]));
+    if !by_memory(&choice) {
+        assert!(
+            choice.starts_with("small (a large page took 6.93 ms to supply 6")
+                && choice.contains(" s ago, in an earlier build into this folder"),
+            "{choice}"
+        );
+    }
+    assert!(
+        manifest_first_line(&out).ends_with(&format!(" {found}")),
+        "{}",
+        manifest_first_line(&out)
+    );
+    // Asked for small pages, the build times none, and passes it on too.
+    run(catalog, &out, &[], &[("LUDOTHECA_LARGE_PAGES", "0")]);
+    assert!(manifest_first_line(&out).ends_with(&format!(" {found}")));
+
+    // Found longer ago than it is remembered: forgotten, and a page is timed again where memory allows.
+    let old = format!("{}:6930", now - 11 * 60);
+    record_slow_page(&out, &old);
+    let (choice, _) = pages_in(&run(catalog, &out, &["--timings"], &[]));
+    assert!(!choice.contains("in an earlier build"), "{choice}");
+    assert!(
+        !manifest_first_line(&out).ends_with(&format!(" {old}")),
+        "{}",
+        manifest_first_line(&out)
+    );
+}
+
 /// The `pages` line of `--timings`: the choice in words, and the megabytes held in large pages.
 fn pages_in(said: &str) -> (String, u64) {
     let line = said
@@ -2205,9 +2267,9 @@ fn large_pages_are_taken_as_asked_or_when_the_kernel_has_plenty_free() {
         &[("LUDOTHECA_LARGE_PAGES", "0")],
     ));
     assert!(choice.starts_with("small (asked"), "{choice}");
-    // Only what the runtime touched before `main` chose, two large pages at most.
-    assert!(
-        held <= 4,
+    // None at all: not even what the runtime touched before `main` began.
+    assert_eq!(
+        held, 0,
         "small pages asked for, yet {held} MB in large ones"
     );
 

@@ -67,11 +67,14 @@ const MARKER_TEXT: &str =
 
 /// The start of the manifest's first line: its format, and what else the inputs' hashes depend on. The line
 /// goes on with a space and the most memory the build held, in bytes, when it wrote the manifest (`-` where the
-/// system does not say): the next build into the folder chooses its pages by it (see [`recorded_peak`]).
-const MANIFEST_HEADER: &str = "ludotheca-manifest 4";
+/// system does not say), then a space and the last large page the build knew was slow to supply, as
+/// `seconds:microseconds` (when, since the Unix epoch, and how long it took; `-` for none): the next build into
+/// the folder chooses its pages by them (see [`recorded`] and [`crate::large_pages`]).
+const MANIFEST_HEADER: &str = "ludotheca-manifest 5";
 
-/// The longest the manifest's first line can be: the header, a space, a peak of at most 20 digits, its end.
-const MANIFEST_FIRST_LINE: usize = MANIFEST_HEADER.len() + 22;
+/// The longest the manifest's first line can be: the header, a space, a peak of at most 20 digits, a space, a
+/// slow page of at most 20 and 10 digits with a colon between, its end.
+const MANIFEST_FIRST_LINE: usize = MANIFEST_HEADER.len() + 54;
 
 use super::sink::{FileSink, Sink};
 pub use crate::fingerprint::Hash;
@@ -1099,11 +1102,14 @@ impl Staging {
                 lines
             })
             .collect();
-        let peak = crate::resident::resident().map(|held| held.peak);
+        let recorded = crate::large_pages::Previous {
+            peak: crate::resident::resident().map(|held| held.peak),
+            slow: crate::large_pages::slow_page(),
+        };
         let mut manifest = String::with_capacity(
             MANIFEST_FIRST_LINE + blocks.iter().map(String::len).sum::<usize>(),
         );
-        push_manifest_header(&mut manifest, peak);
+        push_manifest_header(&mut manifest, recorded);
         for block in &blocks {
             manifest.push_str(block);
         }
@@ -1429,33 +1435,52 @@ fn parse_manifest(text: &str) -> Listed {
     listed
 }
 
-/// Write the manifest's first line, with the build's peak of memory (see [`MANIFEST_HEADER`]).
-fn push_manifest_header(manifest: &mut String, peak: Option<u64>) {
+/// Write the manifest's first line, with the build's peak of memory and the last slow large page it knew of
+/// (see [`MANIFEST_HEADER`]).
+fn push_manifest_header(manifest: &mut String, recorded: crate::large_pages::Previous) {
     use std::fmt::Write as _;
     manifest.push_str(MANIFEST_HEADER);
-    match peak {
+    match recorded.peak {
         Some(bytes) => {
-            let _ = writeln!(manifest, " {bytes}");
+            let _ = write!(manifest, " {bytes}");
+        }
+        None => manifest.push_str(" -"),
+    }
+    match recorded.slow {
+        Some(slow) => {
+            let _ = writeln!(manifest, " {}:{}", slow.at, slow.took);
         }
         None => manifest.push_str(" -\n"),
     }
 }
 
-/// What [`push_manifest_header`] wrote at the start of `text` (the peak it recorded, if any), and the lines
-/// after it; none for another format.
-fn manifest_header(text: &str) -> Option<(Option<u64>, &str)> {
+/// What [`push_manifest_header`] wrote at the start of `text` (what it recorded for the next build's choice of
+/// pages), and the lines after it; none for another format.
+fn manifest_header(text: &str) -> Option<(crate::large_pages::Previous, &str)> {
     let rest = text.strip_prefix(MANIFEST_HEADER)?.strip_prefix(' ')?;
-    let (peak, body) = cut(rest, b'\n')?;
+    let (first, body) = cut(rest, b'\n')?;
+    let (peak, slow) = cut(first, b' ')?;
     let peak = match peak {
         "-" => None,
         bytes => Some(bytes.parse().ok()?),
     };
-    Some((peak, body))
+    let slow = match slow {
+        "-" => None,
+        slow => {
+            let (at, took) = cut(slow, b':')?;
+            Some(crate::large_pages::SlowPage {
+                at: at.parse().ok()?,
+                took: took.parse().ok()?,
+            })
+        }
+    };
+    Some((crate::large_pages::Previous { peak, slow }, body))
 }
 
-/// The most memory the build that wrote the site in `out` held, as its manifest records it: what the next build
-/// into `out` may expect to hold. Only the manifest's first line is read, before anything else of a build.
-pub fn recorded_peak(out: &Path) -> Option<u64> {
+/// What the build that wrote the site in `out` recorded for the next build into `out` to choose its pages by:
+/// the most memory it held, and the last large page it knew was slow to supply. Only the manifest's first line
+/// is read, before anything else of a build; none when there is no manifest of this format.
+pub fn recorded(out: &Path) -> Option<crate::large_pages::Previous> {
     use std::io::Read as _;
     let mut start = Vec::with_capacity(MANIFEST_FIRST_LINE);
     fs::File::open(out.join(MANIFEST))
@@ -1464,7 +1489,7 @@ pub fn recorded_peak(out: &Path) -> Option<u64> {
         .read_to_end(&mut start)
         .ok()?;
     let start = std::str::from_utf8(&start).ok()?;
-    manifest_header(start)?.0
+    Some(manifest_header(start)?.0)
 }
 
 /// Write the manifest's line for the file at `path`, as [`manifest_line`] reads it.
@@ -1691,20 +1716,37 @@ mod tests {
     }
 
     #[test]
-    fn a_manifest_records_the_peak_of_the_build_that_wrote_it() {
+    fn a_manifest_records_the_peak_and_the_slow_page_the_next_build_chooses_by() {
+        use crate::large_pages::{Previous, SlowPage};
+        let slow = SlowPage {
+            at: 1_796_000_000,
+            took: 6930,
+        };
+        let widest = SlowPage {
+            at: u64::MAX,
+            took: u32::MAX,
+        };
         for peak in [Some(0), Some(289_406_976), Some(u64::MAX), None] {
-            let mut text = String::new();
-            push_manifest_header(&mut text, peak);
-            text.push_str("rest\n");
-            assert_eq!(manifest_header(&text), Some((peak, "rest\n")), "{text}");
+            for slow in [None, Some(slow), Some(widest)] {
+                let recorded = Previous { peak, slow };
+                let mut text = String::new();
+                push_manifest_header(&mut text, recorded);
+                assert!(text.len() <= MANIFEST_FIRST_LINE, "{text}");
+                text.push_str("rest\n");
+                assert_eq!(manifest_header(&text), Some((recorded, "rest\n")), "{text}");
+            }
         }
-        // Another format, or a peak that is no number, is no manifest of this one.
+        // Another format, or a field that is not what it should be, is no manifest of this one.
         for other in [
-            "ludotheca-manifest 3\nrest\n",
-            "ludotheca-manifest 4\nrest\n",
-            "ludotheca-manifest 4 many\nrest\n",
-            "ludotheca-manifest 4 12",
-            "ludotheca-manifest 40 12\nrest\n",
+            "ludotheca-manifest 4 12\nrest\n",
+            "ludotheca-manifest 5\nrest\n",
+            "ludotheca-manifest 5 12\nrest\n",
+            "ludotheca-manifest 5 many -\nrest\n",
+            "ludotheca-manifest 5 12 soon\nrest\n",
+            "ludotheca-manifest 5 12 5:\nrest\n",
+            "ludotheca-manifest 5 12 :5\nrest\n",
+            "ludotheca-manifest 5 12 -",
+            "ludotheca-manifest 50 12 -\nrest\n",
         ] {
             assert_eq!(manifest_header(other), None, "{other}");
             assert!(parse_manifest(other).is_empty(), "{other}");
@@ -1712,18 +1754,19 @@ mod tests {
 
         // A committed site's manifest records this process's peak, which the next build reads back.
         let (root, out) = scratch("peak");
-        assert_eq!(recorded_peak(&out), None);
+        assert_eq!(recorded(&out), None);
         build_files(&root, &out, &[("index.html", "home")]);
         let held = crate::resident::resident().map(|held| held.peak);
-        let recorded = recorded_peak(&out);
-        match (held, recorded) {
+        let then = recorded(&out).expect("the manifest's first line read back");
+        assert_eq!(then.slow, crate::large_pages::slow_page());
+        match (held, then.peak) {
             (Some(now), Some(then)) => assert!(then > 0 && then <= now, "{then} then, {now} now"),
             (None, None) => {}
             other => panic!("the peak recorded differs from the system's word: {other:?}"),
         }
         assert_eq!(read_manifest(&out).len(), 1);
-        fs::write(out.join(MANIFEST), "ludotheca-manifest 3\nrest\n").unwrap();
-        assert_eq!(recorded_peak(&out), None);
+        fs::write(out.join(MANIFEST), "ludotheca-manifest 4 12\nrest\n").unwrap();
+        assert_eq!(recorded(&out), None);
         fs::remove_dir_all(&root).unwrap();
     }
 

@@ -104,16 +104,17 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
-/// A site's manifest with the peak of memory its first line records (`ludotheca-manifest 4 289406976`) read as
-/// unknown (`-`): the figure differs from one build to the next as the process's memory does, like a timing,
-/// while the rest of the manifest must stay as it was when nothing changed.
+/// A site's manifest with what its first line records for the next build's choice of pages (`ludotheca-manifest
+/// 5 289406976 1796000000:6930`: the peak of memory, the last large page found slow to supply) read as unknown
+/// (`- -`): the figures differ from one build to the next as the process's memory does, like a timing, while
+/// the rest of the manifest must stay as it was when nothing changed.
 fn without_peak(manifest: Vec<u8>) -> Vec<u8> {
-    const HEADER: &[u8] = b"ludotheca-manifest 4 ";
+    const HEADER: &[u8] = b"ludotheca-manifest 5 ";
     let Some(rest) = manifest.strip_prefix(HEADER) else {
         return manifest;
     };
     let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-    [HEADER, b"-", &rest[end..]].concat()
+    [HEADER, b"- -", &rest[end..]].concat()
 }
 
 /// [`snapshot`] of a site, without its manifest: besides the files' hashes, the manifest records each file's
