@@ -31,13 +31,13 @@
 //!
 //! The allocator asks for large pages on all the memory it reserves (`MADV_HUGEPAGE`, which a system set to
 //! give them only when asked honours); for small pages the process turns them off for itself (`prctl`), which
-//! holds for every page touched after it. The choice is made first thing in `main`: only what the runtime
-//! allocated before `main`, a page or two, may lie in large pages whatever the choice.
+//! holds for every page touched after it. Large pages are off from before the runtime's first allocation (a
+//! constructor of the program's, see `main.rs`) until the choice, made first thing in `main`.
 //!
 //! A machine whose host takes its free memory back does so all day, so a slow page is remembered: the manifest
 //! of each build records when a large page was last found slow to supply and how long it took ([`SlowPage`]),
 //! and for [`REMEMBER_SLOW`] after that the next builds into the same folder keep small pages without timing
-//! one. On such a machine (7 December) each large page took 6.3-6.9 ms, the page timed first cost a build
+//! one. On such a machine (7 December) each large page took 6.3-9.1 ms, the page timed first cost a build
 //! about 7 ms before its work began, and a page found quick let the build take tens of megabytes of slow ones
 //! before the watch saw one: rebuilds at 10,000 items took 337 ms (314-360) choosing each time, 308 ms (303-321)
 //! in small pages. Once the time has passed, a page is timed again, so a machine whose pages have become quick
@@ -248,7 +248,7 @@ pub fn chosen() -> Option<Choice> {
 static TURNED_SMALL: OnceLock<Turned> = OnceLock::new();
 
 /// The slow page this process knows of: the one it timed, or the one an earlier build found and [`choose`]
-/// went by. Set once: a page the watch finds slow after the choice took a remembered one is not timed.
+/// passed on. Set once, by the choice or, where large pages were chosen, by the watch.
 static SLOW_SEEN: OnceLock<SlowPage> = OnceLock::new();
 
 /// The last large page this process knows was slow to supply, for the manifest of the build it makes to
@@ -493,9 +493,10 @@ fn choose_on_this_system(
     Choice::SmallUnsupported
 }
 
-/// Small pages until [`choose`] decides: to be called first thing in `main`, so that what is allocated before
-/// the choice can be made (the command line parsed, which names the folder of the previous build) never lies
-/// in large pages the choice then refuses.
+/// Small pages until [`choose`] decides: to be called before the runtime's first allocation (from a
+/// constructor) and again first thing in `main`, so that what is allocated before the choice can be made (the
+/// runtime's first arena, the command line parsed, which names the folder of the previous build) never lies in
+/// large pages the choice then refuses. It allocates nothing.
 pub fn small_pages_until_chosen() {
     if CHOSEN.get().is_none() {
         keep_small_pages();
