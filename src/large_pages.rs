@@ -494,9 +494,9 @@ fn choose_on_this_system(
 }
 
 /// Small pages until [`choose`] decides: to be called before the runtime's first allocation (from a
-/// constructor) and again first thing in `main`, so that what is allocated before the choice can be made (the
-/// runtime's first arena, the command line parsed, which names the folder of the previous build) never lies in
-/// large pages the choice then refuses. It allocates nothing.
+/// constructor of the program's), so that what is allocated before the choice can be made (the runtime's first
+/// arena, the command line parsed, which names the folder of the previous build) never lies in large pages the
+/// choice then refuses. It allocates nothing.
 pub fn small_pages_until_chosen() {
     if CHOSEN.get().is_none() {
         keep_small_pages();

@@ -349,8 +349,6 @@ const EXIT_ERRORS: u8 = 1;
 const EXIT_FAILURE: u8 = 2;
 
 fn main() -> ExitCode {
-    // Again, for a system where the constructor above is not run.
-    ludotheca::large_pages::small_pages_until_chosen();
     let cli = Cli::parse();
     // As soon as the folder a previous build of this catalog wrote is known, so that the pages every later
     // allocation faults in are the chosen kind (parsing the command line touches a few pages only).
