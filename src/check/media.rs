@@ -167,7 +167,7 @@ pub type Scaler = Arc<dyn Fn(&image::DynamicImage, Format) -> Vec<Made> + Send +
 
 /// The copies made while pictures were decoded for their check, by the hash of each picture's bytes, for the
 /// render to write (two items may show the same picture, so they are lent, not handed over; they are held until
-/// the build ends, at most [`MADE_HELD`] of them).
+/// the build ends, about [`MADE_HELD`] of them at most).
 #[derive(Default)]
 pub struct MadeCopies(HashMap<Hash, Vec<Made>>);
 
@@ -178,9 +178,10 @@ impl MadeCopies {
     }
 }
 
-/// The most bytes of copies made during the check that wait for the render at once: a photograph's two copies
-/// are about 150 KB, so some four hundred photographs new to a build are decoded once; any further ones are
-/// decoded again by the render rather than held.
+/// The most bytes of copies made during the check that wait for the render at once (checked before each
+/// picture is scaled, so the pictures being scaled side by side may pass it by a few): a photograph's two
+/// copies are about 150 KB, so some four hundred photographs new to a build are decoded once; any further ones
+/// are decoded again by the render rather than held.
 const MADE_HELD: usize = 64 << 20;
 
 /// What an [`ImageCache`] as a file starts with (see `fingerprint::seal`).
@@ -316,7 +317,8 @@ struct Making<'a> {
 }
 
 /// A picture a record names and the catalog holds: the record's `<image>`, the file's name and its bytes.
-type Found<'a> = (&'a ImageRef, &'a str, &'a Arc<[u8]>);
+/// (Where the record names its file, for what the examination finds.)
+type Found<'a> = (&'a ImageRef, &'a str, &'a Arc<[u8]>, crate::source::Span);
 
 fn check_item(
     catalog: &Catalog,
@@ -338,12 +340,15 @@ fn check_item(
         let found = find(image, item, &mut seen, &mut |d, span| {
             said.push(at(d, span))
         });
-        slots.push((said, found.map(|(name, bytes)| (image, name, bytes))));
+        slots.push((
+            said,
+            found.map(|(name, bytes, span)| (image, name, bytes, span)),
+        ));
     }
     let examined: Vec<Option<(Hash, Examined)>> = slots
         .par_iter()
         .map(|(_, found)| {
-            let (_, name, bytes) = (*found)?;
+            let (_, name, bytes, _) = found.as_ref()?;
             let hash = *blake3::hash(bytes).as_bytes();
             counts[1].fetch_add(1, Ordering::Relaxed);
             let examined = match known.get(&(hash, name.to_string())) {
@@ -375,13 +380,10 @@ fn check_item(
         for diagnostic in said {
             diagnostics.push(diagnostic);
         }
-        let (Some((image, name, bytes)), Some((hash, examined))) = (found, examined) else {
+        let (Some((image, name, bytes, file_span)), Some((hash, examined))) = (found, examined)
+        else {
             continue;
         };
-        let file_span = image
-            .file
-            .as_ref()
-            .map_or(image.span.clone(), |f| f.span.clone());
         used.push(((hash, name.to_string()), examined.clone()));
         match examined {
             Ok((format, width, height, alpha)) => checked.push(CheckedImage {
@@ -413,7 +415,8 @@ fn check_item(
     checked
 }
 
-/// The picture `image` names, by its name in the item's `images/` folder and its bytes, when the name is one a
+/// The picture `image` names, by its name in the item's `images/` folder, its bytes and where the record names
+/// the file, when the name is one a
 /// picture may have, not named before in the record (`seen`), and the file was read; what is wrong otherwise
 /// is reported.
 fn find<'a>(
@@ -421,7 +424,7 @@ fn find<'a>(
     item: &'a Item,
     seen: &mut HashSet<&'a str>,
     report: &mut impl FnMut(Diagnostic, crate::source::Span),
-) -> Option<(&'a str, &'a Arc<[u8]>)> {
+) -> Option<(&'a str, &'a Arc<[u8]>, crate::source::Span)> {
     let Some(file) = &image.file else {
         report(
             Diagnostic::error("E045", "this image names no file").with_help(
@@ -455,7 +458,7 @@ fn find<'a>(
         return None;
     }
     match &image.found {
-        ImageFile::Read(bytes) => Some((name, bytes)),
+        ImageFile::Read(bytes) => Some((name, bytes, file.span.clone())),
         // The reader said why.
         ImageFile::Refused => None,
         ImageFile::Absent | ImageFile::Unread => {

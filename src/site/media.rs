@@ -77,8 +77,7 @@ pub fn copies_while_decoded(picture: &DynamicImage, format: Format) -> Vec<Made>
         .filter_map(|width| copy_size((picture.width(), picture.height()), width))
         .filter_map(|(width, height)| {
             // A copy that cannot be made here is left to the render, which says why.
-            let small = shrink(picture, width, height).ok()?;
-            let bytes = write(&small, copy_format).ok()?;
+            let bytes = encode(picture, (width, height), copy_format).ok()?;
             Some(Made {
                 width,
                 height,
@@ -191,7 +190,8 @@ pub fn write_images(
                         picture = Some(decoded);
                     }
                     let picture = picture.as_ref().expect("decoded just above");
-                    let bytes = encode(picture, &copy, copy_format(image.format, image.alpha))
+                    let size = (copy.width, copy.height);
+                    let bytes = encode(picture, size, copy_format(image.format, image.alpha))
                         .map_err(|e| format!("cannot scale `{}`: {e}", copy.path))?;
                     std::borrow::Cow::Owned(bytes)
                 }
@@ -211,13 +211,13 @@ pub fn write_images(
     })
 }
 
-/// The picture scaled to `copy`'s size, in `format`. Area averaging (a box filter as wide as the step between
-/// output pixels) is what shrinking by large factors needs: every source pixel counts once, so fine lines neither
-/// vanish nor alias; transparent pixels are weighted by their opacity, so no dark fringe shows along an edge.
-/// Each copy is made from the picture itself, never from another copy, so that a copy's bytes do not depend on
-/// which of its siblings the previous site already had.
-fn encode(picture: &DynamicImage, copy: &Variant, format: Format) -> Result<Vec<u8>, String> {
-    let small = shrink(picture, copy.width, copy.height)?;
+/// The picture scaled to `size` (width, height), in `format`. Area averaging (a box filter as wide as the step
+/// between output pixels) is what shrinking by large factors needs: every source pixel counts once, so fine lines
+/// neither vanish nor alias; transparent pixels are weighted by their opacity, so no dark fringe shows along an
+/// edge. Each copy is made from the picture itself, never from another copy, so that a copy's bytes do not depend
+/// on which of its siblings the previous site already had. The render and the check's copies both go through it.
+fn encode(picture: &DynamicImage, size: (u32, u32), format: Format) -> Result<Vec<u8>, String> {
+    let small = shrink(picture, size.0, size.1)?;
     write(&small, format).map_err(|e| e.to_string())
 }
 
@@ -534,7 +534,8 @@ mod tests {
             for copy in made {
                 let variant = scaled("a/", &checked, copy.width);
                 assert_eq!((copy.width, copy.height), (variant.width, variant.height));
-                let rendered = encode(source, &variant, copy_format(format, alpha)).unwrap();
+                let size = (variant.width, variant.height);
+                let rendered = encode(source, size, copy_format(format, alpha)).unwrap();
                 assert!(rendered == copy.bytes, "{format:?} at {}", copy.width);
             }
         }

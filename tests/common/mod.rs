@@ -93,7 +93,7 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
                     .replace('\\', "/");
                 let mut bytes = fs::read(&path).unwrap();
                 if rel.ends_with(".ludotheca-manifest") {
-                    bytes = without_peak(bytes);
+                    bytes = without_choice_of_pages(bytes);
                 }
                 out.insert(rel, bytes);
             }
@@ -108,7 +108,7 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// 5 289406976 1796000000:6930`: the peak of memory, the last large page found slow to supply) read as unknown
 /// (`- -`): the figures differ from one build to the next as the process's memory does, like a timing, while
 /// the rest of the manifest must stay as it was when nothing changed.
-fn without_peak(manifest: Vec<u8>) -> Vec<u8> {
+fn without_choice_of_pages(manifest: Vec<u8>) -> Vec<u8> {
     const HEADER: &[u8] = b"ludotheca-manifest 5 ";
     let Some(rest) = manifest.strip_prefix(HEADER) else {
         return manifest;
