@@ -28,6 +28,8 @@
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
 //!   symbolic links (`std::fs::remove_dir_all` removes a link, not what it points to).
 
+mod manifest;
+
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -80,6 +82,7 @@ use super::sink::{FileSink, Sink};
 pub use crate::fingerprint::Hash;
 use crate::fingerprint::from_hex as unhex;
 use crate::fingerprint::{Digest, digest};
+pub use manifest::Manifest;
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
     *blake3::hash(bytes).as_bytes()
@@ -510,11 +513,14 @@ impl Target {
     /// may do it beside its other work, and [`Target::stage_with`] then finds them known by their bytes. Only
     /// read: the standby is claimed, and each file read again and compared, when the build stages.
     pub fn read_manifests(&self, memo: &mut Manifests) {
-        if self.exists {
-            memo.read(&self.out);
-        }
+        let live = self.exists.then(|| memo.read_with(&self.out, None));
         if fs::symlink_metadata(self.standby_path()).is_ok_and(|m| m.is_dir()) {
-            memo.read(&self.standby_path());
+            // The standby's, beside the live site's when that was parsed now: see [`manifest`].
+            let beside = live.as_ref().and_then(|(manifest, bytes)| {
+                let text = std::str::from_utf8(bytes.as_deref()?).ok()?;
+                Some((manifest, manifest_header(text)?.1))
+            });
+            memo.read_with(&self.standby_path(), beside);
         }
     }
 
@@ -609,9 +615,7 @@ impl Staging {
     /// so it is written anew even when the bytes made come out as the manifest recorded them.
     pub fn distrust(&mut self, path: &str) {
         for manifest in [&mut self.previous, &mut self.standby] {
-            if manifest.contains_key(path) {
-                std::sync::Arc::make_mut(manifest).remove(path);
-            }
+            manifest.remove(path);
         }
     }
 
@@ -1427,6 +1431,11 @@ fn parse_manifest(text: &str) -> Listed {
     let Some((_, body)) = manifest_header(text) else {
         return Listed::default();
     };
+    parse_lines(body)
+}
+
+/// The files a manifest's lines after the first list.
+fn parse_lines(body: &str) -> Listed {
     let mut listed = Listed::with_capacity_and_hasher(
         body.bytes().filter(|&b| b == b'\n').count() + 1,
         Default::default(),
@@ -1507,17 +1516,19 @@ fn push_manifest_line(lines: &mut String, path: &str, recorded: &Recorded) {
     lines.push('\n');
 }
 
+/// The width in a manifest line of a file's digest, and of the hash of its inputs.
+const DIGEST_HEX: usize = 2 * std::mem::size_of::<Digest>();
+const INPUTS_HEX: usize = 2 * std::mem::size_of::<Hash>();
+
 /// One line of a manifest: `digest inputs seen path`, the first two of fixed width (`-` for no inputs). Read
 /// by position rather than split at each space: 60,000 lines (the live site's and the standby's) are read at
 /// the start of every rebuild of 10,000 items.
 fn manifest_line(line: &str) -> Option<(String, Recorded)> {
-    const DIGEST: usize = 2 * std::mem::size_of::<Digest>();
-    const INPUTS: usize = 2 * std::mem::size_of::<Hash>();
-    let digest = unhex(line.get(..DIGEST)?)?;
-    let rest = line.get(DIGEST..)?.strip_prefix(' ')?;
+    let digest = unhex(line.get(..DIGEST_HEX)?)?;
+    let rest = line.get(DIGEST_HEX..)?.strip_prefix(' ')?;
     let (inputs, rest) = match rest.as_bytes().first()? {
         b'-' => (None, rest.get(1..)?),
-        _ => (unhex(rest.get(..INPUTS)?), rest.get(INPUTS..)?),
+        _ => (unhex(rest.get(..INPUTS_HEX)?), rest.get(INPUTS_HEX..)?),
     };
     let rest = rest.strip_prefix(' ')?;
     let (seen, path) = cut(rest, b' ')?;
@@ -1539,9 +1550,6 @@ fn cut(text: &str, byte: u8) -> Option<(&str, &str)> {
     let at = text.bytes().position(|b| b == byte)?;
     Some((&text[..at], &text[at + 1..]))
 }
-
-/// A site's manifest as read: shared, since a long-running process hands the same one to several builds.
-pub type Manifest = std::sync::Arc<Listed>;
 
 /// The manifests a long-running process (the preview server) wrote or read last, by the digest of their bytes:
 /// at 10,000 items a manifest is 30,000 lines, and parsing it again for every rebuild took longer than the
@@ -1573,23 +1581,34 @@ impl Manifests {
 
     /// The manifest of the site in `dir`; empty when there is none or it cannot be read.
     fn read(&mut self, dir: &Path) -> Manifest {
+        self.read_with(dir, None).0
+    }
+
+    /// [`Manifests::read`], parsing the file (when it is not known) beside `beside`, a manifest just read and
+    /// the lines of its file after the first (see [`Manifest::beside`]). With the manifest, the file's bytes
+    /// when they were parsed now.
+    fn read_with(
+        &mut self,
+        dir: &Path,
+        beside: Option<(&Manifest, &str)>,
+    ) -> (Manifest, Option<Vec<u8>>) {
         self.settle();
         let path = dir.join(MANIFEST);
         if let Some(seen) = Seen::at(&path)
             && let Some((_, key)) = self.seen.iter().find(|(s, _)| *s == seen)
             && let Some((_, known)) = self.known.iter().find(|(k, _)| k == key)
         {
-            return std::sync::Arc::clone(known);
+            return (known.clone(), None);
         }
         // Looked at through the file opened, before its bytes are read: bytes changed after the look have another
         // look, so they are never taken for these.
         let Ok(mut file) = fs::File::open(&path) else {
-            return Manifest::default();
+            return (Manifest::default(), None);
         };
         let seen = Seen::open(&file);
         let mut bytes = Vec::with_capacity(seen.map_or(0, |s| s.len as usize));
         if io::Read::read_to_end(&mut file, &mut bytes).is_err() {
-            return Manifest::default();
+            return (Manifest::default(), None);
         }
         let key = digest(&bytes);
         if let Some(seen) = seen {
@@ -1600,14 +1619,19 @@ impl Manifests {
             }
         }
         if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == key) {
-            return std::sync::Arc::clone(known);
+            return (known.clone(), None);
         }
-        let manifest = match std::str::from_utf8(&bytes) {
-            Ok(text) => Manifest::new(parse_manifest(text)),
-            Err(_) => Manifest::default(),
+        let body = std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(manifest_header)
+            .map(|(_, body)| body);
+        let manifest = match (body, beside) {
+            (Some(body), Some((base, base_body))) => Manifest::beside(body, base, base_body),
+            (Some(body), None) => Manifest::whole(parse_lines(body)),
+            (None, _) => Manifest::default(),
         };
-        self.remember(key, std::sync::Arc::clone(&manifest));
-        manifest
+        self.remember(key, manifest.clone());
+        (manifest, Some(bytes))
     }
 
     /// A manifest was written with these bytes, listing these files.
@@ -1617,7 +1641,7 @@ impl Manifests {
         self.making = std::thread::Builder::new()
             .spawn(move || {
                 let key = digest(bytes.as_bytes());
-                (key, Manifest::new(files.into_iter().collect()))
+                (key, Manifest::whole(files.into_iter().collect()))
             })
             .ok();
     }
@@ -1913,7 +1937,7 @@ mod tests {
         let first = memo.read(&out);
         assert_eq!(first.len(), 1);
         // The same bytes read again are the same manifest, whichever way it is found.
-        assert!(std::sync::Arc::ptr_eq(&first, &memo.read(&out)));
+        assert!(first.is(&memo.read(&out)));
 
         // Bytes changed where they lie, with the size and time they had: the file is the one read, as far as any
         // look can tell, so it is not read again (the test every kept file of a site passes).
@@ -1926,7 +1950,7 @@ mod tests {
         io::Write::write_all(&mut &file, forged.as_bytes()).unwrap();
         file.set_modified(modified).unwrap();
         drop(file);
-        assert!(std::sync::Arc::ptr_eq(&first, &memo.read(&out)));
+        assert!(first.is(&memo.read(&out)));
 
         // Any other time of change, and the file is read again.
         let file = fs::OpenOptions::new().write(true).open(&path).unwrap();
