@@ -1682,9 +1682,13 @@ impl Unchanged<'_> {
         self.known.is_some_and(|known| !known.is_empty())
     }
 
-    /// The names the folder of game records at `path` held when the previous build listed it, if it has the
-    /// stamp it had then (`meta`, the look just taken at it).
-    fn listing(&self, path: &Path, meta: &fs::Metadata) -> Option<impl Iterator<Item = &str>> {
+    /// The names the folder of game records at `path` held when the previous build listed it, each with what
+    /// that build read in its file, if the folder has the stamp it had then (`meta`, the look just taken at it).
+    fn listing(
+        &self,
+        path: &Path,
+        meta: &fs::Metadata,
+    ) -> Option<impl Iterator<Item = (&str, &stamps::Known)>> {
         self.known?.listing(within(path, self.root), meta)
     }
 
@@ -1701,7 +1705,19 @@ impl Unchanged<'_> {
             Some(meta) => meta,
             None => fs::symlink_metadata(path).ok()?,
         };
-        if stamps::Stamp::of(&meta)? != known.stamp {
+        self.take_as(path, &meta, known, files)
+    }
+
+    /// The file at `path`, added unread when it has the stamp (`meta`, a look just taken at it) the previous
+    /// build read it with (`known`).
+    fn take_as(
+        &self,
+        path: &Path,
+        meta: &fs::Metadata,
+        known: &stamps::Known,
+        files: &mut SourceMap,
+    ) -> Option<FileId> {
+        if stamps::Stamp::of(meta)? != known.stamp {
             return None;
         }
         Some(files.add_unread(path, known, self.changed))
@@ -1945,9 +1961,12 @@ fn load_item(
             if let Some(names) = unchanged.listing(&games_dir, &meta) {
                 // The folder holds the names it held: each file is looked at by name, and read the careful
                 // way when it changed.
-                for name in names {
+                for (name, known) in names {
                     let path = games_dir.join(name);
-                    match unchanged.take(&path, None, files) {
+                    let taken = fs::symlink_metadata(&path)
+                        .ok()
+                        .and_then(|meta| unchanged.take_as(&path, &meta, known, files));
+                    match taken {
                         Some(file) => item.add_game(file, true),
                         None => {
                             let found =
