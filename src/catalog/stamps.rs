@@ -193,7 +193,10 @@ impl Stamps {
         let Some(mut rest) = bytes.strip_prefix(HEADER) else {
             return stamps;
         };
-        stamps.files.reserve(rest.len() / (ENTRY + 40));
+        // Room for as many entries as the file could hold, in the list most of them go into: the map holds the
+        // files kept by path only, a tenth of them in a catalog of games, and room for all would be pages of
+        // a table touched for nothing.
+        stamps.named.reserve(rest.len() / (ENTRY + 40));
         while !rest.is_empty() {
             // A damaged file vouches for nothing.
             let Some((path, found, after)) = entry(rest) else {
