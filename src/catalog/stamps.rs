@@ -170,6 +170,8 @@ pub struct Stamps {
     name_ends: Vec<u32>,
     /// What a build read in the file of each name, in the same order.
     named: Vec<Known>,
+    /// How many of those are in the map too (see [`Stamps::from_bytes`]).
+    named_by_path: usize,
     /// Seeded for this process: the keys never leave it.
     keys: foldhash::quality::RandomState,
     /// The records the build parsed, each with its stamp (see [`super::parsed`]).
@@ -225,6 +227,15 @@ impl Stamps {
                         rest = after;
                     }
                     let names = first..stamps.name_ends.len() as u32;
+                    // A folder is listed in the order of its names, and [`Stamps::get`] finds a name by halves;
+                    // the files of one kept in another order are found by their paths instead.
+                    if !(names.start + 1..names.end).all(|n| stamps.name(n - 1) < stamps.name(n)) {
+                        for n in names.clone() {
+                            let key = stamps.key(Path::new(&format!("{path}/{}", stamps.name(n))));
+                            stamps.files.insert(key, stamps.named[n as usize]);
+                        }
+                        stamps.named_by_path += names.len();
+                    }
                     let key = stamps.key(Path::new(path));
                     stamps.folders.insert(key, (stamp, names));
                     continue;
@@ -241,12 +252,30 @@ impl Stamps {
         if let Some(known) = self.files.get(&self.key(path)) {
             return Some(known);
         }
-        // A file of a folder kept with its names.
+        // A file of a folder kept with its names, found by halves: a folder may hold thousands, and is kept
+        // in the order of its names (those of a folder kept otherwise are in the map).
         let name = path.file_name()?.to_str()?;
         let (_, names) = self.folders.get(&self.key(path.parent()?))?;
-        self.named_in(names.clone())
-            .find(|(named, _)| *named == name)
-            .map(|(_, known)| known)
+        let (mut low, mut high) = (names.start, names.end);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.name(middle).cmp(name) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Some(&self.named[middle as usize]),
+            }
+        }
+        None
+    }
+
+    /// The name numbered `n`.
+    fn name(&self, n: u32) -> &str {
+        let n = n as usize;
+        let start = match n {
+            0 => 0,
+            _ => self.name_ends[n - 1] as usize,
+        };
+        &self.names[start..self.name_ends[n] as usize]
     }
 
     /// The names the folder of game records at `path` (within the catalog folder) held when a build last
@@ -266,22 +295,12 @@ impl Stamps {
 
     /// The names `names` numbers, each with what a build read in its file.
     fn named_in(&self, names: std::ops::Range<u32>) -> impl Iterator<Item = (&str, &Known)> {
-        names.map(move |n| {
-            let n = n as usize;
-            let start = match n {
-                0 => 0,
-                _ => self.name_ends[n - 1] as usize,
-            };
-            (
-                &self.names[start..self.name_ends[n] as usize],
-                &self.named[n],
-            )
-        })
+        names.map(move |n| (self.name(n), &self.named[n as usize]))
     }
 
     /// How many files a build read: those kept by path and those of the folders kept with their names.
     pub fn len(&self) -> usize {
-        self.files.len() + self.named.len()
+        self.files.len() + self.named.len() - self.named_by_path
     }
 
     pub fn is_empty(&self) -> bool {
@@ -550,6 +569,7 @@ mod tests {
         );
         let back = Stamps::from_bytes(&bytes);
         assert_eq!(back.len(), 3);
+        // Kept out of the order of their names (a build keeps them in it), its files are still found.
         assert_eq!((back.get(&first), back.get(&second)), (Some(&a), Some(&b)));
         assert_eq!(back.get(rules), Some(&a));
         assert_eq!(back.get(&folder.join("c.game")), None);
@@ -561,6 +581,20 @@ mod tests {
             "in the order listed"
         );
         assert!(back.listing(Path::new("games/x"), &meta).is_none());
+        // Each file of a large folder is found by its path, and no other.
+        let many: Vec<(std::path::PathBuf, Known)> = (0..100)
+            .map(|n| (folder.join(format!("g{n:03}.game")), known(n)))
+            .collect();
+        let mut large = HEADER.to_vec();
+        let files: Vec<(&Path, &Known)> = many.iter().map(|(p, k)| (p.as_path(), k)).collect();
+        push_folder(&mut large, folder, &folder_stamp, &files);
+        let large = Stamps::from_bytes(&large);
+        for (path, known) in &many {
+            assert_eq!(large.get(path), Some(known), "{}", path.display());
+        }
+        for missing in ["g100.game", "a.game", "g050", "h.game"] {
+            assert_eq!(large.get(&folder.join(missing)), None, "{missing}");
+        }
         // Another folder's stamp (this one's, once a name is added) vouches for nothing.
         std::thread::sleep(Duration::from_millis(20));
         std::fs::write(dir.join("c.game"), "").unwrap();
