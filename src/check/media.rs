@@ -416,9 +416,8 @@ fn check_item(
 }
 
 /// The picture `image` names, by its name in the item's `images/` folder, its bytes and where the record names
-/// the file, when the name is one a
-/// picture may have, not named before in the record (`seen`), and the file was read; what is wrong otherwise
-/// is reported.
+/// the file, when the name is one a picture may have, not named before in the record (`seen`), and the file was
+/// read; what is wrong otherwise is reported.
 fn find<'a>(
     image: &'a ImageRef,
     item: &'a Item,

@@ -516,9 +516,9 @@ impl Target {
         let live = self.exists.then(|| memo.read_with(&self.out, None));
         if fs::symlink_metadata(self.standby_path()).is_ok_and(|m| m.is_dir()) {
             // The standby's, beside the live site's when that was parsed now: see [`manifest`].
-            let beside = live.as_ref().and_then(|(manifest, bytes)| {
-                let text = std::str::from_utf8(bytes.as_deref()?).ok()?;
-                Some((manifest, manifest_header(text)?.1))
+            let beside = live.as_ref().and_then(|(manifest, read)| {
+                let (text, start) = read.as_ref()?;
+                Some((manifest, &text[*start..]))
             });
             memo.read_with(&self.standby_path(), beside);
         }
@@ -1585,13 +1585,13 @@ impl Manifests {
     }
 
     /// [`Manifests::read`], parsing the file (when it is not known) beside `beside`, a manifest just read and
-    /// the lines of its file after the first (see [`Manifest::beside`]). With the manifest, the file's bytes
-    /// when they were parsed now.
+    /// the lines of its file after the first (see [`Manifest::beside`]). With the manifest, when it was parsed
+    /// now, the file's text and where its lines after the first begin.
     fn read_with(
         &mut self,
         dir: &Path,
         beside: Option<(&Manifest, &str)>,
-    ) -> (Manifest, Option<Vec<u8>>) {
+    ) -> (Manifest, Option<(String, usize)>) {
         self.settle();
         let path = dir.join(MANIFEST);
         if let Some(seen) = Seen::at(&path)
@@ -1621,17 +1621,19 @@ impl Manifests {
         if let Some((_, known)) = self.known.iter().find(|(k, _)| *k == key) {
             return (known.clone(), None);
         }
-        let body = std::str::from_utf8(&bytes)
-            .ok()
-            .and_then(manifest_header)
-            .map(|(_, body)| body);
-        let manifest = match (body, beside) {
-            (Some(body), Some((base, base_body))) => Manifest::beside(body, base, base_body),
-            (Some(body), None) => Manifest::whole(parse_lines(body)),
+        let read = String::from_utf8(bytes).ok().and_then(|text| {
+            let start = text.len() - manifest_header(&text)?.1.len();
+            Some((text, start))
+        });
+        let manifest = match (&read, beside) {
+            (Some((text, start)), Some((base, base_body))) => {
+                Manifest::beside(&text[*start..], base, base_body)
+            }
+            (Some((text, start)), None) => Manifest::whole(parse_lines(&text[*start..])),
             (None, _) => Manifest::default(),
         };
         self.remember(key, manifest.clone());
-        (manifest, Some(bytes))
+        (manifest, read)
     }
 
     /// A manifest was written with these bytes, listing these files.
