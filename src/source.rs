@@ -593,11 +593,10 @@ impl SourceMap {
     pub fn held(&self) -> Held {
         let mut last = None;
         let mut dictionaries = Vec::new();
-        let mut held = Held {
-            text: self.files().map(SourceFile::len).sum(),
-            ..Held::default()
-        };
+        let mut held = Held::default();
+        // One pass: at 100,000 items there are 740,000 files, each its own allocation to visit.
         for file in self.files() {
+            held.text += file.len();
             match &file.stored {
                 Stored::Plain(text) => held.held += text.len(),
                 Stored::Unread(unread) => match unread.text.get() {

@@ -342,7 +342,14 @@ pub struct Item {
     /// The stamp of the item's folder of game records, when it had settled as the load looked at it: what the
     /// next build may take the folder's names by (see [`stamps`]).
     pub games_folder: Option<stamps::Stamp>,
+    /// What a list shows of the record, hashed ([`Item::record_listed`]): made once as the record is parsed and
+    /// kept with its parsed form, so that a rebuild does not gather and hash every value of every item again
+    /// for the lists' key. None where the record was not parsed (it is made when asked for then).
+    pub record_listed: Option<ListedHash>,
 }
+
+/// The hash of what a list shows of a record ([`Item::record_listed`]).
+pub type ListedHash = [u8; 16];
 
 /// What `ludotheca new` writes where a value is missing, and what `check` reports where it is left.
 pub const PLACEHOLDER: &str = "TODO";
@@ -383,6 +390,7 @@ impl Item {
             game_files_hash: [0; 32],
             files_without_placeholder: false,
             games_folder: None,
+            record_listed: None,
         }
     }
 
@@ -456,18 +464,20 @@ impl Item {
     pub fn listed_hash(&self) -> crate::fingerprint::Hash {
         let Item {
             id,
-            kind,
-            kind_attr,
+            // The record's part ([`Item::record_listed`]).
+            kind: _,
+            kind_attr: _,
+            root_ok: _,
+            well_formed: _,
+            values: _,
+            played_with: _,
+            attests: _,
+            confidence: _,
+            images: _,
+            record_listed,
             folder: _,
             file: _,
             root_span: _,
-            root_ok,
-            well_formed,
-            values,
-            played_with,
-            attests,
-            confidence,
-            images,
             has_rules_file,
             rules_file: _,
             game_record_files: _,
@@ -482,18 +492,44 @@ impl Item {
             files_without_placeholder: _,
             games_folder: _,
         } = self;
-        // Each field after its length, so that no two different items say the same bytes.
+        let record = record_listed.unwrap_or_else(|| self.record_listed());
+        let rules: &[u8] = if *has_rules_file { b"rules" } else { b"" };
+        crate::fingerprint::key(game_files_hash, [id.as_bytes(), rules, &record[..]])
+    }
+
+    /// What a list shows of the record alone, hashed: every value but the descriptions, the links, the
+    /// confidence, the pictures as named, and how the record read. It depends on the record's bytes alone, so
+    /// it is kept with the record's parsed form (the field [`Item::record_listed`]). [`Item::listed_hash`] names
+    /// every field of the item, so that a new one must be weighed there, and here if the record sets it.
+    pub fn record_listed(&self) -> ListedHash {
+        let Item {
+            kind,
+            kind_attr,
+            root_ok,
+            well_formed,
+            values,
+            played_with,
+            attests,
+            confidence,
+            images,
+            // Where the record's parts are, which no list shows.
+            root_span: _,
+            // What the check reports; a build with errors makes no site.
+            unknown_elements: _,
+            unknown_attributes: _,
+            stray_content: _,
+            ..
+        } = self;
+        // Each field after its length, so that no two different records say the same bytes.
         let mut said: Vec<u8> = Vec::with_capacity(1024);
         let mut field = |text: &str| {
             said.extend_from_slice(&(text.len() as u64).to_le_bytes());
             said.extend_from_slice(text.as_bytes());
         };
-        field(id);
         field(kind.map_or("", Kind::as_str));
         field(kind_attr.as_ref().map_or("\u{0}", |k| &k.value));
         field(if *root_ok { "root" } else { "" });
         field(if *well_formed { "whole" } else { "" });
-        field(if *has_rules_file { "rules" } else { "" });
         for value in values.iter().filter(|v| v.term.name != "description") {
             field(value.ns.prefix());
             field(value.term.name);
@@ -529,7 +565,7 @@ impl Item {
             }
             field(&image.caption);
         }
-        crate::fingerprint::key(game_files_hash, [&said[..]])
+        xxhash_rust::xxh3::xxh3_128(&said).to_le_bytes()
     }
 
     /// Adds a game record of the item's: one whose text is not UTF-8 (`utf8` false, reported by the reader)
@@ -2360,6 +2396,44 @@ mod tests {
         value.set_attributes(vec![(Attribute::Lang, lang.clone())]);
         assert_eq!(value.lang(), Some(&lang));
         assert_eq!(value.cite(), None);
+    }
+
+    /// What a list shows of a record is hashed once, as the record is parsed: the same as made again from the
+    /// item, blind to the descriptions, and changed by anything a list shows.
+    #[test]
+    fn what_a_list_shows_of_a_record_is_hashed_as_it_is_parsed() {
+        let record = |title: &str, described: &str, subject: &str| {
+            format!(
+                r#"<record xmlns="urn:ludotheca:record:1" xmlns:dcterms="http://purl.org/dc/terms/" kind="game">
+  <dcterms:title>{title}</dcterms:title>
+  <dcterms:description>{described}</dcterms:description>
+  <dcterms:subject>{subject}</dcterms:subject>
+</record>"#
+            )
+        };
+        let read = |text: String| {
+            let mut files = SourceMap::default();
+            let mut diagnostics = Diagnostics::new();
+            read_record("game", text, &mut files, &mut diagnostics)
+        };
+        let first = read(record("Pachisi", "A race game.", "Race"));
+        let made = first.record_listed.expect("made as the record is parsed");
+        assert_eq!(made, first.record_listed());
+        let described = read(record("Pachisi", "A race game of India.", "Race"));
+        assert_eq!(described.record_listed, Some(made));
+        assert_eq!(described.listed_hash(), first.listed_hash());
+        for other in [
+            record("Chaupar", "A race game.", "Race"),
+            record("Pachisi", "A race game.", "Cross and circle"),
+        ] {
+            let other = read(other);
+            assert_ne!(other.record_listed, Some(made));
+            assert_ne!(other.listed_hash(), first.listed_hash());
+        }
+        // The item's own parts beside the record's: whether it has a rules file.
+        let mut ruled = read(record("Pachisi", "A race game.", "Race"));
+        ruled.has_rules_file = true;
+        assert_ne!(ruled.listed_hash(), first.listed_hash());
     }
 
     #[test]

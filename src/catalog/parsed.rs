@@ -23,7 +23,7 @@ use super::{
 };
 
 /// The first line of the file: its format.
-pub const FORMAT: &[u8] = b"ludotheca parsed records 1\n";
+pub const FORMAT: &[u8] = b"ludotheca parsed records 2\n";
 
 /// One record as kept: its stamp and the hash of its bytes when it was parsed, and where its parsed form lies
 /// in the file's body.
@@ -460,6 +460,8 @@ fn encode(out: &mut Encoder, item: &Item) -> Option<()> {
         out.u8(code);
         out.span(span)
     })?;
+    let listed = item.record_listed.unwrap_or_else(|| item.record_listed());
+    out.0.extend_from_slice(&listed);
     Some(())
 }
 
@@ -535,6 +537,9 @@ fn decode(from: &mut Decoder, item: &mut Item) -> Option<()> {
             _ => None,
         }
     })?;
+    let (listed, rest) = from.bytes.split_first_chunk::<16>()?;
+    item.record_listed = Some(*listed);
+    from.bytes = rest;
     Some(())
 }
 

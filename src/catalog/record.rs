@@ -75,6 +75,7 @@ pub fn parse(sources: &SourceMap, file: FileId, item: &mut Item, diagnostics: &m
     };
     parser.run();
     parser.item.well_formed = !parser.failed;
+    parser.item.record_listed = Some(parser.item.record_listed());
     // Held to the end of the build: without the room the pushes left (a quarter of the values' size).
     parser.item.values.shrink_to_fit();
 }
