@@ -1913,7 +1913,7 @@ mod tests {
         // `b` back as it was: the standby holds those bytes already, but the live site does not.
         let back = build(&[("a/index.html", "one"), ("b/index.html", "two")]);
         assert_eq!(back.changed, ["b/index.html"]);
-        // Kept as the live site has it, by its inputs: nothing changed; then `c` comes and `a` goes.
+        // `b` kept as the live site has it, without being made: nothing changed; then `c` comes and `a` goes.
         let staging = Target::prepare(&out, &root.join("catalog"), false)
             .unwrap()
             .stage()

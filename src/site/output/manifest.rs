@@ -279,7 +279,6 @@ mod tests {
         line
     }
 
-    /// `read` lists what `parsed` does, however it is asked, before and after `path` is forgotten by both.
     /// `read` (read beside `beside`) lists what `parsed` does, asked every way, also once `path` is removed;
     /// and asked beside `beside`, or beside a copy of it that no longer has `path`, it says the same.
     fn same_files(mut read: Manifest, mut parsed: Listed, path: &str, beside: &Manifest) {
