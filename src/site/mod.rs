@@ -468,22 +468,28 @@ fn build_once(
     // thousands of items at most): the file written below copies their entries. The rest goes now.
     let parsed_forms = known.map(|known| known.records);
     stamps_written.map_err(BuildError::Output)?;
-    // Resolving runs mostly on one thread, and so does writing the games file and the parsed records: side by
-    // side, neither waits.
+    // Resolving runs mostly on one thread, and so does writing each of the games file and the parsed records
+    // (each is written in order, into one file): the three side by side, so that whichever core is free takes
+    // the next. One after the other beside the resolve, the two files kept the step waiting on one core after
+    // the resolve was done: at 100,000 items, 1.2 s for the games and 1 s for the records, while the other
+    // core idled for most of a second.
     let (archive, games_written) = rayon::join(
         || Archive::resolve_with(&checked, names),
         || match scope {
             Scope::Whole => {
-                keep_games(&staging, games, games_file_whole)?;
-                match &records {
-                    Some((unchanged, read)) => keep_parsed(
-                        &staging,
-                        &checked.catalog,
-                        (*unchanged, read),
-                        parsed_forms.as_ref(),
-                    ),
-                    None => Ok(()),
-                }
+                let (games, parsed) = rayon::join(
+                    || keep_games(&staging, games, games_file_whole),
+                    || match &records {
+                        Some((unchanged, read)) => keep_parsed(
+                            &staging,
+                            &checked.catalog,
+                            (*unchanged, read),
+                            parsed_forms.as_ref(),
+                        ),
+                        None => Ok(()),
+                    },
+                );
+                games.and(parsed)
             }
             // A build of the items only keeps the previous files (see `carry_rest`), as the whole build after
             // it writes them.
