@@ -224,13 +224,23 @@ pub fn build_with(options: &BuildOptions, kept: Option<&mut Kept>) -> Result<Bui
     build_scoped(options, kept, Scope::Whole)
 }
 
-/// Writes the games file of this build, or keeps the previous one when it was whole and holds the same games.
-fn keep_games(staging: &output::Staging, games: &GameCache, whole: bool) -> Result<(), String> {
+/// Keeps the previous games file when it was whole and holds the same games; otherwise writes this build's
+/// beside `beside` (each is written in order into one file, on one core), and gives what both did.
+fn keep_games(
+    staging: &output::Staging,
+    games: &GameCache,
+    whole: bool,
+    beside: impl FnOnce() -> Result<(), String> + Send,
+) -> Result<(), String> {
     let digest = games.digest();
     if whole && staging.keep_if_unchanged(output::GAMES, digest)? {
-        return Ok(());
+        return beside();
     }
-    staging.put_with(output::GAMES, Some(digest), &|out| games.write(out))
+    let (written, other) = rayon::join(
+        || staging.put_with(output::GAMES, Some(digest), &|out| games.write(out)),
+        beside,
+    );
+    written.and(other)
 }
 
 /// Writes the records as parsed for the next build (see [`crate::catalog::parsed`]), copying those taken from
@@ -469,28 +479,23 @@ fn build_once(
     let parsed_forms = known.map(|known| known.records);
     stamps_written.map_err(BuildError::Output)?;
     // Resolving runs mostly on one thread, and so does writing each of the games file and the parsed records
-    // (each is written in order, into one file): the three side by side, so that whichever core is free takes
-    // the next. One after the other beside the resolve, the two files kept the step waiting on one core after
-    // the resolve was done: at 100,000 items, 1.2 s for the games and 1 s for the records, while the other
-    // core idled for most of a second.
+    // (each is written in order, into one file): the resolve beside the files. When both files are written
+    // (a full build, or games that changed), they are written side by side: one after the other, they kept
+    // the step waiting on one core after the resolve was done (at 100,000 items, 1.2 s for the games and 1 s
+    // for the records, while the other core idled for most of a second). A rebuild that keeps the games file
+    // writes the records as before, the one job beside the resolve.
     let (archive, games_written) = rayon::join(
         || Archive::resolve_with(&checked, names),
         || match scope {
-            Scope::Whole => {
-                let (games, parsed) = rayon::join(
-                    || keep_games(&staging, games, games_file_whole),
-                    || match &records {
-                        Some((unchanged, read)) => keep_parsed(
-                            &staging,
-                            &checked.catalog,
-                            (*unchanged, read),
-                            parsed_forms.as_ref(),
-                        ),
-                        None => Ok(()),
-                    },
-                );
-                games.and(parsed)
-            }
+            Scope::Whole => keep_games(&staging, games, games_file_whole, || match &records {
+                Some((unchanged, read)) => keep_parsed(
+                    &staging,
+                    &checked.catalog,
+                    (*unchanged, read),
+                    parsed_forms.as_ref(),
+                ),
+                None => Ok(()),
+            }),
             // A build of the items only keeps the previous files (see `carry_rest`), as the whole build after
             // it writes them.
             Scope::Items => Ok(()),
