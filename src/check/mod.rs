@@ -498,22 +498,35 @@ pub fn check_with(
     // Compiling the theme is one thread's work (tens of milliseconds of tera's parser in a new process), done
     // beside the rest of the check, which a rebuild mostly takes as the previous build made it.
     let mut theme_diagnostics = Diagnostics::new();
-    let (theme, (rules, (images, made), (clean_records, records_taken))) = rayon::join(
+    let mut image_diagnostics = Diagnostics::new();
+    let (theme, ((images, made), (rules, (clean_records, records_taken)))) = rayon::join(
         || compiled_theme(&catalog, theme_cache, &mut theme_diagnostics),
         || {
-            // Gathering the keys the records cite looks at every value of the catalog: done beside the
-            // records' check, which takes most of what it checks as the previous build found it.
-            let (records, mut cited) = rayon::join(
-                || check_records_with(&catalog, diagnostics, records_cache, &clean.records),
-                || cited_keys(&catalog),
-            );
-            let mut rules = rules::check_rules(&catalog, &clean.games, games, diagnostics);
-            cited.extend(std::mem::take(&mut rules.cited));
-            bibliography::check_bibliography(&catalog, &cited, diagnostics);
-            let images = media::check_images(&catalog, diagnostics, images);
-            (rules, images, records)
+            // A picture new to the build is decoded and its copies scaled and encoded by one thread, tens of
+            // milliseconds for a large one: begun first, beside the records and games, rather than after
+            // them, where it kept one core busy at the end of the check while the other waited (most of a
+            // small catalog's check).
+            rayon::join(
+                || media::check_images(&catalog, &mut image_diagnostics, images),
+                || {
+                    // Gathering the keys the records cite looks at every value of the catalog: done beside
+                    // the records' check, which takes most of what it checks as the previous build found it.
+                    let (records, mut cited) = rayon::join(
+                        || check_records_with(&catalog, diagnostics, records_cache, &clean.records),
+                        || cited_keys(&catalog),
+                    );
+                    let mut rules = rules::check_rules(&catalog, &clean.games, games, diagnostics);
+                    cited.extend(std::mem::take(&mut rules.cited));
+                    bibliography::check_bibliography(&catalog, &cited, diagnostics);
+                    (rules, records)
+                },
+            )
         },
     );
+    // In the order they were given before the pictures were examined beside the rest: after the bibliography's.
+    for diagnostic in image_diagnostics.into_vec() {
+        diagnostics.push(diagnostic);
+    }
     placeholder::check_placeholders(&catalog, diagnostics, placeholders_cache);
     for diagnostic in theme_diagnostics.into_vec() {
         diagnostics.push(diagnostic);

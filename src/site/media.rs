@@ -72,8 +72,10 @@ fn copy_size(picture: (u32, u32), width: u32) -> Option<(u32, u32)> {
 /// [`crate::check::media::ImageCache::scale_while_decoding`]): the same bytes [`write_images`] would make of it.
 pub fn copies_while_decoded(picture: &DynamicImage, format: Format) -> Vec<Made> {
     let copy_format = copy_format(format, picture.color().has_alpha());
+    // Each copy scaled and encoded on a core of its own, where one is free: the encoder is most of a picture's
+    // work, and a small catalog's check waits for its pictures.
     [DISPLAY, THUMBNAIL]
-        .into_iter()
+        .into_par_iter()
         .filter_map(|width| copy_size((picture.width(), picture.height()), width))
         .filter_map(|(width, height)| {
             // A copy that cannot be made here is left to the render, which says why.
