@@ -239,7 +239,7 @@ pub fn check_rules(
         .enumerate()
         // A game's replay takes from microseconds to milliseconds (a sowing game's long relays), and a catalog
         // may hold many heavy games side by side: in pieces of a few items, a core that runs out of work always
-        // finds some left to take. Split only when taken, one piece held a sixth of a 1,000-item catalog's
+        // finds some left to take. Split only when taken, one piece of a 1,000-item catalog held a run of heavy
         // games, replayed on one core for a fifth of a second while the other waited.
         .with_max_len(GAMES_A_PIECE)
         .filter(|(_, item)| item.kind == Some(Kind::Game))
