@@ -345,6 +345,34 @@ impl Command {
     }
 }
 
+/// Adds a line to a command's output (a `String`), which [`emit`] then writes at once.
+macro_rules! say {
+    ($text:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        // Writing into a `String` cannot fail.
+        let _ = writeln!($text, $($arg)*);
+    }};
+}
+
+/// Writes `text`, a command's output, to standard output. A reader that went away (`| head`, `| grep -q`) ends
+/// the output but not the command: what the command did stands, and so does its exit code. Any other failure
+/// to write (a full disk under a redirection) is returned, for the command to say how much it matters.
+fn emit(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// [`emit`] for a command whose work is done whatever becomes of its account of it: a failure to write is a
+/// warning.
+fn tell(text: &str) {
+    if let Err(err) = emit(text) {
+        eprintln!("warning: the work is done, but its account could not be written: {err}");
+    }
+}
+
 const EXIT_ERRORS: u8 = 1;
 const EXIT_FAILURE: u8 = 2;
 
@@ -392,8 +420,16 @@ fn run(command: Command) -> ExitCode {
         Command::Import(args) => import(args),
         Command::Completions { shell } => {
             use clap::CommandFactory;
-            clap_complete::generate(shell, &mut Cli::command(), "ludotheca", &mut io::stdout());
-            ExitCode::SUCCESS
+            // Made whole first: the generator's own writing panics when the reader has gone away.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "ludotheca", &mut script);
+            match emit(&String::from_utf8_lossy(&script)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("error: cannot write the completion script: {err}");
+                    ExitCode::from(EXIT_FAILURE)
+                }
+            }
         }
         Command::Man => {
             use clap::CommandFactory;
@@ -487,22 +523,26 @@ fn build(args: BuildArgs) -> ExitCode {
                 print(&built.diagnostics);
             }
             // What was built is the command's output, so it goes to standard output (a script can read it while
-            // errors and warnings stay on standard error).
+            // errors and warnings stay on standard error), written at once when it is all said.
+            let mut said = String::new();
             if args.timings {
                 for step in &built.timings {
-                    print!(
-                        "{:>8} {:>9.1} ms",
+                    let held = step
+                        .resident
+                        .map(|r| {
+                            format!(
+                                "  {:>6} MB held, {:>6} MB at most",
+                                r.now >> 20,
+                                r.peak >> 20
+                            )
+                        })
+                        .unwrap_or_default();
+                    say!(
+                        said,
+                        "{:>8} {:>9.1} ms{held}",
                         step.name,
                         step.took.as_secs_f64() * 1000.0
                     );
-                    match step.resident {
-                        Some(r) => println!(
-                            "  {:>6} MB held, {:>6} MB at most",
-                            r.now >> 20,
-                            r.peak >> 20
-                        ),
-                        None => println!(),
-                    }
                 }
                 // The render's chains run side by side, so each is told apart: the render's length is about their
                 // sum shared over the cores, and the longest shows where a build's time goes.
@@ -514,7 +554,8 @@ fn build(args: BuildArgs) -> ExitCode {
                     })
                     .collect();
                 if !chains.is_empty() {
-                    println!(
+                    say!(
+                        said,
                         "  chains {} (the render's, side by side)",
                         chains.join(", ")
                     );
@@ -525,13 +566,18 @@ fn build(args: BuildArgs) -> ExitCode {
                     0 => String::new(),
                     _ => format!("; {read} of the {from_file} from its file read in full"),
                 };
-                println!(
+                say!(
+                    said,
                     "   games {taken} of {games} taken as the previous build checked them{read}"
                 );
                 let (taken, records) = built.records_taken;
-                println!(" records {taken} of {records} taken as the previous build checked them");
+                say!(
+                    said,
+                    " records {taken} of {records} taken as the previous build checked them"
+                );
                 let (taken, pictures) = built.pictures_taken;
-                println!(
+                say!(
+                    said,
                     "pictures {taken} of {pictures} taken as the previous build examined them"
                 );
                 if let Some(held) = built.text_held {
@@ -549,7 +595,8 @@ fn build(args: BuildArgs) -> ExitCode {
                             bytes >> 10
                         ),
                     };
-                    println!(
+                    say!(
+                        said,
                         "   texts {} KB held in {} KB{packed}{unread}",
                         held.text >> 10,
                         held.held >> 10
@@ -559,25 +606,31 @@ fn build(args: BuildArgs) -> ExitCode {
                     let held = ludotheca::resident::in_large_pages()
                         .map(|bytes| format!(", {} MB held in large pages", bytes >> 20))
                         .unwrap_or_default();
-                    println!("   pages {pages}{held}");
+                    say!(said, "   pages {pages}{held}");
                 }
                 let images = built.images;
-                println!(
+                say!(
+                    said,
                     "  images {} scaled ({} while checked), {} kept",
-                    images.scaled, images.while_checked, images.kept
+                    images.scaled,
+                    images.while_checked,
+                    images.kept
                 );
                 // Each item has a part in each of the three data files and in the search index's parts.
-                println!(
+                say!(
+                    said,
                     "    data {} of {} items' parts taken from the previous site; {} of 3 data files kept whole",
                     built.parts_taken,
                     site::reuse::Export::ALL.len() * built.items,
                     built.data_kept_whole
                 );
                 match built.lists_taken {
-                    Some(pages) => println!(
+                    Some(pages) => say!(
+                        said,
                         "   lists {pages} pages taken as the previous build made them (nothing a list shows changed)"
                     ),
-                    None => println!(
+                    None => say!(
+                        said,
                         "   lists keyed page by page (what they show changed, or there were none to take)"
                     ),
                 }
@@ -585,7 +638,8 @@ fn build(args: BuildArgs) -> ExitCode {
             if !args.quiet {
                 use ludotheca::report::counted;
                 let w = built.written;
-                println!(
+                say!(
+                    said,
                     "built {} ({}) for {} into {}: {} rendered, {} written, {} unchanged, {} removed",
                     counted(built.pages, "page", "pages"),
                     counted(w.files, "file", "files"),
@@ -597,6 +651,7 @@ fn build(args: BuildArgs) -> ExitCode {
                     w.removed
                 );
             }
+            tell(&said);
             ExitCode::SUCCESS
         }
         Err(BuildError::CatalogErrors(diagnostics)) => {
@@ -694,7 +749,7 @@ fn import(args: ImportArgs) -> ExitCode {
             if !imported.diagnostics.is_empty() {
                 print(&imported.diagnostics);
             }
-            let _ = io::stdout().lock().write_all(imported.report().as_bytes());
+            tell(&imported.report());
             ExitCode::SUCCESS
         }
         Err(ImportError::Input(diagnostics)) => {
@@ -786,9 +841,9 @@ fn serve(args: ServeArgs) -> ExitCode {
     }
     let address = running.address();
     let url = format!("http://{address}/");
-    // The address goes to standard output, alone on its line, for scripts that start the server.
-    println!("serving {url} (Ctrl-C to stop)");
-    let _ = io::stdout().flush();
+    // The address goes to standard output, alone on its line, for scripts that start the server (one that stops
+    // reading leaves the server serving).
+    tell(&format!("serving {url} (Ctrl-C to stop)\n"));
     if args.open {
         open_browser(&url);
     }
@@ -822,15 +877,19 @@ fn open_browser(url: &str) {
 fn init_catalog(catalog: &std::path::Path, title: Option<&str>) -> ExitCode {
     match ludotheca::skeleton::init(catalog, title) {
         Ok(written) => {
-            println!(
+            let mut said = String::new();
+            say!(
+                said,
                 "started a catalog in {}: {}",
                 catalog.display(),
                 written.join(", ")
             );
-            println!(
+            say!(
+                said,
                 "next: `ludotheca new game <id> --catalog {0}` adds a game; `ludotheca build --catalog {0}` makes the site",
                 catalog.display()
             );
+            tell(&said);
             ExitCode::SUCCESS
         }
         Err(err) => {
@@ -850,15 +909,19 @@ fn new_item(args: NewArgs) -> ExitCode {
     };
     match skeleton::create(&new) {
         Ok(created) => {
-            println!(
+            let mut said = String::new();
+            say!(
+                said,
                 "created {}: {}",
                 created.folder.display(),
                 created.files.join(", ")
             );
-            println!(
+            say!(
+                said,
                 "replace every value starting with TODO; `ludotheca check --catalog {}` points at each one left",
                 new.catalog.display()
             );
+            tell(&said);
             ExitCode::SUCCESS
         }
         Err(err) => {
