@@ -519,6 +519,19 @@ fn build(args: BuildArgs) -> ExitCode {
                     }
                 );
             }
+            if let Some(first) = built.strays.first()
+                && !args.quiet
+            {
+                eprintln!(
+                    "note: `{first}`{} in the site, which no build wrote, removed: the output folder is replaced \
+                     as a whole at every build (files the site should carry belong in the catalog's `static/` \
+                     folder)",
+                    match built.strays.len() {
+                        1 => String::new(),
+                        n => format!(" and {} more", n - 1),
+                    }
+                );
+            }
             if !args.quiet && !built.diagnostics.is_empty() {
                 print(&built.diagnostics);
             }

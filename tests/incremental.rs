@@ -47,6 +47,21 @@ fn run(catalog: &Path, out: &Path, args: &[&str], env: &[(&str, &str)]) -> Strin
     said
 }
 
+/// Run a `build` that succeeds, and return what it said on standard error (its notes).
+fn run_said(catalog: &Path, out: &Path) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_ludotheca"))
+        .args(["build", "--catalog"])
+        .arg(catalog)
+        .arg("--out")
+        .arg(out)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{said}");
+    said
+}
+
 /// Run a `build` that the catalog's errors stop, and return what it said on standard error; the previous site
 /// must be left as it was.
 fn refused(catalog: &Path, out: &Path) -> String {
@@ -1088,6 +1103,7 @@ fn assert_whole(out: &Path) {
     files.remove(".ludotheca-manifest");
     files.remove(".ludotheca-site");
     assert_eq!(files.len(), listed.len(), "the files are the ones listed");
+    assert_folders_recorded(out);
     let parts = files
         .get(".ludotheca-parts")
         .map(|index| parts_by_file(index));
@@ -1102,6 +1118,44 @@ fn assert_whole(out: &Path) {
         let meta = fs::symlink_metadata(out.join(&path)).unwrap();
         assert_eq!(seen, &seen_as_listed(&meta), "{path} is the file listed");
     }
+}
+
+/// The site's record of its folders (`.ludotheca-folders`) names every folder it has but the top one, each
+/// once, and nothing else, with the stamp each has now (length, time, inode: a folder written into after the
+/// record was made would have another), or none for a folder the build did not look at.
+fn assert_folders_recorded(out: &Path) {
+    fn folders(root: &Path, dir: &Path, found: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                let rel = entry
+                    .path()
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                found.push(rel);
+                folders(root, &entry.path(), found);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    folders(out, out, &mut found);
+    found.sort();
+    let record =
+        fs::read_to_string(out.join(".ludotheca-folders")).expect("a record of the folders");
+    let mut lines = record.lines();
+    assert_eq!(lines.next(), Some("ludotheca-folders 1"));
+    let mut recorded = Vec::new();
+    for line in lines {
+        let (seen, path) = line.split_once(' ').unwrap();
+        if seen != "-" {
+            let meta = fs::symlink_metadata(out.join(path)).unwrap();
+            assert_eq!(seen, seen_as_listed(&meta), "{path} is the folder recorded");
+        }
+        recorded.push(path.to_string());
+    }
+    assert_eq!(recorded, found, "the folders are the ones recorded");
 }
 
 /// The index of parts (`.ludotheca-parts`) read: for each data file, where each part lies and its checksum.
@@ -1382,6 +1436,68 @@ fn a_file_of_the_site_changed_by_hand_is_made_again_and_never_comes_back() {
             &format!("build {n} after the changes by hand"),
         );
         assert_whole(&out);
+    }
+}
+
+#[test]
+fn a_file_put_into_the_site_by_hand_is_removed_and_never_comes_back() {
+    // Files and a folder added to the live site go out with it at the next swap, into the standby, and must not
+    // come back when the standby is made live again: the build after removes them from it, says so, and every
+    // site from then on is the one a fresh build makes. A file put straight into the standby never goes live.
+    // The same where the standby has no record of its folders (a site an earlier version built): every folder
+    // of it is listed.
+    for recorded in [true, false] {
+        let scratch = Scratch::new("put-by-hand");
+        let (out, fresh) = (scratch.0.join("site"), scratch.0.join("fresh"));
+        let standby = scratch.0.join(".site.ludotheca-standby");
+        let catalog = Path::new(CATALOG);
+        build(catalog, &out, &[]);
+        build(catalog, &out, &[]);
+        run(catalog, &fresh, &[], &[]);
+        let added = [
+            "CNAME",
+            "games/terhuchu/notes.txt",
+            "games/added/index.html",
+            "tags/added-by-hand/deeper/page.html",
+        ];
+        for path in added {
+            let at = out.join(path);
+            fs::create_dir_all(at.parent().unwrap()).unwrap();
+            fs::write(&at, "put here by hand\n").unwrap();
+        }
+        let said = run_said(catalog, &out);
+        assert!(!said.contains("no build wrote"), "{said}");
+        assert_same_site(&out, &fresh, "the build that swapped the added files out");
+        assert!(
+            standby.join("CNAME").is_file(),
+            "the files went out with the site"
+        );
+        if !recorded {
+            fs::remove_file(standby.join(".ludotheca-folders")).unwrap();
+        }
+        let said = run_said(catalog, &out);
+        assert!(
+            said.contains("note: `CNAME` and 3 more in the site, which no build wrote, removed"),
+            "recorded {recorded}: {said}"
+        );
+        fs::write(standby.join("straight-in.html"), "put into the standby\n").unwrap();
+        for n in 1..=3 {
+            let (rendered, written, _, removed) = build(catalog, &out, &[]);
+            let after = format!("recorded {recorded}, build {n} after the files added by hand");
+            assert_eq!((rendered, written, removed), (0, 0, 0), "{after}");
+            assert_same_site(&out, &fresh, &after);
+            assert_whole(&out);
+            for path in added.iter().chain(&["straight-in.html"]) {
+                assert!(!out.join(path).exists(), "{after}: {path} came back");
+                assert!(
+                    !standby.join(path).exists(),
+                    "{after}: {path} in the standby"
+                );
+            }
+            for folder in ["games/added", "tags/added-by-hand"] {
+                assert!(!out.join(folder).exists() && !standby.join(folder).exists());
+            }
+        }
     }
 }
 

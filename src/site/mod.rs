@@ -151,6 +151,9 @@ pub struct Built {
     /// Files that changed while a first attempt at this build read the catalog: the build was made again,
     /// reading every file.
     pub changed: Vec<PathBuf>,
+    /// Files and folders found in the site that no build wrote (put there by hand or by another program), by
+    /// path within it: removed, since the output folder is replaced as a whole.
+    pub strays: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -431,6 +434,13 @@ fn build_once(
     if scope == Scope::Items {
         staging.trust_kept_files();
     }
+    // Before anything is staged: the files put into the site since it was built leave the standby now, rather
+    // than go out with the site at one build and come back at the next. The quick pass of the items leaves
+    // them to the whole build after it.
+    let strays = match scope {
+        Scope::Whole => staging.sweep().map_err(BuildError::Output)?,
+        Scope::Items => Vec::new(),
+    };
     // Made again after a file the stamps vouched for was found changed: the stamps file may be what misled
     // the first attempt, so it is written anew.
     if !trust_stamps {
@@ -631,5 +641,6 @@ fn build_once(
         text_held,
         base_url,
         changed: Vec::new(),
+        strays,
     })
 }

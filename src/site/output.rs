@@ -23,11 +23,15 @@
 //!   found nothing ([`RECORDS`]), which the next build need not check again, the games that checked
 //!   without a diagnostic as checked ([`GAMES`]), which the next build need not compile or read again, and the
 //!   pictures found good ([`IMAGES`]), which the next build need not decode again;
+//! - each site also carries a record of its folders as the build left them ([`FOLDERS`]), by which the build
+//!   that claims it as the standby finds, and removes, what was put into it that no manifest lists (see
+//!   [`folders`]);
 //! - an existing, non-empty output folder must carry the marker file ludotheca writes into every site
 //!   ([`MARKER`]); a folder without it holds someone else's files and is refused unless `--force`;
 //! - an output that is a symbolic link, or that holds the catalog, is always refused; removal never follows
 //!   symbolic links (`std::fs::remove_dir_all` removes a link, not what it points to).
 
+mod folders;
 mod manifest;
 
 use rayon::prelude::*;
@@ -82,6 +86,7 @@ use super::sink::{FileSink, Sink};
 pub use crate::fingerprint::Hash;
 use crate::fingerprint::from_hex as unhex;
 use crate::fingerprint::{Digest, digest};
+pub use folders::FOLDERS;
 pub use manifest::Manifest;
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
@@ -457,6 +462,11 @@ impl Target {
             for own in [MANIFEST, MARKER] {
                 fs::copy(self.out.join(own), temp.join(own)).map_err(|e| e.to_string())?;
             }
+            // Its own record of its folders: the site's are other folders.
+            let all = folders::of_files(paths.iter().map(String::as_str));
+            let seen = folders::look(temp, &all);
+            fs::write(temp.join(FOLDERS), folders::text(all.into_iter().zip(seen)))
+                .map_err(|e| e.to_string())?;
             fs::rename(temp, self.standby_path()).map_err(|e| e.to_string())
         })();
         if made.is_err() {
@@ -546,18 +556,21 @@ impl Target {
             Manifest::default()
         };
         let temp = self.sibling("tmp", std::process::id());
-        let standby = match self.claim_standby(&temp, memo) {
-            Some(files) => files,
+        let (standby, folders) = match self.claim_standby(&temp, memo) {
+            Some(files) => (files, folders::read(&temp)),
             None => {
                 fs::create_dir(&temp)
                     .map_err(|e| format!("cannot create `{}`: {e}", temp.display()))?;
-                Manifest::default()
+                // An empty folder holds nothing to find.
+                (Manifest::default(), Some(folders::Record::default()))
             }
         };
         Ok(Staging {
             standby,
             look: true,
             dirs: Mutex::new(HashSet::from([temp.clone()])),
+            folders,
+            swept: false,
             guard: TempGuard(Some(temp.clone())),
             temp,
             target: self,
@@ -587,8 +600,15 @@ pub struct Staging {
     /// file of the site is recorded as it is staged, 30,000 at 10,000 items, and all cores at once waited on
     /// one lock. Each with what staging found of it in the two other sites.
     files: Vec<Mutex<Vec<(String, Recorded, Standing)>>>,
-    /// Folders already made in the staging folder, so each is made once.
+    /// Folders already made in the staging folder, so each is made once. Every folder a file was put into,
+    /// linked into or made in is here: its stamp is taken again when the site is committed.
     dirs: Mutex<HashSet<PathBuf>>,
+    /// The standby's folders as the build that made it left them (see [`folders`]); after
+    /// [`Staging::sweep`], those found so still, each with its stamp. None where the standby has no record.
+    folders: Option<folders::Record>,
+    /// Whether [`Staging::sweep`] looked at the standby's folders: only then are folders looked at again to be
+    /// recorded.
+    swept: bool,
     written: AtomicUsize,
     linked: AtomicUsize,
     /// The standby's own large files that links to the live site's replaced, held open so that their pages are
@@ -636,6 +656,73 @@ impl Staging {
     /// one that another program changed still fails that look.
     pub fn trust_kept_files(&mut self) {
         self.look = false;
+    }
+
+    /// Remove from the standby every file and folder its manifest does not list, before anything is staged in
+    /// it, and give their paths: what was put into the site by hand or by another program while it was live
+    /// (the output folder is replaced as a whole; a build that kept such a file would swap it out and back in
+    /// at every other build). Only the folders whose stamps differ from the standby's record are listed (all of
+    /// them where it has none), and the top folder. A build that keeps files without looking at them
+    /// ([`Staging::trust_kept_files`]) skips this; the whole build after it does it.
+    pub fn sweep(&mut self) -> Result<Vec<String>, String> {
+        self.swept = true;
+        let files: Vec<&String> = self.standby.keys().collect();
+        let derived: Vec<&str>;
+        let (site_folders, mut to_list): (HashSet<&str>, Vec<&str>) = match &self.folders {
+            Some(record) => {
+                let recorded: Vec<(&String, &Option<Seen>)> = record.iter().collect();
+                let names: Vec<&str> = recorded.iter().map(|(path, _)| path.as_str()).collect();
+                let now = folders::look(&self.temp, &names);
+                let changed = recorded
+                    .iter()
+                    .zip(&now)
+                    .filter(|((_, was), now)| was.is_none() || *was != *now)
+                    .map(|((path, _), _)| path.as_str())
+                    .collect();
+                (names.into_iter().collect(), changed)
+            }
+            None => {
+                derived = folders::of_files(files.iter().map(|p| p.as_str()));
+                (derived.iter().copied().collect(), derived.clone())
+            }
+        };
+        to_list.push("");
+        let standby = &self.standby;
+        let is_file = |path: &str| standby.contains_key(path);
+        let listed = folders::Listed {
+            is_file: &is_file,
+            folders: &site_folders,
+        };
+        let removed: Vec<String> = to_list
+            .par_iter()
+            .map(|folder| listed.clear(&self.temp, folder))
+            .collect::<io::Result<Vec<Vec<String>>>>()
+            .map_err(|e| format!("cannot clear the standby of files no build wrote: {e}"))?
+            .into_iter()
+            .flatten()
+            .collect();
+        // The folders listed have other stamps now: they are looked at again when the site is committed.
+        let listed: Vec<String> = to_list.iter().map(|f| f.to_string()).collect();
+        drop(files);
+        if let Some(record) = &mut self.folders {
+            for folder in &listed {
+                record.remove(folder);
+            }
+        }
+        let mut dirs = self
+            .dirs
+            .lock()
+            .expect("no thread panics while holding the folder list");
+        for folder in listed.iter().filter(|f| !f.is_empty()) {
+            let at = self.temp.join(folder);
+            if fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
+                dirs.insert(at);
+            }
+        }
+        drop(dirs);
+        let mut removed = removed;
+        removed.sort();
+        Ok(removed)
     }
 
     /// What the previous site's manifest says of `path`.
@@ -1117,8 +1204,10 @@ impl Staging {
         }
         let removed = changed.len() - before;
         changed.sort();
-        // The standby's files that the new site does not have, and the folders they leave empty.
+        // The standby's files that the new site does not have, and the folders they leave empty; the folders
+        // whose names this changes.
         let mut emptied: Vec<PathBuf> = Vec::new();
+        let mut touched: Vec<PathBuf> = Vec::new();
         let stale_paths = left_over
             .then(|| self.standby.keys().filter(|p| !kept.contains(p.as_str())))
             .into_iter()
@@ -1127,6 +1216,7 @@ impl Staging {
             let Ok(stale) = checked_path(&self.temp, path) else {
                 continue;
             };
+            touched.extend(stale.parent().map(Path::to_path_buf));
             match fs::symlink_metadata(&stale) {
                 Ok(meta) if meta.is_dir() => {}
                 Ok(_) => fs::remove_file(&stale)
@@ -1145,8 +1235,23 @@ impl Staging {
                     break;
                 }
                 at = d.parent();
+                touched.extend(at.map(Path::to_path_buf));
             }
         }
+        let record = {
+            let mut dirs = self
+                .dirs
+                .lock()
+                .expect("no thread panics while holding the folder list");
+            dirs.extend(touched);
+            folders::record(
+                &self.temp,
+                files.iter().map(|(path, _)| path.as_str()),
+                self.folders.as_ref(),
+                self.swept,
+                &dirs,
+            )
+        };
         // Its lines are written a block of files at a time on every core: the manifest is made at every build,
         // 30,000 lines at 10,000 items, while nothing else runs.
         let blocks: Vec<String> = files
@@ -1182,6 +1287,8 @@ impl Staging {
         }
         write_new(&self.temp.join(MARKER), MARKER_TEXT.as_bytes())
             .map_err(|e| format!("cannot write the marker file: {e}"))?;
+        write_new(&self.temp.join(FOLDERS), record.as_bytes())
+            .map_err(|e| format!("cannot write the record of the site's folders: {e}"))?;
 
         let out = &self.target.out;
         if self.target.exists {
