@@ -434,11 +434,12 @@ fn build_once(
     if scope == Scope::Items {
         staging.trust_kept_files();
     }
-    // Before anything is staged: the files put into the site since it was built leave the standby now, rather
-    // than go out with the site at one build and come back at the next. The quick pass of the items leaves
-    // them to the whole build after it.
-    let strays = match scope {
-        Scope::Whole => staging.sweep().map_err(BuildError::Output)?,
+    // The files put into the site since it was built leave the standby before anything is staged beside them,
+    // rather than go out with the site at one build and come back at the next: those of the top folder now,
+    // those of the others beside the resolve (nothing is staged in them before the render). The quick pass of
+    // the items leaves them to the whole build after it.
+    let mut strays = match scope {
+        Scope::Whole => staging.sweep_top().map_err(BuildError::Output)?,
         Scope::Items => Vec::new(),
     };
     // Made again after a file the stamps vouched for was found changed: the stamps file may be what misled
@@ -494,26 +495,33 @@ fn build_once(
     // the step waiting on one core after the resolve was done (at 100,000 items, 1.2 s for the games and 1 s
     // for the records, while the other core idled for most of a second). A rebuild that keeps the games file
     // writes the records as before, the one job beside the resolve.
-    let (archive, games_written) = rayon::join(
+    let (archive, (games_written, swept)) = rayon::join(
         || Archive::resolve_with(&checked, names),
         || match scope {
-            Scope::Whole => keep_games(&staging, games, games_file_whole, || match &records {
-                Some((unchanged, read)) => keep_parsed(
-                    &staging,
-                    &checked.catalog,
-                    (*unchanged, read),
-                    parsed_forms.as_ref(),
-                ),
-                None => Ok(()),
-            }),
+            Scope::Whole => rayon::join(
+                || {
+                    keep_games(&staging, games, games_file_whole, || match &records {
+                        Some((unchanged, read)) => keep_parsed(
+                            &staging,
+                            &checked.catalog,
+                            (*unchanged, read),
+                            parsed_forms.as_ref(),
+                        ),
+                        None => Ok(()),
+                    })
+                },
+                || staging.sweep(),
+            ),
             // A build of the items only keeps the previous files (see `carry_rest`), as the whole build after
             // it writes them.
-            Scope::Items => Ok(()),
+            Scope::Items => (Ok(()), Ok(Vec::new())),
         },
     );
     drop(records);
     drop(parsed_forms);
     games_written.map_err(BuildError::Output)?;
+    strays.extend(swept.map_err(BuildError::Output)?);
+    strays.sort();
     if memory.is_short() {
         crate::resident::hand_back_freed();
     }

@@ -569,8 +569,8 @@ impl Target {
             standby,
             look: true,
             dirs: Mutex::new(HashSet::from([temp.clone()])),
-            folders,
-            swept: false,
+            folders: Mutex::new(folders),
+            swept: std::sync::atomic::AtomicBool::new(false),
             guard: TempGuard(Some(temp.clone())),
             temp,
             target: self,
@@ -605,10 +605,10 @@ pub struct Staging {
     dirs: Mutex<HashSet<PathBuf>>,
     /// The standby's folders as the build that made it left them (see [`folders`]); after
     /// [`Staging::sweep`], those found so still, each with its stamp. None where the standby has no record.
-    folders: Option<folders::Record>,
+    folders: Mutex<Option<folders::Record>>,
     /// Whether [`Staging::sweep`] looked at the standby's folders: only then are folders looked at again to be
     /// recorded.
-    swept: bool,
+    swept: std::sync::atomic::AtomicBool,
     written: AtomicUsize,
     linked: AtomicUsize,
     /// The standby's own large files that links to the live site's replaced, held open so that their pages are
@@ -658,17 +658,41 @@ impl Staging {
         self.look = false;
     }
 
-    /// Remove from the standby every file and folder its manifest does not list, before anything is staged in
-    /// it, and give their paths: what was put into the site by hand or by another program while it was live
-    /// (the output folder is replaced as a whole; a build that kept such a file would swap it out and back in
-    /// at every other build). Only the folders whose stamps differ from the standby's record are listed (all of
-    /// them where it has none), and the top folder. A build that keeps files without looking at them
-    /// ([`Staging::trust_kept_files`]) skips this; the whole build after it does it.
-    pub fn sweep(&mut self) -> Result<Vec<String>, String> {
-        self.swept = true;
-        let files: Vec<&String> = self.standby.keys().collect();
+    /// Remove from the standby every file and folder its manifest does not list, and give their paths: what was
+    /// put into the site by hand or by another program while it was live (the output folder is replaced as a
+    /// whole; a build that kept such a file would swap it out and back in at every other build). In two parts:
+    /// the top folder first, before anything is staged (the build's own files are written there), then the
+    /// others, before anything is staged in them ([`Staging::sweep`]). A build that keeps files without looking
+    /// at them ([`Staging::trust_kept_files`]) skips both; the whole build after it sweeps.
+    pub fn sweep_top(&self) -> Result<Vec<String>, String> {
+        let record = self.folders_record();
+        let files: Vec<&String>;
+        let top: HashSet<&str> = match &*record {
+            Some(record) => record
+                .keys()
+                .filter(|f| !f.contains('/'))
+                .map(String::as_str)
+                .collect(),
+            None => {
+                files = self.standby.keys().collect();
+                files
+                    .iter()
+                    .filter_map(|p| p.split_once('/').map(|(top, _)| top))
+                    .collect()
+            }
+        };
+        self.clear(&[""], &top)
+    }
+
+    /// The second part of [`Staging::sweep_top`]: every folder but the top one. Only the folders whose stamps
+    /// differ from the standby's record are listed (all of them where it has none): at 10,000 items, 12,000
+    /// looks rather than 12,000 listings.
+    pub fn sweep(&self) -> Result<Vec<String>, String> {
+        self.swept.store(true, Ordering::Relaxed);
+        let mut record = self.folders_record();
+        let files: Vec<&String>;
         let derived: Vec<&str>;
-        let (site_folders, mut to_list): (HashSet<&str>, Vec<&str>) = match &self.folders {
+        let (site_folders, to_list): (HashSet<&str>, Vec<&str>) = match &*record {
             Some(record) => {
                 let recorded: Vec<(&String, &Option<Seen>)> = record.iter().collect();
                 let names: Vec<&str> = recorded.iter().map(|(path, _)| path.as_str()).collect();
@@ -682,18 +706,44 @@ impl Staging {
                 (names.into_iter().collect(), changed)
             }
             None => {
+                files = self.standby.keys().collect();
                 derived = folders::of_files(files.iter().map(|p| p.as_str()));
                 (derived.iter().copied().collect(), derived.clone())
             }
         };
-        to_list.push("");
+        let removed = self.clear(&to_list, &site_folders)?;
+        let listed: Vec<String> = to_list.into_iter().map(str::to_string).collect();
+        drop(site_folders);
+        // The folders listed have other stamps now: they are looked at again when the site is committed.
+        if let Some(kept) = &mut *record {
+            for folder in &listed {
+                kept.remove(folder);
+            }
+        }
+        drop(record);
+        let mut dirs = self
+            .dirs
+            .lock()
+            .expect("no thread panics while holding the folder list");
+        for folder in listed {
+            let at = self.temp.join(folder);
+            if fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
+                dirs.insert(at);
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Clear each of `to_list` (folders of the standby, `""` for the top one) of what its manifest does not list,
+    /// the site's folders being `site_folders`: the paths removed, in order.
+    fn clear(&self, to_list: &[&str], site_folders: &HashSet<&str>) -> Result<Vec<String>, String> {
         let standby = &self.standby;
         let is_file = |path: &str| standby.contains_key(path);
         let listed = folders::Listed {
             is_file: &is_file,
-            folders: &site_folders,
+            folders: site_folders,
         };
-        let removed: Vec<String> = to_list
+        let mut removed: Vec<String> = to_list
             .par_iter()
             .map(|folder| listed.clear(&self.temp, folder))
             .collect::<io::Result<Vec<Vec<String>>>>()
@@ -701,28 +751,15 @@ impl Staging {
             .into_iter()
             .flatten()
             .collect();
-        // The folders listed have other stamps now: they are looked at again when the site is committed.
-        let listed: Vec<String> = to_list.iter().map(|f| f.to_string()).collect();
-        drop(files);
-        if let Some(record) = &mut self.folders {
-            for folder in &listed {
-                record.remove(folder);
-            }
-        }
-        let mut dirs = self
-            .dirs
-            .lock()
-            .expect("no thread panics while holding the folder list");
-        for folder in listed.iter().filter(|f| !f.is_empty()) {
-            let at = self.temp.join(folder);
-            if fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
-                dirs.insert(at);
-            }
-        }
-        drop(dirs);
-        let mut removed = removed;
         removed.sort();
         Ok(removed)
+    }
+
+    /// The standby's record of its folders, as the sweep leaves it.
+    fn folders_record(&self) -> std::sync::MutexGuard<'_, Option<folders::Record>> {
+        self.folders
+            .lock()
+            .expect("no thread panics while holding the record of the folders")
     }
 
     /// What the previous site's manifest says of `path`.
@@ -1238,32 +1275,44 @@ impl Staging {
                 touched.extend(at.map(Path::to_path_buf));
             }
         }
-        let record = {
-            let mut dirs = self
-                .dirs
-                .lock()
-                .expect("no thread panics while holding the folder list");
-            dirs.extend(touched);
-            folders::record(
-                &self.temp,
-                files.iter().map(|(path, _)| path.as_str()),
-                self.folders.as_ref(),
-                self.swept,
-                &dirs,
-            )
-        };
-        // Its lines are written a block of files at a time on every core: the manifest is made at every build,
-        // 30,000 lines at 10,000 items, while nothing else runs.
-        let blocks: Vec<String> = files
-            .par_chunks(4096)
-            .map(|block| {
-                let mut lines = String::with_capacity(block.len() * 160);
-                for (path, recorded) in block {
-                    push_manifest_line(&mut lines, path, recorded);
-                }
-                lines
-            })
-            .collect();
+        // The record of the folders beside the manifest's lines, each on every core it can take.
+        let mut dirs = self
+            .dirs
+            .lock()
+            .expect("no thread panics while holding the folder list");
+        dirs.extend(touched);
+        let standby_record = self
+            .folders
+            .lock()
+            .expect("no thread panics while holding the record of the folders");
+        let swept = self.swept.load(Ordering::Relaxed);
+        let (record, blocks) = rayon::join(
+            || {
+                folders::record(
+                    &self.temp,
+                    files.iter().map(|(path, _)| path.as_str()),
+                    standby_record.as_ref(),
+                    swept,
+                    &dirs,
+                )
+            },
+            // Its lines are written a block of files at a time on every core: the manifest is made at every
+            // build, 30,000 lines at 10,000 items, while nothing else runs.
+            || -> Vec<String> {
+                files
+                    .par_chunks(4096)
+                    .map(|block| {
+                        let mut lines = String::with_capacity(block.len() * 160);
+                        for (path, recorded) in block {
+                            push_manifest_line(&mut lines, path, recorded);
+                        }
+                        lines
+                    })
+                    .collect()
+            },
+        );
+        drop(dirs);
+        drop(standby_record);
         let recorded = crate::large_pages::Previous {
             peak: crate::resident::resident().map(|held| held.peak),
             slow: crate::large_pages::slow_page(),
