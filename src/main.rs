@@ -523,12 +523,11 @@ fn build(args: BuildArgs) -> ExitCode {
                 && !args.quiet
             {
                 eprintln!(
-                    "note: `{first}`{} in the site, which no build wrote, removed: the output folder is replaced \
-                     as a whole at every build (files the site should carry belong in the catalog's `static/` \
-                     folder)",
+                    "note: removed `{first}`{} from the site: no build wrote it, and the output folder is \
+                     replaced as a whole (files the site should carry belong in the catalog's `static/` folder)",
                     match built.strays.len() {
                         1 => String::new(),
-                        n => format!(" and {} more", n - 1),
+                        n => format!(" (and {} more)", n - 1),
                     }
                 );
             }

@@ -1477,7 +1477,7 @@ fn a_file_put_into_the_site_by_hand_is_removed_and_never_comes_back() {
         }
         let said = run_said(catalog, &out);
         assert!(
-            said.contains("note: `CNAME` and 3 more in the site, which no build wrote, removed"),
+            said.contains("note: removed `CNAME` (and 3 more) from the site: no build wrote it"),
             "recorded {recorded}: {said}"
         );
         fs::write(standby.join("straight-in.html"), "put into the standby\n").unwrap();

@@ -428,20 +428,21 @@ fn build_once(
                 .map_or(&mut fresh_manifests, |k| &mut k.manifests),
         )
         .map_err(BuildError::Output)?;
+    // The files put into the site since it was built leave the standby before anything is staged beside them,
+    // rather than go out with the site at one build and come back at the next: those of the top folder now
+    // (before any of the build's own files there is distrusted below, which would make it look like one no
+    // build wrote), those of the others beside the resolve (nothing is staged in them before the render). The
+    // quick pass of the items leaves them to the whole build after it.
+    let mut strays = match scope {
+        Scope::Whole => staging.sweep_top().map_err(BuildError::Output)?,
+        Scope::Items => Vec::new(),
+    };
     if scope == Scope::Whole && !games_file_whole {
         staging.distrust(output::GAMES);
     }
     if scope == Scope::Items {
         staging.trust_kept_files();
     }
-    // The files put into the site since it was built leave the standby before anything is staged beside them,
-    // rather than go out with the site at one build and come back at the next: those of the top folder now,
-    // those of the others beside the resolve (nothing is staged in them before the render). The quick pass of
-    // the items leaves them to the whole build after it.
-    let mut strays = match scope {
-        Scope::Whole => staging.sweep_top().map_err(BuildError::Output)?,
-        Scope::Items => Vec::new(),
-    };
     // Made again after a file the stamps vouched for was found changed: the stamps file may be what misled
     // the first attempt, so it is written anew.
     if !trust_stamps {
