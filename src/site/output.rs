@@ -121,9 +121,11 @@ pub struct Seen {
 impl Seen {
     /// What `meta` says of a regular file; none for anything else, or where the system gives no time.
     fn of(meta: &fs::Metadata) -> Option<Seen> {
-        if !meta.is_file() {
-            return None;
-        }
+        Seen::of_any(meta).filter(|_| meta.is_file())
+    }
+
+    /// What `meta` says of whatever it describes (a file's, or a folder's: see `folders`).
+    fn of_any(meta: &fs::Metadata) -> Option<Seen> {
         #[cfg(unix)]
         let (modified, inode) = {
             use std::os::unix::fs::MetadataExt;
@@ -737,10 +739,8 @@ impl Staging {
     /// Clear each of `to_list` (folders of the standby, `""` for the top one) of what its manifest does not list,
     /// the site's folders being `site_folders`: the paths removed, in order.
     fn clear(&self, to_list: &[&str], site_folders: &HashSet<&str>) -> Result<Vec<String>, String> {
-        let standby = &self.standby;
-        let is_file = |path: &str| standby.contains_key(path);
         let listed = folders::Listed {
-            is_file: &is_file,
+            files: &self.standby,
             folders: site_folders,
         };
         let mut removed: Vec<String> = to_list

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{MANIFEST, MARKER, Seen, partial_of, remove_tree};
+use super::{MANIFEST, MARKER, Manifest, Seen, partial_of, remove_tree};
 
 /// The record of a site's folders, in the site's top folder.
 pub const FOLDERS: &str = ".ludotheca-folders";
@@ -31,20 +31,7 @@ pub type Record = foldhash::HashMap<String, Option<Seen>>;
 impl Seen {
     /// What `meta` says of a folder; none for anything else, or where the system gives no time.
     fn of_folder(meta: &fs::Metadata) -> Option<Seen> {
-        if !meta.is_dir() {
-            return None;
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Some(Seen {
-                len: meta.len(),
-                modified: crate::catalog::stamps::nanos(meta.mtime(), meta.mtime_nsec()),
-                inode: meta.ino(),
-            })
-        }
-        #[cfg(not(unix))]
-        None
+        Seen::of_any(meta).filter(|_| meta.is_dir())
     }
 
     /// The folder at `path`, without following a link.
@@ -156,8 +143,8 @@ pub fn record<'a>(
 
 /// What a site's folders hold that its manifest does not list.
 pub struct Listed<'a> {
-    /// Whether a file at this path within the site is one of the site's.
-    pub is_file: &'a (dyn Fn(&str) -> bool + Sync),
+    /// The site's manifest: its files.
+    pub files: &'a Manifest,
     /// The site's folders.
     pub folders: &'a HashSet<&'a str>,
 }
@@ -187,7 +174,7 @@ impl Listed<'_> {
                 && if is_dir {
                     self.folders.contains(path.as_str())
                 } else {
-                    (self.is_file)(&path) || (folder.is_empty() && own_name(&path))
+                    self.files.contains_key(&path) || (folder.is_empty() && own_name(&path))
                 };
             if ours {
                 continue;
